@@ -1,0 +1,152 @@
+"""Moves: the five actions of a bout, as JSON and as text (SPEC §2.1).
+
+A `Move` is a small immutable value. `Move.parse` accepts the JSON object, the
+text notation (`attack 7c`, `defend 7c with 9c`, `take`, `pass`, `transfer 7h`)
+or a `Move`, so every entry point — CLI, HTTP, Python — reads moves the same way.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cards import Card
+from solver.errors import CardError, MoveError
+
+__all__ = ["Action", "Move"]
+
+
+class Action(str, enum.Enum):
+    """What a seat does. `attack` covers both the lead and a throw-in."""
+
+    ATTACK = "attack"
+    DEFEND = "defend"
+    TAKE = "take"
+    PASS = "pass"
+    TRANSFER = "transfer"
+
+
+_NEEDS_CARD = {Action.ATTACK, Action.DEFEND, Action.TRANSFER}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One move. `card` for attack/defend/transfer; `target` (the attack card) for defend."""
+
+    action: Action
+    card: Card | None = None
+    target: Card | None = None
+
+    def __post_init__(self) -> None:
+        if (self.card is not None) != (self.action in _NEEDS_CARD):
+            raise MoveError(f"{self.action.value} {'needs' if self.card is None else 'takes no'} card")
+        if (self.target is not None) != (self.action is Action.DEFEND):
+            raise MoveError(f"{self.action.value} {'needs' if self.target is None else 'takes no'} target")
+
+    # -- constructors -----------------------------------------------------------------
+
+    @classmethod
+    def attack(cls, card: Card | str) -> Move:
+        return cls(Action.ATTACK, Card.parse(card))
+
+    @classmethod
+    def defend(cls, target: Card | str, card: Card | str) -> Move:
+        return cls(Action.DEFEND, Card.parse(card), Card.parse(target))
+
+    @classmethod
+    def take(cls) -> Move:
+        return cls(Action.TAKE)
+
+    @classmethod
+    def pass_(cls) -> Move:
+        return cls(Action.PASS)
+
+    @classmethod
+    def transfer(cls, card: Card | str) -> Move:
+        return cls(Action.TRANSFER, Card.parse(card))
+
+    @classmethod
+    def parse(cls, data: Any) -> Move:
+        """A move from JSON, from text notation, or a `Move` itself."""
+        if isinstance(data, Move):
+            return data
+        if isinstance(data, str):
+            return cls.from_text(data)
+        if isinstance(data, dict):
+            return cls.from_json(data)
+        raise MoveError(f"not a move: {data!r} (expected an object or text such as 'attack 7c')")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Move:
+        """SPEC §2.1 JSON: `{"action": "defend", "card": "9c", "target": "7c"}`."""
+        action = _action(data.get("action"))
+        extra = set(data) - {"action", "card", "target"}
+        if extra:
+            raise MoveError(f"unknown field(s) in move: {', '.join(sorted(extra))}")
+        card = data.get("card")
+        target = data.get("target")
+        if action in _NEEDS_CARD and card is None:
+            raise MoveError(f"{action.value} needs a card")
+        if action is Action.DEFEND and target is None:
+            raise MoveError("defend needs a target (the attack card it beats)")
+        try:
+            return cls(
+                action,
+                Card.parse(card) if card is not None and action in _NEEDS_CARD else None,
+                Card.parse(target) if target is not None and action is Action.DEFEND else None,
+            )
+        except CardError:
+            raise
+        except MoveError as error:
+            raise MoveError(f"not a move: {data!r} ({error})") from None
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Text notation: `attack 7c`, `defend 7c with 9c`, `take`, `pass`, `transfer 7h`."""
+        words = text.split()
+        if not words:
+            raise MoveError("empty move text")
+        action = _action(words[0].lower())
+        rest = words[1:]
+        if action in (Action.TAKE, Action.PASS) and not rest:
+            return cls(action)
+        if action in (Action.ATTACK, Action.TRANSFER) and len(rest) == 1:
+            return cls(action, Card.parse(rest[0]))
+        if action is Action.DEFEND and len(rest) == 3 and rest[1].lower() == "with":
+            return cls(action, Card.parse(rest[2]), Card.parse(rest[0]))
+        raise MoveError(
+            f"not a move: {text!r} (expected 'attack 7c', 'defend 7c with 9c', 'take', 'pass' or 'transfer 7h')"
+        )
+
+    # -- output -----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, str]:
+        out = {"action": self.action.value}
+        if self.card is not None:
+            out["card"] = str(self.card)
+        if self.target is not None:
+            out["target"] = str(self.target)
+        return out
+
+    @property
+    def notation(self) -> str:
+        if self.action is Action.DEFEND:
+            return f"defend {self.target} with {self.card}"
+        if self.card is not None:
+            return f"{self.action.value} {self.card}"
+        return self.action.value
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.notation!r})"
+
+
+def _action(value: Any) -> Action:
+    try:
+        return Action(value)
+    except ValueError:
+        allowed = ", ".join(action.value for action in Action)
+        raise MoveError(f"unknown action {value!r} (expected one of {allowed})") from None

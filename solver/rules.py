@@ -1,0 +1,211 @@
+"""Rule presets and options (SPEC §1.6).
+
+`Rules` is frozen: a game, a position and a search all hold the same value and
+nothing can change it under them. `Rules.from_json` accepts what SPEC §1.6
+allows in JSON — a preset name, or `{"preset": name, option: value, …}` — and
+every refusal is a `RulesError` whose message names the option.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import RulesError
+
+__all__ = [
+    "DefenderEmpty",
+    "FirstAttacker",
+    "PRESETS",
+    "RefillOrder",
+    "Rules",
+    "OPTION_DOCS",
+]
+
+
+class RefillOrder(str, enum.Enum):
+    """Who draws first after a bout (SPEC §1.4)."""
+
+    ATTACKER_DEFENDER_OTHERS = "attacker_defender_others"
+    ATTACKER_OTHERS_DEFENDER = "attacker_others_defender"
+
+
+class DefenderEmpty(str, enum.Enum):
+    """What happens when the defender's hand empties during a bout (SPEC §1.4)."""
+
+    END_BOUT = "end_bout"
+    REFILL = "refill"
+
+
+class FirstAttacker(str, enum.Enum):
+    """Who leads the first bout (SPEC §1.6)."""
+
+    SEAT0 = "seat0"
+    LOWEST_TRUMP = "lowest_trump"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of SPEC §1.6. Build it with `Rules.preset(...)` or `from_json`."""
+
+    preset: str = "tan"
+    deck: int = 52
+    hand_size: int = 8
+    min_players: int = 2
+    max_players: int = 4
+    max_attack: int | None = None
+    first_bout_max_attack: int | None = None
+    throw_in_after_take: bool = False
+    refill_order: RefillOrder = RefillOrder.ATTACKER_DEFENDER_OTHERS
+    transfer: bool = False
+    defender_empty: DefenderEmpty = DefenderEmpty.END_BOUT
+    trump_ace_last_loses: bool = False
+    first_attacker: FirstAttacker = FirstAttacker.SEAT0
+
+    def __post_init__(self) -> None:
+        if self.deck not in (36, 52):
+            raise RulesError(f"deck must be 36 or 52, not {self.deck!r}")
+        for name in ("hand_size", "min_players", "max_players"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise RulesError(f"{name} must be a positive whole number, not {value!r}")
+        if not 2 <= self.min_players <= self.max_players <= 6:
+            raise RulesError(
+                f"players must lie within 2-6: got {self.min_players}-{self.max_players}"
+            )
+        for name in ("max_attack", "first_bout_max_attack"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise RulesError(f"{name} must be null or a positive whole number, not {value!r}")
+        for name in ("throw_in_after_take", "transfer", "trump_ace_last_loses"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if self.hand_size * self.min_players > self.deck:
+            raise RulesError(
+                f"{self.min_players} hands of {self.hand_size} cards do not fit a {self.deck}-card deck"
+            )
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def preset_named(cls, name: str, **overrides: Any) -> Rules:
+        """A preset, with options replaced by `overrides` (names as in SPEC §1.6)."""
+        if not isinstance(name, str) or name not in PRESETS:
+            raise RulesError(f"unknown rules preset {name!r} (expected one of {', '.join(PRESETS)})")
+        return PRESETS[name].with_options(**overrides)
+
+    def with_options(self, **overrides: Any) -> Rules:
+        """A copy with some options changed; unknown names and bad values are refused."""
+        if not overrides:
+            return self
+        known = {field.name for field in dataclasses.fields(self)} - {"preset"}
+        changes: dict[str, Any] = {}
+        for name, value in overrides.items():
+            if name == "players":
+                raise RulesError("players is not a rules option: give it beside rules")
+            if name not in known:
+                raise RulesError(f"unknown rules option {name!r}")
+            changes[name] = _coerce(name, value)
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """SPEC §1.6: a preset name or `{"preset": name, option: value, …}`."""
+        if isinstance(data, Rules):
+            return data
+        if isinstance(data, str):
+            return cls.preset_named(data)
+        if isinstance(data, dict):
+            options = dict(data)
+            name = options.pop("preset", "tan")
+            return cls.preset_named(name, **options)
+        raise RulesError(f"rules must be a preset name or an object, not {data!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The full option set, with the preset it started from; `from_json` reads it back."""
+        out: dict[str, Any] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            out[field.name] = value.value if isinstance(value, enum.Enum) else value
+        return out
+
+    # -- questions ---------------------------------------------------------------------
+
+    def check_players(self, players: int) -> None:
+        """Refuse a seat count outside the preset's range or too large for the deck."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.preset} is played by {self.min_players}-{self.max_players} players, not {players}"
+            )
+        if players * self.hand_size > self.deck:
+            raise RulesError(
+                f"{players} hands of {self.hand_size} cards do not fit a {self.deck}-card deck"
+            )
+
+    def attack_cap(self, defended_once: bool) -> int | None:
+        """The `max_attack` in force: `first_bout_max_attack` until a defence (SPEC §1.4)."""
+        if not defended_once and self.first_bout_max_attack is not None:
+            return self.first_bout_max_attack
+        return self.max_attack
+
+
+def _coerce(name: str, value: Any) -> Any:
+    enums: dict[str, type[enum.Enum]] = {
+        "refill_order": RefillOrder,
+        "defender_empty": DefenderEmpty,
+        "first_attacker": FirstAttacker,
+    }
+    if name in enums:
+        try:
+            return enums[name](value)
+        except ValueError:
+            allowed = ", ".join(member.value for member in enums[name])
+            raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
+    return value
+
+
+PRESETS: dict[str, Rules] = {
+    "tan": Rules(),
+    "durak": Rules(
+        preset="durak",
+        deck=36,
+        hand_size=6,
+        min_players=2,
+        max_players=6,
+        max_attack=6,
+        throw_in_after_take=True,
+        refill_order=RefillOrder.ATTACKER_OTHERS_DEFENDER,
+        first_attacker=FirstAttacker.LOWEST_TRUMP,
+    ),
+    "perevodnoy": Rules(
+        preset="perevodnoy",
+        deck=36,
+        hand_size=6,
+        min_players=2,
+        max_players=6,
+        max_attack=6,
+        throw_in_after_take=True,
+        refill_order=RefillOrder.ATTACKER_OTHERS_DEFENDER,
+        transfer=True,
+        first_attacker=FirstAttacker.LOWEST_TRUMP,
+    ),
+}
+
+OPTION_DOCS: dict[str, str] = {
+    "deck": "cards in the deck: 52 (2-A) or 36 (6-A)",
+    "hand_size": "cards dealt to each seat and refilled up to after each bout",
+    "min_players": "fewest seats the preset allows",
+    "max_players": "most seats the preset allows",
+    "max_attack": "most attack cards in one bout (null: only the defender's hand limits it)",
+    "first_bout_max_attack": "replaces max_attack until the first successful defence of the game",
+    "throw_in_after_take": "after the defender takes, the attackers may still throw in cards",
+    "refill_order": "who draws first after a bout: attacker_defender_others or attacker_others_defender",
+    "transfer": "the defender may pass the attack on with a card of the same rank (perevodnoy)",
+    "defender_empty": "a defender whose hand empties mid-bout: end_bout, or refill and go on",
+    "trump_ace_last_loses": "a seat left holding only the trump ace with an empty stock loses (thối A chủ)",
+    "first_attacker": "who leads the first bout: seat0 or lowest_trump",
+}
