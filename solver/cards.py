@@ -98,7 +98,9 @@ class Rank(enum.IntEnum):
         return self.letter
 
 
-_CARD_RE = re.compile(r"^\s*(10|[2-9TJQKAtjqka])\s*(\S)\s*$")
+# A suit symbol may carry a variation selector (U+FE0E text, U+FE0F emoji
+# presentation), as phones and many editors type `♠️`; it is not part of the suit.
+_CARD_RE = re.compile(r"^\s*(10|[2-9TJQKAtjqka])\s*(\S)[\ufe0e\ufe0f]?\s*$")
 
 
 @total_ordering
