@@ -65,7 +65,7 @@ class Rules:
     first_attacker: FirstAttacker = FirstAttacker.SEAT0
 
     def __post_init__(self) -> None:
-        if self.deck not in (36, 52):
+        if isinstance(self.deck, bool) or not isinstance(self.deck, int) or self.deck not in (36, 52):
             raise RulesError(f"deck must be 36 or 52, not {self.deck!r}")
         for name in ("hand_size", "min_players", "max_players"):
             value = getattr(self, name)
