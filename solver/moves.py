@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.cards import Card
-from solver.errors import CardError, MoveError
+from solver.errors import MoveError
 
 __all__ = ["Action", "Move"]
 
 
-class Action(str, enum.Enum):
+class Action(enum.StrEnum):
     """What a seat does. `attack` covers both the lead and a throw-in."""
 
     ATTACK = "attack"
@@ -39,6 +39,14 @@ class Move:
     target: Card | None = None
 
     def __post_init__(self) -> None:
+        # Loose fields (`Move("attack", "7♣")`) are read once here, so a `Move` always
+        # holds an `Action` and `Card`s whatever built it.
+        if not isinstance(self.action, Action):
+            object.__setattr__(self, "action", _action(self.action))
+        if self.card is not None and not isinstance(self.card, Card):
+            object.__setattr__(self, "card", Card.parse(self.card))
+        if self.target is not None and not isinstance(self.target, Card):
+            object.__setattr__(self, "target", Card.parse(self.target))
         if (self.card is not None) != (self.action in _NEEDS_CARD):
             raise MoveError(f"{self.action.value} {'needs' if self.card is None else 'takes no'} card")
         if (self.target is not None) != (self.action is Action.DEFEND):
@@ -79,27 +87,34 @@ class Move:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Move:
-        """SPEC §2.1 JSON: `{"action": "defend", "card": "9c", "target": "7c"}`."""
-        action = _action(data.get("action"))
+        """SPEC §2.1 JSON: `{"action": "defend", "card": "9c", "target": "7c"}`.
+
+        Absent and null fields are the same; a card or target that the action does
+        not take is refused rather than dropped, since the sender meant something else.
+        """
+        if not isinstance(data, dict):
+            raise MoveError(f"not a move: {data!r} (expected an object such as {{\"action\": \"take\"}})")
+        if "action" not in data:
+            raise MoveError(f"not a move: {data!r} (no action)")
+        action = _action(data["action"])
         extra = set(data) - {"action", "card", "target"}
         if extra:
-            raise MoveError(f"unknown field(s) in move: {', '.join(sorted(extra))}")
+            raise MoveError(f"unknown field(s) in move: {', '.join(sorted(map(str, extra)))}")
         card = data.get("card")
         target = data.get("target")
         if action in _NEEDS_CARD and card is None:
             raise MoveError(f"{action.value} needs a card")
+        if action not in _NEEDS_CARD and card is not None:
+            raise MoveError(f"{action.value} takes no card, got {card!r}")
         if action is Action.DEFEND and target is None:
             raise MoveError("defend needs a target (the attack card it beats)")
-        try:
-            return cls(
-                action,
-                Card.parse(card) if card is not None and action in _NEEDS_CARD else None,
-                Card.parse(target) if target is not None and action is Action.DEFEND else None,
-            )
-        except CardError:
-            raise
-        except MoveError as error:
-            raise MoveError(f"not a move: {data!r} ({error})") from None
+        if action is not Action.DEFEND and target is not None:
+            raise MoveError(f"{action.value} takes no target, got {target!r}")
+        return cls(
+            action,
+            Card.parse(card) if card is not None else None,
+            Card.parse(target) if target is not None else None,
+        )
 
     @classmethod
     def from_text(cls, text: str) -> Move:
@@ -116,7 +131,8 @@ class Move:
         if action is Action.DEFEND and len(rest) == 3 and rest[1].lower() == "with":
             return cls(action, Card.parse(rest[2]), Card.parse(rest[0]))
         raise MoveError(
-            f"not a move: {text!r} (expected 'attack 7c', 'defend 7c with 9c', 'take', 'pass' or 'transfer 7h')"
+            f"not a move: {text!r} "
+            "(expected 'attack 7c', 'defend 7c with 9c', 'take', 'pass' or 'transfer 7h')"
         )
 
     # -- output -----------------------------------------------------------------------
