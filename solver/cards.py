@@ -112,7 +112,7 @@ class Card:
     suit: Suit
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: str | Card) -> Card:
         """Read a card such as `6s`, `10h`, `qS`, `A♠`; raise `CardError` if not one."""
         if isinstance(text, Card):
             return text

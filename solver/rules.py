@@ -16,30 +16,30 @@ from typing import Any
 from solver.errors import RulesError
 
 __all__ = [
+    "OPTION_DOCS",
+    "PRESETS",
     "DefenderEmpty",
     "FirstAttacker",
-    "PRESETS",
     "RefillOrder",
     "Rules",
-    "OPTION_DOCS",
 ]
 
 
-class RefillOrder(str, enum.Enum):
+class RefillOrder(enum.StrEnum):
     """Who draws first after a bout (SPEC §1.4)."""
 
     ATTACKER_DEFENDER_OTHERS = "attacker_defender_others"
     ATTACKER_OTHERS_DEFENDER = "attacker_others_defender"
 
 
-class DefenderEmpty(str, enum.Enum):
+class DefenderEmpty(enum.StrEnum):
     """What happens when the defender's hand empties during a bout (SPEC §1.4)."""
 
     END_BOUT = "end_bout"
     REFILL = "refill"
 
 
-class FirstAttacker(str, enum.Enum):
+class FirstAttacker(enum.StrEnum):
     """Who leads the first bout (SPEC §1.6)."""
 
     SEAT0 = "seat0"

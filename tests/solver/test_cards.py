@@ -85,7 +85,7 @@ def test_bad_suit_message_names_the_suit() -> None:
 
 def test_parse_passes_a_card_through() -> None:
     card = Card.parse("Qh")
-    assert Card.parse(card) is card  # type: ignore[arg-type]
+    assert Card.parse(card) is card
 
 
 @given(cards)
