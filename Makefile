@@ -1,0 +1,40 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SOURCES := $(wildcard solver/*.pyx solver/*.pxd)
+
+.PHONY: run test build lint bench bench-long test-long clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "cython>=3.0" "setuptools>=68" wheel "numpy>=1.26"
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
+	touch $(STAMP)
+
+build: $(STAMP) solver/.built
+
+solver/.built: $(STAMP) $(SOURCES) setup.py
+	$(PY) setup.py -q build_ext --inplace
+	touch solver/.built
+
+run: build
+	$(VENV)/bin/tan serve --host 127.0.0.1 --port 8000
+
+test: build
+	$(PY) -m pytest -n 2 -q
+
+test-long: build
+	$(PY) -m pytest -n 2 -q -m long
+
+lint: build
+	$(VENV)/bin/ruff check solver service tests benchmarks
+	$(VENV)/bin/mypy
+
+bench: build
+	$(PY) -m benchmarks.speed --short
+
+clean:
+	rm -rf build solver/*.c solver/*.so solver/.built

@@ -1,0 +1,98 @@
+# cython: language_level=3
+"""Declarations of the fast game core: card bitsets, the state struct, moves.
+
+A card is an index `suit * 13 + rank` (solver/cards.py); a set of cards is a
+`uint64_t` with one bit per index. A move is an `int`: kind in bits 0-2, card
+in bits 3-8, target (for defend) in bits 9-14. Everything here is plain C data
+so the search can run it without the interpreter (`nogil`).
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+
+cdef enum:
+    MAX_SEATS = 6
+    MAX_TABLE = 52
+    MAX_MOVES = 256
+    HISTORY_CAP = 512
+
+cdef enum MoveKind:
+    MK_ATTACK = 0
+    MK_DEFEND = 1
+    MK_TAKE = 2
+    MK_PASS = 3
+    MK_TRANSFER = 4
+
+cdef enum RefillOrderC:
+    REFILL_ATTACKER_DEFENDER_OTHERS = 0
+    REFILL_ATTACKER_OTHERS_DEFENDER = 1
+
+ctypedef struct RulesC:
+    int deck
+    int hand_size
+    int max_attack              # 0: no cap
+    int first_bout_max_attack   # 0: none
+    int throw_in_after_take
+    int transfer
+    int refill_order
+    int defender_refill         # defender_empty == refill
+    int trump_ace_last_loses
+    int lowest_trump_first
+
+ctypedef struct State:
+    RulesC rules
+    uint64_t hands[MAX_SEATS]
+    uint64_t table_cards        # every card on the table, attack and defence
+    uint64_t undefended         # attack cards not yet beaten
+    uint64_t table_rank_cards   # every card (of the deck) whose rank is on the table
+    uint64_t trump_mask         # the 13 bits of the trump suit
+    uint8_t attack_cards[MAX_TABLE]
+    uint8_t defense_cards[MAX_TABLE]   # 255 while undefended
+    uint8_t stock[52]           # stock[0] is the bottom (the trump card while it lies there)
+    uint8_t finished[MAX_SEATS]
+    int n_table
+    int n_defended
+    int n_stock
+    int n_finished
+    int players
+    int trump_card
+    int trump_suit
+    int attacker
+    int defender
+    int to_move                 # -1 once over
+    int taking
+    int defended_once
+    int over
+    int loser                   # -1: none
+    uint32_t passed             # bit per seat
+    uint32_t active             # bit per seat not finished
+    uint32_t bout_active        # seats active when the bout began (for draws)
+    int history_len             # bout-start keys since the last defence or draw
+    uint64_t history[HISTORY_CAP]
+
+ctypedef struct Rng:
+    uint64_t s0
+    uint64_t s1
+
+cdef extern from *:
+    """
+    static inline int tan_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int tan_lowbit(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int tan_popcount(unsigned long long x) nogil
+    int tan_lowbit(unsigned long long x) nogil
+
+cdef void rng_seed(Rng* rng, uint64_t seed) noexcept nogil
+cdef uint64_t rng_next(Rng* rng) noexcept nogil
+cdef int rng_below(Rng* rng, int n) noexcept nogil
+
+cdef void state_copy(State* dst, const State* src) noexcept nogil
+cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker) noexcept nogil
+cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rng) noexcept nogil
+cdef int gen_moves(const State* s, int* moves) noexcept nogil
+cdef int random_move(const State* s, Rng* rng) noexcept nogil
+cdef void apply_move(State* s, int move) noexcept nogil
+cdef int attack_limit(const State* s) noexcept nogil
+cdef int next_active(const State* s, int seat) noexcept nogil
+cdef void state_scores(const State* s, double* scores) noexcept nogil
+cdef int playout(State* s, Rng* rng) noexcept nogil
+cdef uint64_t bout_key(const State* s) noexcept nogil

@@ -1,0 +1,707 @@
+# cython: language_level=3
+"""The fast game core: SPEC §1 over 64-bit card sets, without the interpreter.
+
+This is the same game as `solver/reference.py`, written for speed: a state is
+a plain struct that copies with one `memcpy`, moves are ints, and whole random
+games run in `nogil` loops. The differential tests drive both implementations
+through random games and hold them to identical moves and states; the rule
+readings they share are in docs/rules-notes.md.
+
+Only `solver` modules import this one; everyone else uses the Python faces.
+"""
+
+cimport cython
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from time import perf_counter
+
+from solver.cards import Card
+from solver.moves import Action, Move
+from solver.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
+
+# The four cards of one rank: bits r, r+13, r+26, r+39.
+cdef uint64_t RANK_BITS = (<uint64_t>1) | (<uint64_t>1 << 13) | (<uint64_t>1 << 26) | (<uint64_t>1 << 39)
+cdef uint64_t SUIT_BITS = 0x1FFF
+
+
+# -- random numbers: xoroshiro128+ seeded through splitmix64 -------------------------
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef void rng_seed(Rng* rng, uint64_t seed) noexcept nogil:
+    cdef uint64_t x = seed
+    rng.s0 = splitmix64(&x)
+    rng.s1 = splitmix64(&x)
+    if rng.s0 == 0 and rng.s1 == 0:
+        rng.s1 = 1
+
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef uint64_t rng_next(Rng* rng) noexcept nogil:
+    cdef uint64_t s0 = rng.s0
+    cdef uint64_t s1 = rng.s1
+    cdef uint64_t result = s0 + s1
+    s1 ^= s0
+    rng.s0 = rotl(s0, 24) ^ s1 ^ (s1 << 16)
+    rng.s1 = rotl(s1, 37)
+    return result
+
+
+cdef int rng_below(Rng* rng, int n) noexcept nogil:
+    """Uniform in 0…n-1 (n ≤ 2^16 here, so the multiply-shift bias is below 2^-16)."""
+    return <int>(((rng_next(rng) >> 32) * <uint64_t>n) >> 32)
+
+
+# -- card sets -----------------------------------------------------------------------
+
+cdef inline int select_bit(uint64_t bits, int k) noexcept nogil:
+    """Index of the k-th (from 0) set bit of `bits`."""
+    while k > 0:
+        bits &= bits - 1
+        k -= 1
+    return tan_lowbit(bits)
+
+
+cdef inline uint64_t beaters(const State* s, int card) noexcept nogil:
+    """Every card that beats `card` (SPEC §1.3): higher of its suit, or any trump if it is not trump."""
+    cdef int suit = card // 13
+    cdef uint64_t higher = (SUIT_BITS << (13 * suit)) & ~((<uint64_t>2 << card) - 1)
+    if suit != s.trump_suit:
+        higher |= s.trump_mask
+    return higher
+
+
+# -- seats ---------------------------------------------------------------------------
+
+cdef int next_active(const State* s, int seat) noexcept nogil:
+    """The next seat after `seat` in play order that has not finished (SPEC §1.2)."""
+    cdef int i, other
+    for i in range(1, s.players + 1):
+        other = (seat + i) % s.players
+        if (s.active >> other) & 1:
+            return other
+    return seat
+
+
+cdef inline int first_thrower(const State* s) noexcept nogil:
+    """The first thrower in order who has not passed, or -1 (SPEC §1.4)."""
+    cdef int i, seat
+    for i in range(s.players):
+        seat = (s.attacker + i) % s.players
+        if seat == s.defender or not ((s.active >> seat) & 1):
+            continue
+        if not ((s.passed >> seat) & 1):
+            return seat
+    return -1
+
+
+cdef int attack_limit(const State* s) noexcept nogil:
+    """Most attack cards this bout: the defender's cards at bout start, capped (SPEC §1.4)."""
+    cdef int cap = s.rules.max_attack
+    cdef int limit = tan_popcount(s.hands[s.defender]) + s.n_defended
+    if not s.defended_once and s.rules.first_bout_max_attack > 0:
+        cap = s.rules.first_bout_max_attack
+    if cap > 0 and cap < limit:
+        return cap
+    return limit
+
+
+# -- state ---------------------------------------------------------------------------
+
+cdef inline size_t header_size(const State* s) noexcept nogil:
+    """Bytes of a state before its repetition history."""
+    return <size_t>(<const char*>&s.history[0] - <const char*>s)
+
+
+cdef void state_copy(State* dst, const State* src) noexcept nogil:
+    """Copy a state; only the used part of the repetition history is copied."""
+    memcpy(dst, src, header_size(src) + src.history_len * sizeof(uint64_t))
+
+
+cdef uint64_t bout_key(const State* s) noexcept nogil:
+    """Hash of a bout-start state: hands and main attacker (stock and discard are fixed between resets)."""
+    cdef uint64_t h = <uint64_t>(s.attacker + 1) * <uint64_t>0x9E3779B97F4A7C15
+    cdef int seat
+    cdef uint64_t x
+    for seat in range(s.players):
+        x = h ^ (s.hands[seat] + <uint64_t>(seat + 1) * <uint64_t>0xD6E8FEB86659FD93)
+        h = splitmix64(&x)
+    return h
+
+
+cdef inline void set_over(State* s, int loser) noexcept nogil:
+    s.over = 1
+    s.loser = loser
+    s.to_move = -1
+
+
+cdef inline int check_trump_ace(State* s) noexcept nogil:
+    """thối A chủ (SPEC §1.5): an active seat holding only the trump ace, stock empty, loses."""
+    cdef int seat
+    cdef uint64_t ace
+    if not s.rules.trump_ace_last_loses or s.n_stock > 0:
+        return 0
+    ace = <uint64_t>1 << (s.trump_suit * 13 + 12)
+    for seat in range(s.players):
+        if (s.active >> seat) & 1 and s.hands[seat] == ace:
+            set_over(s, seat)
+            return 1
+    return 0
+
+
+cdef inline int draw_up(State* s, int seat) noexcept nogil:
+    """Seat draws from the top of the stock up to hand_size; returns the cards drawn."""
+    cdef int drawn = 0
+    while s.n_stock > 0 and tan_popcount(s.hands[seat]) < s.rules.hand_size:
+        s.n_stock -= 1
+        s.hands[seat] |= <uint64_t>1 << s.stock[s.n_stock]
+        drawn += 1
+    return drawn
+
+
+cdef void refill(State* s) noexcept nogil:
+    """Refill in `refill_order` from the bout's main attacker (SPEC §1.4)."""
+    cdef int i, seat, drawn = 0
+    cdef int defender_last = s.rules.refill_order == REFILL_ATTACKER_OTHERS_DEFENDER
+    if s.n_stock == 0:
+        return
+    drawn += draw_up(s, s.attacker)
+    if not defender_last:
+        drawn += draw_up(s, s.defender)
+    for i in range(1, s.players):
+        seat = (s.attacker + i) % s.players
+        if seat != s.defender and (s.active >> seat) & 1:
+            drawn += draw_up(s, seat)
+    if defender_last:
+        drawn += draw_up(s, s.defender)
+    if drawn:
+        s.history_len = 0
+
+
+cdef inline void clear_table(State* s) noexcept nogil:
+    s.n_table = 0
+    s.n_defended = 0
+    s.table_cards = 0
+    s.undefended = 0
+    s.table_rank_cards = 0
+    s.taking = 0
+    s.passed = 0
+
+
+cdef void start_bout(State* s, int attacker) noexcept nogil:
+    """A new bout: attacker leads, the next active seat defends; record it for repetition (SPEC §1.5)."""
+    cdef int i, count = 0
+    cdef uint64_t key
+    s.attacker = attacker
+    s.defender = next_active(s, attacker)
+    s.to_move = attacker
+    s.bout_active = s.active
+    key = bout_key(s)
+    for i in range(s.history_len):
+        if s.history[i] == key:
+            count += 1
+    if count >= 2 or s.history_len >= HISTORY_CAP:
+        set_over(s, -1)
+        return
+    s.history[s.history_len] = key
+    s.history_len += 1
+
+
+cdef void end_bout(State* s, int took) noexcept nogil:
+    """Table away, refill, finishing, game over, next attacker (SPEC §1.4-§1.5)."""
+    cdef int i, seat, defender = s.defender
+    if took:
+        s.hands[defender] |= s.table_cards
+    else:
+        s.defended_once = 1
+        s.history_len = 0
+    clear_table(s)
+    refill(s)
+    if check_trump_ace(s):
+        return
+    if s.n_stock == 0:
+        for i in range(s.players):
+            seat = (s.attacker + i) % s.players
+            if (s.active >> seat) & 1 and s.hands[seat] == 0:
+                s.finished[s.n_finished] = seat
+                s.n_finished += 1
+                s.active &= ~(<uint32_t>1 << seat)
+    if tan_popcount(s.active) <= 1:
+        set_over(s, tan_lowbit(s.active) if s.active else -1)
+        return
+    if took or not ((s.active >> defender) & 1):
+        start_bout(s, next_active(s, defender))
+    else:
+        start_bout(s, defender)
+
+
+cdef inline void put_attack(State* s, int card) noexcept nogil:
+    cdef uint64_t bit = <uint64_t>1 << card
+    s.attack_cards[s.n_table] = card
+    s.defense_cards[s.n_table] = 255
+    s.n_table += 1
+    s.table_cards |= bit
+    s.undefended |= bit
+    s.table_rank_cards |= RANK_BITS << (card % 13)
+    s.passed = 0
+
+
+cdef void apply_move(State* s, int move) noexcept nogil:
+    """Apply a legal move of the seat to move (the caller guarantees legality)."""
+    cdef int kind = move & 7
+    cdef int card = (move >> 3) & 63
+    cdef int target = (move >> 9) & 63
+    cdef int seat = s.to_move
+    cdef int i, nxt
+    if kind == MK_ATTACK:
+        s.hands[seat] &= ~(<uint64_t>1 << card)
+        put_attack(s, card)
+        # While taking, throw-ins stay undefended and the order restarts (SPEC §1.4).
+        s.to_move = s.attacker if s.taking else s.defender
+    elif kind == MK_DEFEND:
+        s.hands[seat] &= ~(<uint64_t>1 << card)
+        for i in range(s.n_table):
+            if s.attack_cards[i] == target:
+                s.defense_cards[i] = card
+                break
+        s.undefended &= ~(<uint64_t>1 << target)
+        s.table_cards |= <uint64_t>1 << card
+        s.table_rank_cards |= RANK_BITS << (card % 13)
+        s.n_defended += 1
+        s.passed = 0
+        if s.hands[seat] == 0:
+            if s.rules.defender_refill and s.n_stock > 0:
+                draw_up(s, seat)
+                s.history_len = 0
+            else:
+                end_bout(s, 0)
+                return
+        s.to_move = s.defender if s.undefended else s.attacker
+    elif kind == MK_TAKE:
+        if not s.rules.throw_in_after_take:
+            end_bout(s, 1)
+            return
+        s.taking = 1
+        s.passed = 0
+        s.to_move = s.attacker
+    elif kind == MK_PASS:
+        s.passed |= <uint32_t>1 << seat
+        nxt = first_thrower(s)
+        if nxt < 0:
+            end_bout(s, s.taking)
+            return
+        s.to_move = nxt
+    else:  # MK_TRANSFER
+        s.hands[seat] &= ~(<uint64_t>1 << card)
+        put_attack(s, card)
+        s.attacker = seat
+        s.defender = next_active(s, seat)
+        s.to_move = s.defender
+    check_trump_ace(s)
+
+
+cdef int gen_moves(const State* s, int* moves) noexcept nogil:
+    """Every legal move of the seat to move (docs/rules-notes.md, turn structure)."""
+    cdef int n = 0, t, c
+    cdef uint64_t hand, targets, b
+    if s.over:
+        return 0
+    hand = s.hands[s.to_move]
+    if s.n_table == 0:
+        b = hand
+        while b:
+            moves[n] = MK_ATTACK | (tan_lowbit(b) << 3)
+            n += 1
+            b &= b - 1
+        return n
+    if s.undefended and not s.taking:
+        targets = s.undefended
+        while targets:
+            t = tan_lowbit(targets)
+            targets &= targets - 1
+            b = hand & beaters(s, t)
+            while b:
+                moves[n] = MK_DEFEND | (tan_lowbit(b) << 3) | (t << 9)
+                n += 1
+                b &= b - 1
+        moves[n] = MK_TAKE
+        n += 1
+        if can_transfer(s):
+            b = hand & s.table_rank_cards
+            while b:
+                moves[n] = MK_TRANSFER | (tan_lowbit(b) << 3)
+                n += 1
+                b &= b - 1
+        return n
+    if s.n_table < attack_limit(s):
+        b = hand & s.table_rank_cards
+        while b:
+            moves[n] = MK_ATTACK | (tan_lowbit(b) << 3)
+            n += 1
+            b &= b - 1
+    moves[n] = MK_PASS
+    return n + 1
+
+
+cdef inline int can_transfer(const State* s) noexcept nogil:
+    """Transfer is open: rule on, nothing beaten, and the next seat can face one more card."""
+    if not s.rules.transfer or s.n_defended > 0:
+        return 0
+    return tan_popcount(s.hands[next_active(s, s.defender)]) >= s.n_table + 1
+
+
+cdef int random_move(const State* s, Rng* rng) noexcept nogil:
+    """A uniformly random legal move, chosen by counting instead of listing."""
+    cdef int total, k, t, count
+    cdef uint64_t hand, targets, b, throwable
+    hand = s.hands[s.to_move]
+    if s.n_table == 0:
+        return MK_ATTACK | (select_bit(hand, rng_below(rng, tan_popcount(hand))) << 3)
+    if s.undefended and not s.taking:
+        total = 1
+        targets = s.undefended
+        while targets:
+            t = tan_lowbit(targets)
+            targets &= targets - 1
+            total += tan_popcount(hand & beaters(s, t))
+        throwable = hand & s.table_rank_cards if can_transfer(s) else 0
+        total += tan_popcount(throwable)
+        k = rng_below(rng, total)
+        targets = s.undefended
+        while targets:
+            t = tan_lowbit(targets)
+            targets &= targets - 1
+            b = hand & beaters(s, t)
+            count = tan_popcount(b)
+            if k < count:
+                return MK_DEFEND | (select_bit(b, k) << 3) | (t << 9)
+            k -= count
+        if k == 0:
+            return MK_TAKE
+        return MK_TRANSFER | (select_bit(throwable, k - 1) << 3)
+    throwable = hand & s.table_rank_cards if s.n_table < attack_limit(s) else 0
+    k = rng_below(rng, tan_popcount(throwable) + 1)
+    if k == 0:
+        return MK_PASS
+    return MK_ATTACK | (select_bit(throwable, k - 1) << 3)
+
+
+cdef int playout(State* s, Rng* rng) noexcept nogil:
+    """Play uniformly random moves to the end of the game; returns the plies played."""
+    cdef int plies = 0
+    while not s.over:
+        apply_move(s, random_move(s, rng))
+        plies += 1
+    return plies
+
+
+cdef void state_scores(const State* s, double* scores) noexcept nogil:
+    """SPEC §1.5 scores of a finished game (loser 0; no loser: seats in the last bout 0.5)."""
+    cdef int seat
+    for seat in range(s.players):
+        if s.loser >= 0:
+            scores[seat] = 0.0 if seat == s.loser else 1.0
+        else:
+            scores[seat] = 0.5 if (s.bout_active >> seat) & 1 else 1.0
+
+
+cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker) noexcept nogil:
+    """Deal an ordered deck (index 0 on top) as SPEC §1.2 says; first_attacker < 0: by the rules."""
+    cdef int i, seat, dealt = players * rules.hand_size
+    cdef int lowest = 64, low
+    memset(s, 0, header_size(s))
+    s.rules = rules[0]
+    s.players = players
+    s.loser = -1
+    for i in range(dealt):
+        s.hands[i % players] |= <uint64_t>1 << deck[i]
+    if dealt < rules.deck:
+        s.trump_card = deck[dealt]
+        s.stock[0] = deck[dealt]
+        s.n_stock = rules.deck - dealt
+        for i in range(1, s.n_stock):
+            s.stock[i] = deck[rules.deck - i]
+    else:
+        s.trump_card = deck[rules.deck - 1]
+    s.trump_suit = s.trump_card // 13
+    s.trump_mask = SUIT_BITS << (13 * s.trump_suit)
+    s.active = (<uint32_t>1 << players) - 1
+    if first_attacker < 0:
+        first_attacker = 0
+        if rules.lowest_trump_first:
+            for seat in range(players):
+                if s.hands[seat] & s.trump_mask:
+                    low = tan_lowbit(s.hands[seat] & s.trump_mask)
+                    if low < lowest:
+                        lowest = low
+                        first_attacker = seat
+    s.history_len = 0
+    start_bout(s, first_attacker)
+    check_trump_ace(s)
+
+
+cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rng) noexcept nogil:
+    """Shuffle a fresh deck with `rng` (Fisher-Yates) and deal it."""
+    cdef uint8_t deck[52]
+    cdef int i, j, n = 0, low = 0 if rules.deck == 52 else 4
+    cdef uint8_t tmp
+    for i in range(52):
+        if i % 13 >= low:
+            deck[n] = i
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+    state_deal(s, rules, players, deck, -1)
+
+
+# -- Python faces ----------------------------------------------------------------------
+
+cdef RulesC rules_to_c(rules: Rules):
+    cdef RulesC r
+    r.deck = rules.deck
+    r.hand_size = rules.hand_size
+    r.max_attack = rules.max_attack or 0
+    r.first_bout_max_attack = rules.first_bout_max_attack or 0
+    r.throw_in_after_take = rules.throw_in_after_take
+    r.transfer = rules.transfer
+    r.refill_order = (REFILL_ATTACKER_OTHERS_DEFENDER
+                      if rules.refill_order is RefillOrder.ATTACKER_OTHERS_DEFENDER
+                      else REFILL_ATTACKER_DEFENDER_OTHERS)
+    r.defender_refill = rules.defender_empty is DefenderEmpty.REFILL
+    r.trump_ace_last_loses = rules.trump_ace_last_loses
+    r.lowest_trump_first = rules.first_attacker is FirstAttacker.LOWEST_TRUMP
+    return r
+
+
+_KINDS = (Action.ATTACK, Action.DEFEND, Action.TAKE, Action.PASS, Action.TRANSFER)
+_KIND_OF = {action: i for i, action in enumerate(_KINDS)}
+
+
+def encode_move(move: Move) -> int:
+    """The core's int for a `Move`."""
+    code = _KIND_OF[move.action]
+    if move.card is not None:
+        code |= move.card.index << 3
+    if move.target is not None:
+        code |= move.target.index << 9
+    return code
+
+
+def decode_move(int code) -> Move:
+    """The `Move` for a core int."""
+    action = _KINDS[code & 7]
+    if action is Action.DEFEND:
+        return Move(action, Card.from_index((code >> 3) & 63), Card.from_index((code >> 9) & 63))
+    if action in (Action.ATTACK, Action.TRANSFER):
+        return Move(action, Card.from_index((code >> 3) & 63))
+    return Move(action)
+
+
+def _bits(uint64_t bits) -> list:
+    out = []
+    while bits:
+        out.append(tan_lowbit(bits))
+        bits &= bits - 1
+    return out
+
+
+cdef class CoreGame:
+    """A full-information game in the fast core, with a Python face for tests and tools."""
+
+    cdef State state
+    cdef readonly object rules
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+
+    @staticmethod
+    def deal(rules: Rules, int players, deck, int first_attacker=-1) -> CoreGame:
+        """Deal `deck` (cards or indices, top first) as SPEC §1.2."""
+        cdef uint8_t order[52]
+        cdef RulesC r = rules_to_c(rules)
+        cards = [c.index if isinstance(c, Card) else int(c) for c in deck]
+        if len(cards) != rules.deck:
+            raise ValueError(f"a {rules.deck}-card deck is needed, got {len(cards)} cards")
+        for i, c in enumerate(cards):
+            order[i] = c
+        game = CoreGame(rules)
+        state_deal(&game.state, &r, players, order, first_attacker)
+        return game
+
+    @staticmethod
+    def from_fields(rules: Rules, int players, hands, stock, trump, table=(), int attacker=0,
+                    int defender=1, int to_move=0, bint taking=False, passed=(), finished=(),
+                    bint defended_once=False) -> CoreGame:
+        """Any mid-game state: `hands` per seat, `stock` top first (trump card last), `table` pairs."""
+        cdef State* s
+        game = CoreGame(rules)
+        s = &game.state
+        memset(s, 0, header_size(s))
+        s.rules = rules_to_c(rules)
+        s.players = players
+        s.loser = -1
+        for seat, hand in enumerate(hands):
+            for c in hand:
+                s.hands[seat] |= <uint64_t>1 << _index(c)
+        stock = [_index(c) for c in stock]
+        s.n_stock = len(stock)
+        for i, c in enumerate(reversed(stock)):
+            s.stock[i] = c
+        s.trump_card = _index(trump)
+        s.trump_suit = s.trump_card // 13
+        s.trump_mask = SUIT_BITS << (13 * s.trump_suit)
+        for pair in table:
+            attack, defense = pair
+            put_attack(s, _index(attack))
+            if defense is not None and defense != -1:
+                d = _index(defense)
+                s.defense_cards[s.n_table - 1] = d
+                s.undefended &= ~(<uint64_t>1 << s.attack_cards[s.n_table - 1])
+                s.table_cards |= <uint64_t>1 << d
+                s.table_rank_cards |= RANK_BITS << (d % 13)
+                s.n_defended += 1
+        s.active = (<uint32_t>1 << players) - 1
+        for seat in finished:
+            s.finished[s.n_finished] = seat
+            s.n_finished += 1
+            s.active &= ~(<uint32_t>1 << seat)
+        s.bout_active = s.active
+        s.attacker = attacker
+        s.defender = defender
+        s.to_move = to_move
+        s.taking = taking
+        s.passed = 0
+        for seat in passed:
+            s.passed |= <uint32_t>1 << seat
+        s.defended_once = defended_once
+        return game
+
+    def copy(self) -> CoreGame:
+        game = CoreGame(self.rules)
+        state_copy(&game.state, &self.state)
+        return game
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.over)
+
+    @property
+    def to_move(self) -> int:
+        return self.state.to_move
+
+    def legal_codes(self) -> list:
+        cdef int moves[MAX_MOVES]
+        cdef int n = gen_moves(&self.state, moves)
+        return [moves[i] for i in range(n)]
+
+    def legal_moves(self) -> list:
+        """Legal moves of the seat to move, sorted like the reference's."""
+        return sorted(decode_move(code) for code in self.legal_codes())
+
+    def play(self, move) -> None:
+        """Apply a move (a `Move` or its core int) after checking it is legal."""
+        code = move if isinstance(move, int) else encode_move(Move.parse(move))
+        if code not in self.legal_codes():
+            raise ValueError(f"illegal in the core: {decode_move(code)}")
+        apply_move(&self.state, code)
+
+    def playout(self, uint64_t seed) -> int:
+        """Finish the game with uniformly random moves; returns the plies played."""
+        cdef Rng rng
+        rng_seed(&rng, seed)
+        with nogil:
+            n = playout(&self.state, &rng)
+        return n
+
+    def scores(self) -> list | None:
+        cdef double scores[MAX_SEATS]
+        if not self.state.over:
+            return None
+        state_scores(&self.state, scores)
+        return [scores[i] for i in range(self.state.players)]
+
+    def snapshot(self) -> dict:
+        """The canonical comparable form shared with `reference.Game.snapshot()`."""
+        cdef State* s = &self.state
+        cdef uint64_t placed = 0
+        hands = []
+        for seat in range(s.players):
+            hands.append(_bits(s.hands[seat]))
+            placed |= s.hands[seat]
+        stock = [s.stock[i] for i in range(s.n_stock - 1, -1, -1)]
+        for c in stock:
+            placed |= <uint64_t>1 << c
+        placed |= s.table_cards
+        low = 0 if s.rules.deck == 52 else 4
+        discard = [c for c in range(52) if c % 13 >= low and not (placed >> c) & 1]
+        return {
+            "players": s.players,
+            "hands": hands,
+            "stock": stock,
+            "trump": s.trump_card,
+            "discard": discard,
+            "table": [[s.attack_cards[i], -1 if s.defense_cards[i] == 255 else s.defense_cards[i]]
+                      for i in range(s.n_table)],
+            "attacker": s.attacker,
+            "defender": s.defender,
+            "to_move": s.to_move,
+            "taking": bool(s.taking),
+            "passed": [seat for seat in range(s.players) if (s.passed >> seat) & 1],
+            "finished": [s.finished[i] for i in range(s.n_finished)],
+            "defended_once": bool(s.defended_once),
+            "over": bool(s.over),
+            "loser": s.loser,
+            "scores": self.scores(),
+        }
+
+
+cdef int _index(c) except -1:
+    if isinstance(c, Card):
+        return c.index
+    if isinstance(c, str):
+        return Card.parse(c).index
+    return int(c)
+
+
+def bench_playouts(rules, int players, long games, uint64_t seed) -> dict:
+    """Deal and play `games` whole random games in one nogil loop; totals for the benchmark."""
+    rules = Rules.from_json(rules)
+    rules.check_players(players)
+    cdef RulesC r = rules_to_c(rules)
+    cdef State s
+    cdef Rng rng
+    cdef long g, plies = 0, draws = 0
+    cdef long losses[MAX_SEATS]
+    cdef int i
+    memset(losses, 0, sizeof(losses))
+    rng_seed(&rng, seed)
+    start = perf_counter()
+    with nogil:
+        for g in range(games):
+            state_shuffle_deal(&s, &r, players, &rng)
+            plies += playout(&s, &rng)
+            if s.loser >= 0:
+                losses[s.loser] += 1
+            else:
+                draws += 1
+    seconds = perf_counter() - start
+    return {
+        "playouts": games,
+        "seconds": seconds,
+        "plies": plies,
+        "losses": [losses[i] for i in range(players)],
+        "draws": draws,
+    }
