@@ -1,0 +1,97 @@
+"""The C speed reference plays the same game: its traced games replay move by move.
+
+`benchmarks/c/durak_playout.c` built with `-DDURAK_TRACE` prints every game it
+plays (the deck, each move, the number of legal moves it chose among, the
+loser). Each engine that is importable replays those games: every move must be
+legal there, its legal-move count must agree, and the loser must be the same.
+This keeps the C loop honest as a speed reference.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver.cards import Card, deck
+from solver.moves import Move
+from solver.rules import Rules
+
+SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "c" / "durak_playout.c"
+GAMES = 300
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+
+
+def _build(tmp: Path, *defines: str) -> Path:
+    binary = tmp / "durak_playout"
+    subprocess.run(
+        ["gcc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", *defines, "-o", str(binary), str(SOURCE)],
+        check=True,
+    )
+    return binary
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    binary = _build(tmp_path_factory.mktemp("c"), "-DDURAK_TRACE")
+    out = subprocess.run([str(binary), str(GAMES), "7"], check=True, capture_output=True, text=True).stdout
+    games = [json.loads(line) for line in out.splitlines()]
+    assert len(games) == GAMES
+    return games
+
+
+def test_checked_build_conserves_cards(tmp_path: Path) -> None:
+    """`-DDURAK_CHECK` aborts if a card is ever lost, duplicated or made up."""
+    binary = _build(tmp_path, "-DDURAK_CHECK")
+    out = subprocess.run([str(binary), "3000", "3"], check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    assert result["playouts"] == 3000
+    rates = [*result["loss_rate_by_seat"], result["draw_rate"]]
+    assert sum(rates) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_traces_are_whole_games(traces: list[dict[str, Any]]) -> None:
+    for game in traces:
+        assert sorted(Card.parse(card).index for card in game["deck"]) == [c.index for c in deck(36)]
+        assert len(game["moves"]) == len(game["counts"])
+        assert all(count >= 1 for count in game["counts"])
+        for move in game["moves"]:
+            Move.parse(move)
+
+
+def test_c_games_replay_in_the_core(traces: list[dict[str, Any]]) -> None:
+    core = pytest.importorskip("solver._core")
+    rules = Rules.from_json("durak")
+    for number, trace in enumerate(traces):
+        game = core.CoreGame.deal(rules, 2, [Card.parse(card) for card in trace["deck"]])
+        for ply, (text, count) in enumerate(zip(trace["moves"], trace["counts"], strict=True)):
+            assert not game.over, f"game {number}: over before ply {ply}"
+            legal = game.legal_moves()
+            where = f"game {number}, ply {ply} ({text})"
+            assert len(legal) == count, f"{where}: core has {len(legal)} moves, C {count}"
+            assert Move.parse(text) in legal, where
+            game.play(Move.parse(text))
+        assert game.over, f"game {number}: not over after the C game ended"
+        assert game.snapshot()["loser"] == (-1 if trace["loser"] is None else trace["loser"]), number
+
+
+def test_c_games_replay_in_the_reference(traces: list[dict[str, Any]]) -> None:
+    reference = pytest.importorskip("solver.reference")
+    if not hasattr(reference, "deal"):
+        pytest.skip("solver.reference has no deal()")
+    rules = Rules.from_json("durak")
+    for number, trace in enumerate(traces[:100]):
+        game = reference.deal(rules, 2, [Card.parse(card) for card in trace["deck"]])
+        for ply, (text, count) in enumerate(zip(trace["moves"], trace["counts"], strict=True)):
+            legal = list(game.legal_moves())
+            where = f"game {number}, ply {ply} ({text})"
+            assert len(legal) == count, f"{where}: reference has {len(legal)} moves, C {count}"
+            assert Move.parse(text) in legal, where
+            game.play(Move.parse(text))
+        assert game.over, f"game {number}: not over after the C game ended"
+        assert game.loser == trace["loser"], number
