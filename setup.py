@@ -32,7 +32,7 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=macros,
     )
-    for name in ("_core",)
+    for name in ("_core", "_search")
     if os.path.exists(f"solver/{name}.pyx")
 ]
 

@@ -521,9 +521,6 @@ def _bits(uint64_t bits) -> list:
 cdef class CoreGame:
     """A full-information game in the fast core, with a Python face for tests and tools."""
 
-    cdef State state
-    cdef readonly object rules
-
     def __init__(self, rules: Rules):
         self.rules = rules
 

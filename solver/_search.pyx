@@ -1,0 +1,657 @@
+# cython: language_level=3
+"""Determinized search over the fast core: sampling, ISMCTS, PIMC, exact endgames.
+
+- `Sampler` deals the cards a seat cannot see uniformly at random to the
+  other seats' unknown slots and the stock (OpenSpiel's ResampleFromInfostate).
+- `run_search` is single-observer ISMCTS (one tree over the searcher's
+  information sets, a new world each iteration, availability counts, max^n
+  rewards) or PIMC (a fixed world per tree, results averaged), all `nogil`.
+- `solve_exact` is alpha-beta with a transposition table for positions with an
+  empty stock and two active seats, where every card is known by elimination.
+
+Python callers go through `solver/search.py`; this module holds no policy
+about limits or output formats.
+"""
+
+cimport cython
+from libc.math cimport log, sqrt
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from solver._core cimport (
+    HISTORY_CAP, MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER,
+    Rng, State, apply_move, bout_key, gen_moves, playout, random_move, rng_below, rng_next,
+    rng_seed, state_copy, state_scores, tan_lowbit, tan_popcount,
+)
+
+from solver._core cimport CoreGame
+
+
+cdef inline double now_ms() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1.0e6
+
+
+# -- sampling hidden cards -----------------------------------------------------------
+
+ctypedef struct SamplerC:
+    State template            # hands hold only the cards the searcher knows
+    uint8_t pool[52]          # the unseen cards
+    int n_pool
+    int slots[MAX_SEATS]      # unknown cards in each seat's hand
+    int stock_size            # cards in the stock, trump card included while it lies there
+
+
+cdef void sample_world(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
+    """A full state: the unseen cards dealt uniformly to the unknown slots and the stock."""
+    cdef uint8_t cards[52]
+    cdef int i, j, k = 0, seat
+    cdef uint8_t tmp
+    state_copy(out, &smp.template)
+    memcpy(cards, smp.pool, smp.n_pool)
+    for i in range(smp.n_pool - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+    for seat in range(out.players):
+        for i in range(smp.slots[seat]):
+            out.hands[seat] |= <uint64_t>1 << cards[k]
+            k += 1
+    # stock[0] (the trump card at the bottom) is in the template; the rest is unseen.
+    out.n_stock = smp.stock_size
+    for i in range(1, smp.stock_size):
+        out.stock[i] = cards[k]
+        k += 1
+
+
+# -- exact endgame solver --------------------------------------------------------------
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int move
+    uint8_t lower
+    uint8_t upper
+    uint8_t used
+
+ctypedef struct Solver:
+    TTEntry* table
+    uint64_t mask
+    long nodes
+    long budget          # 0: unlimited
+    int aborted
+    int hero             # the seat whose value (in half points) is computed
+
+
+cdef int solver_init(Solver* sv, int log2_size) noexcept nogil:
+    sv.mask = (<uint64_t>1 << log2_size) - 1
+    sv.table = <TTEntry*>calloc(sv.mask + 1, sizeof(TTEntry))
+    sv.nodes = 0
+    sv.budget = 0
+    sv.aborted = 0
+    return sv.table != NULL
+
+
+cdef void solver_free(Solver* sv) noexcept nogil:
+    free(sv.table)
+    sv.table = NULL
+
+
+cdef inline uint64_t mix(uint64_t h, uint64_t x) noexcept nogil:
+    h ^= x + <uint64_t>0x9E3779B97F4A7C15 + (h << 6) + (h >> 2)
+    h ^= h >> 31
+    h *= <uint64_t>0xBF58476D1CE4E5B9
+    return h ^ (h >> 29)
+
+
+cdef uint64_t position_key(const State* s) noexcept nogil:
+    """Everything of a state that matters for the rest of the game (stock assumed empty)."""
+    cdef uint64_t h = <uint64_t>0x12345
+    cdef int seat
+    for seat in range(s.players):
+        h = mix(h, s.hands[seat])
+    h = mix(h, s.table_cards)
+    h = mix(h, s.undefended)
+    h = mix(h, <uint64_t>(s.attacker | (s.defender << 4) | (s.to_move << 8) | (s.taking << 12)
+                          | (s.defended_once << 13) | (s.passed << 16) | (<uint64_t>s.active << 24)))
+    return h
+
+
+cdef inline int terminal_value(const State* s, int hero) noexcept nogil:
+    """The hero's score in half points: 2 win, 1 draw, 0 loss."""
+    cdef double scores[MAX_SEATS]
+    state_scores(s, scores)
+    return <int>(scores[hero] * 2.0 + 0.5)
+
+
+cdef inline int repeats(const State* s) noexcept nogil:
+    """A new bout start that repeats an earlier one since the last reset: a draw to a search (SPEC §1.5)."""
+    cdef uint64_t key
+    cdef int i
+    if s.n_table != 0 or s.over or s.history_len < 2:
+        return 0
+    key = s.history[s.history_len - 1]
+    for i in range(s.history_len - 1):
+        if s.history[i] == key:
+            return 1
+    return 0
+
+
+cdef inline int move_cost(const State* s, int move) noexcept nogil:
+    """Ordering heuristic: cheap cards first, trumps late, take last."""
+    cdef int kind = move & 7
+    cdef int card = (move >> 3) & 63
+    if kind == MK_TAKE:
+        return 100
+    if kind == MK_PASS:
+        return 30
+    return (card % 13) + (40 if card // 13 == s.trump_suit else 0)
+
+
+cdef void order_moves(const State* s, int* moves, int n, int first) noexcept nogil:
+    cdef int i, j, m, c
+    cdef int costs[MAX_MOVES]
+    for i in range(n):
+        costs[i] = -1 if moves[i] == first else move_cost(s, moves[i])
+    for i in range(1, n):
+        m = moves[i]
+        c = costs[i]
+        j = i - 1
+        while j >= 0 and costs[j] > c:
+            moves[j + 1] = moves[j]
+            costs[j + 1] = costs[j]
+            j -= 1
+        moves[j + 1] = m
+        costs[j + 1] = c
+
+
+cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta) noexcept nogil:
+    """Value for the hero in half points (0…2) of a perfect-information state."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, v, best, best_move = -1, alpha0 = alpha, beta0 = beta, tt_move = -1
+    cdef uint64_t key
+    cdef TTEntry* entry
+    cdef State child
+    cdef int maximizing
+    if s.over:
+        return terminal_value(s, sv.hero)
+    sv.nodes += 1
+    if sv.budget and sv.nodes > sv.budget:
+        sv.aborted = 1
+        return 1
+    key = position_key(s)
+    entry = &sv.table[key & sv.mask]
+    if entry.used and entry.key == key:
+        if entry.lower >= beta:
+            return entry.lower
+        if entry.upper <= alpha:
+            return entry.upper
+        if entry.lower > alpha:
+            alpha = entry.lower
+        if entry.upper < beta:
+            beta = entry.upper
+        if alpha >= beta:
+            return alpha
+        tt_move = entry.move
+    n = gen_moves(s, moves)
+    order_moves(s, moves, n, tt_move)
+    maximizing = s.to_move == sv.hero
+    best = -1 if maximizing else 3
+    for i in range(n):
+        state_copy(&child, s)
+        apply_move(&child, moves[i])
+        if repeats(&child):
+            v = 1
+        else:
+            v = alphabeta(sv, &child, alpha, beta)
+        if sv.aborted:
+            return 1
+        if maximizing:
+            if v > best:
+                best = v
+                best_move = moves[i]
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+                best_move = moves[i]
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    entry.key = key
+    entry.used = 1
+    entry.move = best_move
+    entry.lower = 0
+    entry.upper = 2
+    if best > alpha0 and best < beta0:
+        entry.lower = best
+        entry.upper = best
+    elif best <= alpha0:
+        entry.upper = best
+    else:
+        entry.lower = best
+    return best
+
+
+cdef inline int is_perfect_information(const State* s) noexcept nogil:
+    """Empty stock and two active seats: every card is known by elimination (SPEC §3)."""
+    return s.n_stock == 0 and tan_popcount(s.active) == 2 and not s.over
+
+
+cdef int solve_value(Solver* sv, const State* s) noexcept nogil:
+    """Exact value for `sv.hero` with a full window."""
+    return alphabeta(sv, s, 0, 2)
+
+
+# -- the light playout policy ----------------------------------------------------------
+
+cdef inline int card_cost(const State* s, int card) noexcept nogil:
+    return (card % 13) + (13 if card // 13 == s.trump_suit else 0)
+
+
+cdef int heuristic_move(const State* s, Rng* rng) noexcept nogil:
+    """A quick sensible move: lead and throw low, defend cheaply, keep trumps (greedy in spirit)."""
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, m, kind, card, best = -1, best_cost = 1000, cost
+    if (rng_next(rng) & 15) == 0:
+        return random_move(s, rng)
+    n = gen_moves(s, moves)
+    for i in range(n):
+        m = moves[i]
+        kind = m & 7
+        card = (m >> 3) & 63
+        if kind == MK_ATTACK:
+            cost = card_cost(s, card)
+            if s.n_table > 0:
+                cost += 8  # throw-ins only when cheap
+        elif kind == MK_DEFEND:
+            cost = card_cost(s, card) - 4
+        elif kind == MK_TAKE:
+            cost = 14
+        elif kind == MK_PASS:
+            cost = 16
+        else:
+            cost = card_cost(s, card) - 6
+        if cost < best_cost:
+            best_cost = cost
+            best = m
+    return best
+
+
+cdef int policy_playout(State* s, Rng* rng, int policy) noexcept nogil:
+    if policy == 0:
+        return playout(s, rng)
+    cdef int plies = 0
+    while not s.over:
+        apply_move(s, heuristic_move(s, rng))
+        plies += 1
+    return plies
+
+
+# -- the tree ----------------------------------------------------------------------------
+
+ctypedef struct Node:
+    int move
+    int mover
+    int first_child
+    int next_sibling
+    int visits
+    int avail
+    double reward
+    double reward_sq
+    int exact            # -1 unknown, else the mover's value in half points (root children only)
+
+ctypedef struct Tree:
+    Node* nodes
+    int n_nodes
+    int cap
+    double seat_sum[MAX_SEATS]
+    double seat_sq[MAX_SEATS]
+    long seat_losses[MAX_SEATS]
+    long iterations
+    long worlds
+    int failed
+
+
+cdef int tree_init(Tree* t, int cap) noexcept nogil:
+    memset(t, 0, sizeof(Tree))
+    t.nodes = <Node*>malloc(cap * sizeof(Node))
+    if t.nodes == NULL:
+        return 0
+    t.cap = cap
+    t.n_nodes = 1
+    memset(&t.nodes[0], 0, sizeof(Node))
+    t.nodes[0].first_child = -1
+    t.nodes[0].next_sibling = -1
+    t.nodes[0].mover = -1
+    t.nodes[0].exact = -1
+    return 1
+
+
+cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil:
+    cdef Node* grown
+    cdef int i
+    if t.n_nodes == t.cap:
+        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
+        if grown == NULL:
+            t.failed = 1
+            return -1
+        t.nodes = grown
+        t.cap *= 2
+    i = t.n_nodes
+    t.n_nodes += 1
+    t.nodes[i].move = move
+    t.nodes[i].mover = mover
+    t.nodes[i].first_child = -1
+    t.nodes[i].next_sibling = t.nodes[parent].first_child
+    t.nodes[i].visits = 0
+    t.nodes[i].avail = 0
+    t.nodes[i].reward = 0.0
+    t.nodes[i].reward_sq = 0.0
+    t.nodes[i].exact = -1
+    t.nodes[parent].first_child = i
+    return i
+
+
+ctypedef struct SearchParams:
+    long max_iterations
+    double deadline_ms       # absolute, 0: none
+    double exploration
+    int policy               # 0 random, 1 light heuristic
+    int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
+    int exact_cards          # solve determinized endgames with at most this many cards in hands
+    long exact_budget        # node budget of one such solve
+
+
+cdef inline int find_child(const Tree* t, int parent, int move) noexcept nogil:
+    cdef int c = t.nodes[parent].first_child
+    while c >= 0:
+        if t.nodes[c].move == move:
+            return c
+        c = t.nodes[c].next_sibling
+    return -1
+
+
+cdef int endgame_scores(Solver* sv, const State* s, double* scores, long budget) noexcept nogil:
+    """Exact scores of a perfect-information state in `scores`; 0 if the budget ran out."""
+    cdef int seat, a = -1, b = -1, v
+    for seat in range(s.players):
+        if (s.active >> seat) & 1:
+            if a < 0:
+                a = seat
+            else:
+                b = seat
+    sv.hero = a
+    sv.nodes = 0
+    sv.budget = budget
+    sv.aborted = 0
+    v = solve_value(sv, s)
+    if sv.aborted:
+        return 0
+    for seat in range(s.players):
+        scores[seat] = 1.0
+    scores[a] = v / 2.0
+    scores[b] = 1.0 - v / 2.0
+    return 1
+
+
+cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
+    """ISMCTS iterations (or UCT in one fixed world) until a limit is reached."""
+    cdef State world, st
+    cdef int moves[MAX_MOVES]
+    cdef int legal_child[MAX_MOVES]
+    cdef int path[4096]
+    cdef double scores[MAX_SEATS]
+    cdef int n, i, node, child, depth, untried, pick, seat, done, cards
+    cdef double best_ucb, ucb, mean, logn
+    cdef Node* c
+    if not p.resample:
+        sample_world(smp, &world, rng)
+        t.worlds += 1
+    while t.iterations < p.max_iterations:
+        if p.deadline_ms > 0 and (t.iterations & 31) == 0 and now_ms() >= p.deadline_ms:
+            break
+        if p.resample:
+            sample_world(smp, &st, rng)
+            t.worlds += 1
+        else:
+            state_copy(&st, &world)
+        node = 0
+        depth = 0
+        done = 0
+        # Selection and expansion (SO-ISMCTS).
+        while not st.over and depth < 4000:
+            if sv != NULL and depth > 0 and is_perfect_information(&st):
+                cards = 0
+                for seat in range(st.players):
+                    cards += tan_popcount(st.hands[seat])
+                if cards <= p.exact_cards and endgame_scores(sv, &st, scores, p.exact_budget):
+                    done = 1
+                    break
+            n = gen_moves(&st, moves)
+            untried = 0
+            for i in range(n):
+                child = find_child(t, node, moves[i])
+                legal_child[i] = child
+                if child < 0:
+                    untried += 1
+                else:
+                    t.nodes[child].avail += 1
+            if untried > 0:
+                pick = rng_below(rng, untried)
+                for i in range(n):
+                    if legal_child[i] < 0:
+                        if pick == 0:
+                            child = tree_add(t, node, moves[i], st.to_move)
+                            if child < 0:
+                                return
+                            t.nodes[child].avail = 1
+                            apply_move(&st, moves[i])
+                            path[depth] = child
+                            depth += 1
+                            break
+                        pick -= 1
+                break
+            best_ucb = -1.0e300
+            child = -1
+            for i in range(n):
+                c = &t.nodes[legal_child[i]]
+                mean = c.reward / c.visits
+                ucb = mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
+                if ucb > best_ucb:
+                    best_ucb = ucb
+                    child = legal_child[i]
+            apply_move(&st, t.nodes[child].move)
+            path[depth] = child
+            depth += 1
+            node = child
+        # Simulation.
+        if not done:
+            if not st.over and sv != NULL and is_perfect_information(&st):
+                cards = 0
+                for seat in range(st.players):
+                    cards += tan_popcount(st.hands[seat])
+                if cards <= p.exact_cards and endgame_scores(sv, &st, scores, p.exact_budget):
+                    done = 1
+            if not done:
+                policy_playout(&st, rng, p.policy)
+                state_scores(&st, scores)
+        # Backpropagation (max^n: each node keeps its mover's reward).
+        for i in range(depth):
+            c = &t.nodes[path[i]]
+            c.visits += 1
+            c.reward += scores[c.mover]
+            c.reward_sq += scores[c.mover] * scores[c.mover]
+        t.nodes[0].visits += 1
+        for seat in range(st.players):
+            t.seat_sum[seat] += scores[seat]
+            t.seat_sq[seat] += scores[seat] * scores[seat]
+            if scores[seat] == 0.0:
+                t.seat_losses[seat] += 1
+        t.iterations += 1
+
+
+# -- Python faces ------------------------------------------------------------------------
+
+cdef class Sampler:
+    """The hidden-card sampler of one position (built by `solver.search`)."""
+
+    cdef SamplerC c
+    cdef readonly int seat
+    cdef readonly object rules
+
+    def __init__(self, CoreGame template, int seat, pool, slots, int stock_size):
+        """`template`: the position with only known cards in hands and the trump card
+        at stock[0] when the stock is not empty; `pool`: the unseen card indices;
+        `slots`: unknown cards per seat; `stock_size`: cards in the stock."""
+        cdef int i
+        if sum(slots) + max(stock_size - 1, 0) != len(pool):
+            raise ValueError("unseen cards do not match the unknown slots and the stock")
+        memcpy(&self.c.template, &template.state, sizeof(State))
+        self.seat = seat
+        self.rules = template.rules
+        self.c.n_pool = len(pool)
+        for i, card in enumerate(pool):
+            self.c.pool[i] = card
+        for i in range(MAX_SEATS):
+            self.c.slots[i] = slots[i] if i < len(slots) else 0
+        self.c.stock_size = stock_size
+
+    def sample(self, uint64_t seed) -> CoreGame:
+        """One world drawn with `seed`."""
+        cdef Rng rng
+        cdef CoreGame game = CoreGame(self.rules)
+        rng_seed(&rng, seed)
+        sample_world(&self.c, &game.state, &rng)
+        return game
+
+    def perfect_information(self) -> bool:
+        """True when the sampler has only one world (nothing is hidden)."""
+        return self.c.n_pool == 0 or (sum(self.c.slots[i] for i in range(MAX_SEATS)) == self.c.n_pool
+                                      and len([i for i in range(MAX_SEATS) if self.c.slots[i]]) <= 1
+                                      and self.c.stock_size <= 1)
+
+
+def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
+               double exploration=0.7, int policy=0, bint resample=True, int worlds=1,
+               int exact_cards=10, long exact_budget=20000) -> dict:
+    """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
+
+    Returns root statistics: per root move (code) visits, reward sum and sum of
+    squares for the searcher, plus per-seat sums and losses over all iterations.
+    """
+    cdef Tree tree
+    cdef Tree merged
+    cdef Solver sv
+    cdef Solver* svp = NULL
+    cdef SearchParams p
+    cdef Rng rng
+    cdef double start = now_ms()
+    cdef int w, n_worlds = worlds if not resample else 1
+    cdef long per_world, done_iterations = 0
+    cdef int ok = 1, c
+    rng_seed(&rng, seed)
+    p.deadline_ms = start + time_ms if time_ms > 0 else 0
+    p.exploration = exploration
+    p.policy = policy
+    p.resample = resample
+    p.exact_cards = exact_cards
+    p.exact_budget = exact_budget
+    if exact_cards > 0:
+        if not solver_init(&sv, 18):
+            raise MemoryError("no memory for the endgame table")
+        svp = &sv
+    roots = {}
+    seat_sum = [0.0] * MAX_SEATS
+    seat_sq = [0.0] * MAX_SEATS
+    seat_losses = [0] * MAX_SEATS
+    total_worlds = 0
+    try:
+        for w in range(n_worlds):
+            if not tree_init(&tree, 1024):
+                raise MemoryError("no memory for the search tree")
+            per_world = (iterations - done_iterations) // (n_worlds - w)
+            p.max_iterations = per_world
+            with nogil:
+                search_loop(&sampler.c, &tree, svp, &p, &rng)
+            done_iterations += tree.iterations
+            total_worlds += tree.worlds
+            c = tree.nodes[0].first_child
+            while c >= 0:
+                entry = roots.setdefault(tree.nodes[c].move, [0, 0.0, 0.0, 0])
+                entry[0] += tree.nodes[c].visits
+                entry[1] += tree.nodes[c].reward
+                entry[2] += tree.nodes[c].reward_sq
+                entry[3] += tree.nodes[c].avail
+                c = tree.nodes[c].next_sibling
+            for i in range(MAX_SEATS):
+                seat_sum[i] += tree.seat_sum[i]
+                seat_sq[i] += tree.seat_sq[i]
+                seat_losses[i] += tree.seat_losses[i]
+            failed = tree.failed
+            free(tree.nodes)
+            if failed:
+                raise MemoryError("the search tree outgrew memory")
+            if p.deadline_ms > 0 and now_ms() >= p.deadline_ms:
+                break
+    finally:
+        if svp != NULL:
+            solver_free(&sv)
+    return {
+        "iterations": done_iterations,
+        "worlds": total_worlds,
+        "time_ms": now_ms() - start,
+        "moves": roots,
+        "seat_sum": seat_sum,
+        "seat_sq": seat_sq,
+        "seat_losses": seat_losses,
+    }
+
+
+def solve_exact(CoreGame game, int hero, long budget=0) -> tuple:
+    """Exact value of a perfect-information state for `hero`, and each move's value.
+
+    Returns `(value, {move_code: value}, nodes)` with values in half points
+    (2 win, 1 draw, 0 loss), or raises `ValueError` if the state is not an
+    empty-stock two-seat position. `budget` caps nodes (0: none); if it runs out
+    `TimeoutError` is raised.
+    """
+    cdef Solver sv
+    cdef State child
+    cdef const State* s = &game.state
+    cdef int moves[MAX_MOVES]
+    cdef int n, i, v, best
+    if not is_perfect_information(s):
+        raise ValueError("not a perfect-information position (needs an empty stock and two active seats)")
+    if not (s.active >> hero) & 1:
+        raise ValueError(f"seat {hero} is not active")
+    if not solver_init(&sv, 20):
+        raise MemoryError("no memory for the endgame table")
+    values = {}
+    try:
+        sv.hero = hero
+        sv.budget = budget
+        sv.aborted = 0
+        sv.nodes = 0
+        n = gen_moves(s, moves)
+        with nogil:
+            best = solve_value(&sv, s)
+        if sv.aborted:
+            raise TimeoutError("endgame node budget exhausted")
+        for i in range(n):
+            state_copy(&child, s)
+            apply_move(&child, moves[i])
+            with nogil:
+                v = 1 if repeats(&child) else solve_value(&sv, &child)
+            if sv.aborted:
+                raise TimeoutError("endgame node budget exhausted")
+            values[moves[i]] = v
+        nodes = sv.nodes
+    finally:
+        solver_free(&sv)
+    return best, values, nodes
