@@ -6,7 +6,8 @@
  * random among the legal moves at every turn, and prints one JSON line:
  *
  *   {"playouts", "seconds", "playouts_per_s", "plies_per_game",
- *    "loss_rate_by_seat": [p_seat0_loses, p_seat1_loses], "draw_rate"}
+ *    "loss_rate_by_seat": [p_seat0_loses, p_seat1_loses], "draw_rate",
+ *    "seed", "plies", "losses": [seat0, seat1], "draws"}   (the last four: raw counts)
  *
  * Usage: durak_playout [games=1000000] [seed=1]
  *
@@ -399,9 +400,11 @@ int main(int argc, char **argv) {
     double n = (double)games;
 #ifndef DURAK_TRACE
     printf("{\"playouts\": %lld, \"seconds\": %.6f, \"playouts_per_s\": %.1f, \"plies_per_game\": %.4f, "
-           "\"loss_rate_by_seat\": [%.6f, %.6f], \"draw_rate\": %.6f, \"seed\": %llu}\n",
+           "\"loss_rate_by_seat\": [%.6f, %.6f], \"draw_rate\": %.6f, \"seed\": %llu, "
+           "\"plies\": %" PRIu64 ", \"losses\": [%" PRIu64 ", %" PRIu64 "], \"draws\": %" PRIu64 "}\n",
            games, seconds, n / seconds, (double)stats.plies / n, (double)stats.losses[0] / n,
-           (double)stats.losses[1] / n, (double)stats.draws / n, seed);
+           (double)stats.losses[1] / n, (double)stats.draws / n, seed, stats.plies, stats.losses[0],
+           stats.losses[1], stats.draws);
 #else
     (void)n;
     (void)seconds;

@@ -1,0 +1,154 @@
+"""Random-playout speed on one core: the Cython core, the reference, and a hand-written C loop.
+
+    python -m benchmarks.speed [--short] [--json] [--games N] [--seed S] [--engines c,core,reference]
+
+Measures whole random games per second for `durak` with 2 seats and `tan`
+with 2 and 4 seats (the C loop plays only `durak` with 2 seats). Every engine
+plays uniformly random legal moves from shuffled deals, so the figures compare
+like with like, and plies per game and loss rates by seat must agree between
+engines within sampling noise. SPEC §5 asks the core for at least 400,000
+`durak` playouts a second and to be within 1.3x of the C loop.
+
+Prints SPEC §4 JSON lines with `--json` (a line for people otherwise) and
+writes everything to `benchmarks/results/speed.json` (`speed-short.json` for
+`--short`, so a quick run never replaces the figures of a full one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.bench import (
+    DEFAULT_CONFIGS,
+    CoreEngine,
+    EngineUnavailable,
+    PlayoutEngine,
+    PlayoutTotals,
+    ReferenceEngine,
+    pin_to_one_core,
+    report_playouts,
+)
+
+HERE = Path(__file__).resolve().parent
+C_SOURCE = HERE / "c" / "durak_playout.c"
+RESULTS = HERE / "results"
+C_FLAGS = ["-O3", "-march=native", "-std=gnu11"]
+
+
+@dataclass
+class CEngine:
+    """`benchmarks/c/durak_playout.c`, built with `gcc -O3 -march=native` in a temporary folder."""
+
+    name: str = "c"
+    games: int = 2_000_000
+    short_games: int = 200_000
+    compiler: str = "gcc"
+
+    def supports(self, rules: str, players: int) -> bool:
+        return rules == "durak" and players == 2
+
+    def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
+        if not self.supports(rules, players):
+            raise EngineUnavailable(f"the C loop plays only durak with 2 seats, not {rules} with {players}")
+        compiler = shutil.which(self.compiler)
+        if compiler is None:
+            raise EngineUnavailable(f"{self.compiler} is not installed")
+        with tempfile.TemporaryDirectory(prefix="tan-c-") as folder:
+            binary = Path(folder) / "durak_playout"
+            build = subprocess.run(
+                [compiler, *C_FLAGS, "-o", str(binary), str(C_SOURCE)], capture_output=True, text=True
+            )
+            if build.returncode != 0:
+                raise EngineUnavailable(f"{self.compiler} failed: {build.stderr.strip()}")
+            command = [str(binary), str(games), str(seed)]
+            run = subprocess.run(command, capture_output=True, text=True, check=True)
+        out = json.loads(run.stdout)
+        return PlayoutTotals(
+            engine=self.name,
+            rules=rules,
+            players=players,
+            playouts=int(out["playouts"]),
+            seconds=float(out["seconds"]),
+            plies=int(out["plies"]),
+            losses=tuple(int(n) for n in out["losses"]),
+            draws=int(out["draws"]),
+        )
+
+
+ENGINE_TYPES: dict[str, type[Any]] = {"c": CEngine, "core": CoreEngine, "reference": ReferenceEngine}
+
+
+def engines_named(names: str) -> list[PlayoutEngine]:
+    """Engines from a comma-separated list such as `c,core,reference`."""
+    chosen = [name.strip() for name in names.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in ENGINE_TYPES]
+    if unknown:
+        raise SystemExit(f"unknown engine(s): {', '.join(unknown)} (known: {', '.join(ENGINE_TYPES)})")
+    return [ENGINE_TYPES[name]() for name in chosen]
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    compiler = shutil.which("gcc")
+    gcc = ""
+    if compiler:
+        gcc = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    return {"cpu": cpu, "python": platform.python_version(), "platform": platform.platform(), "gcc": gcc}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--short", action="store_true", help="a quick run with few games per engine")
+    parser.add_argument("--json", action="store_true", help="print SPEC §4 JSON lines")
+    parser.add_argument("--games", type=int, help="games per engine and configuration (default: per engine)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--engines", default="c,core,reference", help="comma-separated: c, core, reference")
+    parser.add_argument("--output", type=Path, help="results file (default benchmarks/results/speed.json)")
+    args = parser.parse_args(argv)
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+
+    engines = engines_named(args.engines)
+    cpu = pin_to_one_core()
+    if cpu is None:
+        print("benchmarks.speed: could not pin to one core; figures may mix cores", file=sys.stderr)
+    started = time.time()
+    results = report_playouts(
+        engines, DEFAULT_CONFIGS, short=args.short, games=args.games, seed=args.seed, as_json=args.json
+    )
+    output = args.output or RESULTS / ("speed-short.json" if args.short else "speed.json")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "benchmark": "playouts",
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "short": args.short,
+        "seed": args.seed,
+        "pinned_cpu": cpu,
+        "machine": machine(),
+        "results": [totals.to_json() for totals in results],
+    }
+    output.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"benchmarks.speed: results written to {output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,275 @@
+"""Playout speed: whole random games per second, per engine (SPEC §4 `tan bench`, §5).
+
+A playout deals a shuffled deck and plays uniformly random legal moves until
+the game ends. An *engine* is anything that can run many playouts and report
+the totals; the list is pluggable, so `benchmarks/speed.py` adds the
+hand-written C loop beside the engines defined here:
+
+- `core`: the Cython core's `bench_playouts`, one nogil loop;
+- `reference`: the plain Python rules (`solver.reference`), game by game.
+
+An engine whose module is missing raises `EngineUnavailable`; callers skip it
+with a note. Figures are single-core: `pin_to_one_core` pins the process (and
+the programs it starts) before timing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
+
+from solver.rules import Rules
+
+__all__ = [
+    "DEFAULT_CONFIGS",
+    "CoreEngine",
+    "EngineUnavailable",
+    "PlayoutEngine",
+    "PlayoutTotals",
+    "ReferenceEngine",
+    "Skipped",
+    "default_engines",
+    "pin_to_one_core",
+    "report_playouts",
+    "run_playouts",
+]
+
+# The rules and seat counts `tan bench` measures by default (SPEC §5 names the first two).
+DEFAULT_CONFIGS: tuple[tuple[str, int], ...] = (("durak", 2), ("tan", 2), ("tan", 4))
+
+
+class EngineUnavailable(RuntimeError):
+    """This engine cannot run here (not built, not installed, or not for these rules)."""
+
+
+@dataclass(frozen=True)
+class PlayoutTotals:
+    """What one engine did in one timed run of `playouts` games."""
+
+    engine: str
+    rules: str
+    players: int
+    playouts: int
+    seconds: float
+    plies: int
+    losses: tuple[int, ...]
+    draws: int
+
+    @property
+    def playouts_per_s(self) -> float:
+        return self.playouts / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def plies_per_game(self) -> float:
+        return self.plies / self.playouts
+
+    @property
+    def loss_rate_by_seat(self) -> list[float]:
+        return [losses / self.playouts for losses in self.losses]
+
+    @property
+    def draw_rate(self) -> float:
+        return self.draws / self.playouts
+
+    def to_json(self) -> dict[str, Any]:
+        """SPEC §4's `{"bench": "playouts", …}` line, with the raw totals after it."""
+        return {
+            "bench": "playouts",
+            "rules": self.rules,
+            "players": self.players,
+            "engine": self.engine,
+            "playouts_per_s": round(self.playouts_per_s, 1),
+            "plies_per_game": round(self.plies_per_game, 3),
+            "loss_rate_by_seat": [round(rate, 5) for rate in self.loss_rate_by_seat],
+            "draw_rate": round(self.draw_rate, 5),
+            "playouts": self.playouts,
+            "seconds": round(self.seconds, 4),
+        }
+
+    def describe(self) -> str:
+        """One line for people: speed, game length and who loses."""
+        losses = " ".join(f"{rate:.3f}" for rate in self.loss_rate_by_seat)
+        return (
+            f"{self.rules:<6} {self.players} seats  {self.engine:<9} "
+            f"{self.playouts_per_s:>13,.0f} playouts/s  {self.plies_per_game:7.1f} plies/game  "
+            f"loss by seat [{losses}]  draws {self.draw_rate:.4f}  "
+            f"({self.playouts:,} games, {self.seconds:.2f} s)"
+        )
+
+
+class PlayoutEngine(Protocol):
+    """Something that plays random games: the plug-in face of `run_playouts`."""
+
+    name: str
+    games: int  # playouts in a full run
+    short_games: int  # playouts in a `--short` run
+
+    def supports(self, rules: str, players: int) -> bool: ...
+
+    def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals: ...
+
+
+@dataclass
+class CoreEngine:
+    """The Cython core: `solver._core.bench_playouts`, deal and play in one nogil loop."""
+
+    name: str = "core"
+    games: int = 1_000_000
+    short_games: int = 50_000
+
+    def supports(self, rules: str, players: int) -> bool:
+        return True
+
+    def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
+        try:
+            _core = importlib.import_module("solver._core")
+        except ImportError as error:
+            raise EngineUnavailable(f"solver._core is not built ({error}); run `make build`") from None
+        bench = getattr(_core, "bench_playouts", None)
+        if bench is None:
+            raise EngineUnavailable("solver._core has no bench_playouts()")
+        out = bench(Rules.from_json(rules).to_json(), players, games, seed)
+        return PlayoutTotals(
+            engine=self.name,
+            rules=rules,
+            players=players,
+            playouts=int(out["playouts"]),
+            seconds=float(out["seconds"]),
+            plies=int(out["plies"]),
+            losses=tuple(int(n) for n in out["losses"]),
+            draws=int(out["draws"]),
+        )
+
+
+@dataclass
+class ReferenceEngine:
+    """The plain Python rules: game `i` is dealt and played with `random.Random(seed + i)`.
+
+    The same moves as `solver.reference.play_random_game`, played here so the
+    plies can be counted.
+    """
+
+    name: str = "reference"
+    games: int = 1_000
+    short_games: int = 50
+
+    def supports(self, rules: str, players: int) -> bool:
+        return True
+
+    def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
+        try:
+            from solver.reference import Game
+        except ImportError as error:
+            raise EngineUnavailable(f"solver.reference is missing ({error})") from None
+        parsed = Rules.from_json(rules)
+        parsed.check_players(players)
+        plies = draws = 0
+        losses = [0] * players
+        start = time.perf_counter()
+        for number in range(games):
+            game_seed = seed + number
+            game = Game.deal(parsed, players, seed=game_seed)
+            rng = random.Random(game_seed)
+            while not game.over:
+                game.play(rng.choice(game.legal_moves()))
+                plies += 1
+            if game.loser is None:
+                draws += 1
+            else:
+                losses[game.loser] += 1
+        seconds = time.perf_counter() - start
+        return PlayoutTotals(self.name, rules, players, games, seconds, plies, tuple(losses), draws)
+
+
+def default_engines() -> list[PlayoutEngine]:
+    """The engines inside the `solver` package, fastest first."""
+    return [CoreEngine(), ReferenceEngine()]
+
+
+@dataclass
+class Skipped:
+    """An engine that could not run one configuration, and why."""
+
+    engine: str
+    rules: str
+    players: int
+    reason: str
+
+
+def run_playouts(
+    engines: Iterable[PlayoutEngine],
+    configs: Sequence[tuple[str, int]] = DEFAULT_CONFIGS,
+    *,
+    short: bool = False,
+    games: int | None = None,
+    seed: int = 1,
+    on_skip: Callable[[Skipped], None] | None = None,
+) -> Iterator[PlayoutTotals]:
+    """Time every engine on every configuration it supports, yielding totals as they come.
+
+    `games` overrides each engine's own count (`short_games` with `short`). An
+    engine that is unavailable is reported once to `on_skip` and left out.
+    """
+    engines = list(engines)
+    dead: set[str] = set()
+    for rules, players in configs:
+        for engine in engines:
+            if engine.name in dead or not engine.supports(rules, players):
+                continue
+            count = games if games is not None else engine.short_games if short else engine.games
+            try:
+                yield engine.run(rules, players, count, seed)
+            except EngineUnavailable as error:
+                dead.add(engine.name)
+                if on_skip is not None:
+                    on_skip(Skipped(engine.name, rules, players, str(error)))
+
+
+def pin_to_one_core() -> int | None:
+    """Pin this process (and the programs it starts) to one CPU; returns it, or None if unsupported.
+
+    The last CPU the process may use is taken: CPU 0 tends to serve interrupts.
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        cpu = max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+    except OSError:
+        return None
+    return cpu
+
+
+def report_playouts(
+    engines: Iterable[PlayoutEngine],
+    configs: Sequence[tuple[str, int]] = DEFAULT_CONFIGS,
+    *,
+    short: bool = False,
+    games: int | None = None,
+    seed: int = 1,
+    as_json: bool = False,
+    out: TextIO | None = None,
+    notes: TextIO | None = None,
+) -> list[PlayoutTotals]:
+    """Run `run_playouts` and print each result as it comes: SPEC §4 JSON lines or a line for people.
+
+    Skipped engines get a note on `notes` (standard error by default).
+    """
+    out = sys.stdout if out is None else out
+    notes = sys.stderr if notes is None else notes
+
+    def skip(skipped: Skipped) -> None:
+        print(f"tan bench: skipping engine {skipped.engine!r}: {skipped.reason}", file=notes, flush=True)
+
+    results = []
+    for totals in run_playouts(engines, configs, short=short, games=games, seed=seed, on_skip=skip):
+        results.append(totals)
+        print(json.dumps(totals.to_json()) if as_json else totals.describe(), file=out, flush=True)
+    return results
