@@ -1,0 +1,978 @@
+"""The plain, readable rules of bài Tấn / Durak: the oracle (SPEC §1).
+
+`Game` is a full-information game state in ordinary Python sets and lists.
+It is written to be read next to SPEC.md §1 and docs/rules-notes.md, not to be
+fast: the Cython core (`solver/_core.pyx`) plays the same game quickly, and
+the differential tests hold the two to identical legal-move lists and
+`snapshot()`s on every state.
+
+Each action has three faces, as in pokerkit: `verify()` raises with the
+reason a move is refused, `can()` answers a bool, `play()` applies a move and
+returns a `MoveRecord`.
+
+The module-level helpers (`next_active`, `throwers`, `attack_limit`,
+`seat_to_move`, `check_turn`) work on plain fields, so `solver.position` can
+ask the same questions of a position whose hidden hands are only counts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from types import EllipsisType
+from typing import Any
+
+from solver.cards import Card, Rank, Suit, deck, parse_cards
+from solver.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError
+from solver.moves import Action, Move
+from solver.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
+
+__all__ = [
+    "HISTORY_CAP",
+    "Game",
+    "MoveRecord",
+    "Pair",
+    "attack_limit",
+    "check_turn",
+    "next_active",
+    "play_random_game",
+    "random_deck",
+    "seat_to_move",
+    "throwers",
+]
+
+# docs/rules-notes.md, repetition: at most this many bout starts are recorded
+# between two defences or draws; the next bout start is a draw.
+HISTORY_CAP = 512
+
+
+@dataclass
+class Pair:
+    """One attack card on the table and the card that beat it, if any (SPEC §2.2 `table`)."""
+
+    attack: Card
+    defense: Card | None = None
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """What `Game.play` did: who moved, the move, and whether it ended the bout or the game."""
+
+    seat: int
+    move: Move
+    bout_ended: bool = False
+    game_over: bool = False
+
+
+# -- seats and turns on plain fields (shared with solver.position) ----------------------
+
+
+def next_active(players: int, finished: Collection[int], seat: int) -> int:
+    """The next seat after `seat` in play order that has not finished (SPEC §1.2).
+
+    Returns `seat` itself when every other seat has finished.
+    """
+    for step in range(1, players + 1):
+        other = (seat + step) % players
+        if other not in finished:
+            return other
+    return seat
+
+
+def throwers(players: int, finished: Collection[int], attacker: int, defender: int) -> list[int]:
+    """Who may throw in, in order: the main attacker, then the other active seats
+    except the defender, in play order after the main attacker (SPEC §1.4)."""
+    order = [(attacker + step) % players for step in range(players)]
+    return [seat for seat in order if seat != defender and seat not in finished]
+
+
+def attack_limit(rules: Rules, defended_once: bool, defender_cards: int, defended_pairs: int) -> int | None:
+    """Most attack cards this bout (SPEC §1.4, docs/rules-notes.md "Limit").
+
+    `min(cap, defender's cards + defended pairs)`: the cards the defender held
+    when the bout started (or the transfer was made) plus any it drew mid-bout.
+    `cap` is `first_bout_max_attack` before the first defence, else
+    `max_attack`; None means no cap.
+    """
+    limit = defender_cards + defended_pairs
+    cap = rules.attack_cap(defended_once)
+    return limit if cap is None else min(cap, limit)
+
+
+def seat_to_move(
+    rules: Rules,
+    players: int,
+    finished: Collection[int],
+    table: Sequence[Pair],
+    attacker: int,
+    defender: int,
+    taking: bool,
+    passed: Collection[int],
+) -> int | None:
+    """Who the rules say must move in a bout in progress (docs/rules-notes.md, turn structure).
+
+    Lead: the main attacker. Some attack card undefended and no take declared:
+    the defender. Otherwise (throw-in phase) the first thrower in order who has
+    not passed; None if all have passed, i.e. the bout is already over.
+    """
+    if not table:
+        return attacker
+    if not taking and any(pair.defense is None for pair in table):
+        return defender
+    for seat in throwers(players, finished, attacker, defender):
+        if seat not in passed:
+            return seat
+    return None
+
+
+def check_turn(
+    rules: Rules,
+    players: int,
+    hand_counts: Sequence[int],
+    stock_count: int,
+    discard_count: int,
+    table: Sequence[Pair],
+    trump_suit: Suit,
+    attacker: int,
+    defender: int,
+    to_move: int | None,
+    taking: bool,
+    passed: Collection[int],
+    finished: Sequence[int],
+    defended_once: bool,
+) -> None:
+    """Refuse turn fields that contradict each other or the table (SPEC §2.2, §3).
+
+    Raises `PositionError` with code `invalid_seat` (a seat outside the game),
+    `invalid_position` (a table that no play could have built),
+    `count_mismatch` (a finished seat still holding cards) or
+    `inconsistent_turn` (everything else). `to_move` None means the game is over;
+    then only the seats and the table are checked.
+    """
+    seats = range(players)
+    for name, seat in (("attacker", attacker), ("defender", defender)):
+        if seat not in seats:
+            raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", "invalid_seat")
+    if to_move is not None and to_move not in seats:
+        raise PositionError(f"to_move: no seat {to_move} in a {players}-seat game", "invalid_seat")
+    for name, group in (("passed", passed), ("finished", finished)):
+        for seat in group:
+            if seat not in seats:
+                raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", "invalid_seat")
+    if len(set(finished)) != len(finished):
+        raise PositionError(f"finished: a seat is listed twice in {list(finished)}", "invalid_position")
+    for seat in finished:
+        if hand_counts[seat] != 0:
+            raise PositionError(
+                f"finished: seat {seat} has finished but holds {hand_counts[seat]} cards", "count_mismatch"
+            )
+    if finished and stock_count > 0:
+        raise PositionError(
+            f"finished: seats finish only once the stock is empty, but it holds {stock_count} cards",
+            "inconsistent_turn",
+        )
+    # Only a defence puts cards on the discard pile (SPEC §1.4).
+    if defended_once != (discard_count > 0):
+        if defended_once:
+            raise PositionError("defended_once is true but the discard pile is empty", "inconsistent_turn")
+        raise PositionError(
+            f"defended_once is false but {discard_count} cards lie in the discard pile "
+            "(only a defence discards)",
+            "inconsistent_turn",
+        )
+    _check_table(table, trump_suit)
+    if to_move is None:
+        return
+
+    # A bout in progress (docs/rules-notes.md, turn structure).
+    active = [seat for seat in seats if seat not in finished]
+    if len(active) < 2:
+        raise PositionError(
+            f"to_move is {to_move} but only {len(active)} seat(s) have not finished: the game is over",
+            "inconsistent_turn",
+        )
+    for name, seat in (("attacker", attacker), ("defender", defender)):
+        if seat in finished:
+            raise PositionError(f"{name}: seat {seat} has finished", "inconsistent_turn")
+    if defender != next_active(players, finished, attacker):
+        raise PositionError(
+            f"defender: seat {defender} is not the next active seat after the attacker, seat {attacker} "
+            f"(that is seat {next_active(players, finished, attacker)})",
+            "inconsistent_turn",
+        )
+    if not table:
+        empty = [seat for seat in active if hand_counts[seat] == 0]
+        if empty:
+            raise PositionError(
+                f"hand_counts: seat {empty[0]} holds no cards at the start of a bout but has not finished",
+                "inconsistent_turn",
+            )
+        if taking:
+            raise PositionError("taking is true but the table is empty", "inconsistent_turn")
+    undefended = sum(1 for pair in table if pair.defense is None)
+    defended = len(table) - undefended
+    if taking:
+        if not rules.throw_in_after_take:
+            raise PositionError(
+                "taking is true but these rules end the bout at once on a take (throw_in_after_take is off)",
+                "inconsistent_turn",
+            )
+        if undefended == 0:
+            raise PositionError("taking is true but every attack card is beaten", "inconsistent_turn")
+    if undefended > hand_counts[defender]:
+        raise PositionError(
+            f"table: {undefended} undefended attack cards but the defender, seat {defender}, "
+            f"holds {hand_counts[defender]} cards",
+            "inconsistent_turn",
+        )
+    limit = attack_limit(rules, defended_once, hand_counts[defender], defended)
+    transfer_chain = defended == 0 and len({pair.attack.rank for pair in table}) == 1
+    if limit is not None and len(table) > limit and not (rules.transfer and transfer_chain):
+        raise PositionError(
+            f"table: {len(table)} attack cards exceed the attack limit of {limit}", "inconsistent_turn"
+        )
+    order = throwers(players, finished, attacker, defender)
+    expected = seat_to_move(rules, players, finished, table, attacker, defender, taking, passed)
+    in_throw_in = bool(table) and (taking or undefended == 0)
+    if passed:
+        if not in_throw_in:
+            raise PositionError(
+                f"passed: {sorted(passed)} but nobody passes outside the throw-in phase", "inconsistent_turn"
+            )
+        strangers = sorted(set(passed) - set(order))
+        if strangers:
+            raise PositionError(
+                f"passed: seat {strangers[0]} is not a thrower in this bout (throwers: {order})",
+                "inconsistent_turn",
+            )
+        if expected is None:
+            raise PositionError(
+                "passed: every thrower has passed, so the bout is already over", "inconsistent_turn"
+            )
+        # Throwers act in order from the main attacker, so those who passed come first.
+        prefix = order[: order.index(expected)]
+        if set(passed) != set(prefix):
+            raise PositionError(
+                f"passed: {sorted(passed)} is not the throwers before seat {expected} in order {order}",
+                "inconsistent_turn",
+            )
+    if to_move != expected:
+        raise PositionError(
+            f"to_move: seat {to_move} is to move, but the rules say seat {expected} "
+            f"({_role(expected, attacker, defender)}) must",
+            "inconsistent_turn",
+        )
+
+
+def _role(seat: int | None, attacker: int, defender: int) -> str:
+    if seat == attacker:
+        return "the main attacker"
+    if seat == defender:
+        return "the defender"
+    return "a thrower"
+
+
+def _check_table(table: Sequence[Pair], trump_suit: Suit) -> None:
+    """Every defence beats its attack card (SPEC §1.3) and every attack card after
+    the first shares a rank with another card on the table (SPEC §1.4)."""
+    ranks: list[Rank] = []
+    for pair in table:
+        ranks.append(pair.attack.rank)
+        if pair.defense is not None:
+            ranks.append(pair.defense.rank)
+    for i, pair in enumerate(table):
+        if pair.defense is not None and not pair.defense.beats(pair.attack, trump_suit):
+            raise PositionError(
+                f"table[{i}]: {pair.defense} does not beat {pair.attack} (trump {trump_suit.letter})",
+                "invalid_position",
+            )
+        if i > 0 and ranks.count(pair.attack.rank) < 2:
+            raise PositionError(
+                f"table[{i}]: {pair.attack} was thrown in but no other {pair.attack.rank} is on the table",
+                "invalid_position",
+            )
+
+
+# -- the game -------------------------------------------------------------------------
+
+
+class Game:
+    """A full-information game of bài Tấn / Durak (SPEC §1), mutable, in plain Python.
+
+    The public attributes are read by other modules (positions, bots, the
+    service). Build one with `Game.deal` or `Game.from_parts`; change it only
+    through `play`.
+    """
+
+    rules: Rules
+    players: int
+    hands: list[set[Card]]
+    stock: list[Card]
+    trump: Card
+    discard: list[Card]
+    table: list[Pair]
+    attacker: int
+    defender: int
+    to_move: int | None
+    taking: bool
+    passed: set[int]
+    finished: list[int]
+    defended_once: bool
+    known: list[set[Card]]
+    over: bool
+    loser: int | None
+    scores: list[float] | None
+
+    def __init__(self, rules: Rules, players: int, trump: Card) -> None:
+        """An empty table; use `deal` or `from_parts` instead."""
+        self.rules = rules
+        self.players = players
+        self.hands = [set() for _ in range(players)]
+        self.stock = []
+        self.trump = trump
+        self.discard = []
+        self.table = []
+        self.attacker = 0
+        self.defender = 1 % players
+        self.to_move = 0
+        self.taking = False
+        self.passed = set()
+        self.finished = []
+        self.defended_once = False
+        self.known = [set() for _ in range(players)]
+        self.over = False
+        self.loser = None
+        self.scores = None
+        # Repetition (docs/rules-notes.md, end of a bout, step 6): bout-start keys since
+        # the last defence or draw, and the seats active when the current bout began.
+        self._history: list[tuple[Any, ...]] = []
+        self._bout_active: frozenset[int] = frozenset(range(players))
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        players: int,
+        seed: int | None = None,
+        deck: Sequence[Card | str] | None = None,
+        first_attacker: int | None = None,
+    ) -> Game:
+        """Deal a new game (SPEC §1.2) from a shuffled deck (`seed`) or an ordered one (`deck`, top first)."""
+        rules.check_players(players)
+        if (seed is None) == (deck is None):
+            raise ValueError("give exactly one of seed and deck")
+        cards = random_deck(rules, seed) if deck is None else _check_deck(rules, deck)
+        dealt = players * rules.hand_size
+        if dealt < len(cards):
+            trump = cards[dealt]
+            stock = [*cards[dealt + 1 :], trump]
+        else:
+            # No card left for the trump card: the last dealt card sets trump (SPEC §1.2).
+            trump = cards[-1]
+            stock = []
+        game = cls(rules, players, trump)
+        for i, card in enumerate(cards[:dealt]):
+            game.hands[i % players].add(card)
+        game.stock = stock
+        if not stock:
+            game.known[(dealt - 1) % players].add(trump)
+        if first_attacker is None:
+            first_attacker = game._first_attacker()
+        elif isinstance(first_attacker, bool) or first_attacker not in range(players):
+            raise PositionError(
+                f"first_attacker: no seat {first_attacker!r} in a {players}-seat game", "invalid_seat"
+            )
+        game._start_bout(first_attacker)
+        game._check_trump_ace()
+        return game
+
+    def _first_attacker(self) -> int:
+        """SPEC §1.6 `first_attacker`: seat 0, or the holder of the lowest trump (seat 0 if none)."""
+        if self.rules.first_attacker is FirstAttacker.SEAT0:
+            return 0
+        holders = [
+            (card.rank, seat)
+            for seat, hand in enumerate(self.hands)
+            for card in hand
+            if card.suit == self.trump_suit
+        ]
+        return min(holders)[1] if holders else 0
+
+    @classmethod
+    def from_parts(
+        cls,
+        rules: Rules,
+        players: int,
+        hands: Sequence[Iterable[Card | str] | str],
+        stock: Iterable[Card | str] | str,
+        trump: Card | str,
+        discard: Iterable[Card | str] | str = (),
+        table: Iterable[Pair | tuple[Card | str, Card | str | None]] = (),
+        attacker: int = 0,
+        defender: int | EllipsisType = ...,
+        to_move: int | EllipsisType | None = ...,
+        taking: bool = False,
+        passed: Iterable[int] = (),
+        finished: Iterable[int] = (),
+        defended_once: bool = False,
+        known: Sequence[Iterable[Card | str]] | None = None,
+        loser: int | None = None,
+        scores: Sequence[float] | None = None,
+    ) -> Game:
+        """Any mid-game state, checked for consistency (raises `PositionError`).
+
+        `stock` is top first with the trump card last while it lies there.
+        `defender` defaults to the next active seat after `attacker`, `to_move`
+        to the seat the rules say must move; `to_move=None` builds a finished game
+        (give `loser`/`scores`, or they are worked out from the hands).
+        A state with an empty table counts as the first occurrence of its bout
+        start for the repetition rule; earlier history is unknown.
+        """
+        rules.check_players(players)
+        if len(hands) != players:
+            raise PositionError(f"hands: {len(hands)} hands for {players} seats", "count_mismatch")
+        trump_card = Card.parse(trump)
+        game = cls(rules, players, trump_card)
+        game.hands = [set(parse_cards(hand)) for hand in hands]
+        game.stock = parse_cards(stock)
+        game.discard = parse_cards(discard)
+        for item in table:
+            if isinstance(item, Pair):
+                game.table.append(Pair(item.attack, item.defense))
+            else:
+                attack, defense = item
+                game.table.append(Pair(Card.parse(attack), None if defense is None else Card.parse(defense)))
+        game.finished = list(finished)
+        game.attacker = attacker
+        game.defender = (
+            next_active(players, game.finished, attacker) if isinstance(defender, EllipsisType) else defender
+        )
+        game.taking = taking
+        game.passed = set(passed)
+        game.defended_once = defended_once
+        if known is not None:
+            if len(known) != players:
+                raise PositionError(f"known: {len(known)} entries for {players} seats", "count_mismatch")
+            game.known = [set(parse_cards(cards)) for cards in known]
+        game._check_cards()
+        if isinstance(to_move, EllipsisType):
+            to_move = seat_to_move(
+                rules, players, game.finished, game.table, game.attacker, game.defender, taking, game.passed
+            )
+            if to_move is None:
+                raise PositionError(
+                    "passed: every thrower has passed, so the bout is already over", "inconsistent_turn"
+                )
+        check_turn(
+            rules,
+            players,
+            [len(hand) for hand in game.hands],
+            len(game.stock),
+            len(game.discard),
+            game.table,
+            trump_card.suit,
+            game.attacker,
+            game.defender,
+            to_move,
+            taking,
+            game.passed,
+            game.finished,
+            defended_once,
+        )
+        game.to_move = to_move
+        game._bout_active = frozenset(game._active())
+        if to_move is None:
+            game._finish_from_parts(loser, scores)
+        elif not game.table:
+            game._history.append(game._bout_key())
+        return game
+
+    def _finish_from_parts(self, loser: int | None, scores: Sequence[float] | None) -> None:
+        """A finished game built by hand: loser and scores as given, or from the hands (SPEC §1.5)."""
+        self.over = True
+        if loser is None:
+            holding = [seat for seat in self._active() if self.hands[seat]]
+            ace = Card(Rank.ACE, self.trump_suit)
+            aces = [seat for seat in holding if self.hands[seat] == {ace}]
+            if self.rules.trump_ace_last_loses and not self.stock and aces:
+                loser = aces[0]
+            elif len(holding) == 1:
+                loser = holding[0]
+        elif loser not in range(self.players):
+            raise PositionError(f"loser: no seat {loser} in a {self.players}-seat game", "invalid_seat")
+        self.loser = loser
+        self.scores = list(scores) if scores is not None else self._scores()
+
+    def _check_cards(self) -> None:
+        """Every card of the deck in exactly one place; the trump card at the stock's bottom
+        while the stock lasts; known cards in their seat's hand (SPEC §2.2)."""
+        places: list[tuple[str, Card]] = []
+        for seat, hand in enumerate(self.hands):
+            places += [(f"hands[{seat}]", card) for card in hand]
+        places += [("stock", card) for card in self.stock]
+        places += [("discard", card) for card in self.discard]
+        for i, pair in enumerate(self.table):
+            places.append((f"table[{i}]", pair.attack))
+            if pair.defense is not None:
+                places.append((f"table[{i}]", pair.defense))
+        full = set(deck(self.rules.deck))
+        seen: dict[Card, str] = {}
+        for where, card in places:
+            if card not in full:
+                raise PositionError(
+                    f"{where}: {card} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
+                )
+            if card in seen:
+                raise PositionError(f"{card} is in two places: {seen[card]} and {where}", "duplicate_card")
+            seen[card] = where
+        if len(seen) != len(full):
+            missing = sorted(full - set(seen))
+            raise PositionError(
+                f"{len(missing)} cards of the deck are nowhere, e.g. {missing[0]}", "count_mismatch"
+            )
+        if self.trump not in full:
+            raise PositionError(
+                f"trump: {self.trump} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
+            )
+        if self.stock and self.stock[-1] != self.trump:
+            raise PositionError(
+                f"stock: the trump card {self.trump} must lie at the bottom (last) while the stock lasts, "
+                f"found {self.stock[-1]}",
+                "count_mismatch",
+            )
+        for seat, cards in enumerate(self.known):
+            stray = sorted(cards - self.hands[seat])
+            if stray:
+                raise PositionError(f"known: {stray[0]} is not in seat {seat}'s hand", "count_mismatch")
+
+    # -- questions ------------------------------------------------------------------
+
+    @property
+    def trump_suit(self) -> Suit:
+        return self.trump.suit
+
+    def limit(self) -> int:
+        """The current attack limit (docs/rules-notes.md "Limit"); a large number when uncapped."""
+        defended = sum(1 for pair in self.table if pair.defense is not None)
+        limit = attack_limit(self.rules, self.defended_once, len(self.hands[self.defender]), defended)
+        return limit if limit is not None else len(deck(self.rules.deck))
+
+    def _active(self) -> list[int]:
+        return [seat for seat in range(self.players) if seat not in self.finished]
+
+    def _next_active(self, seat: int) -> int:
+        return next_active(self.players, self.finished, seat)
+
+    def _throwers(self) -> list[int]:
+        return throwers(self.players, self.finished, self.attacker, self.defender)
+
+    def _phase(self) -> str:
+        """`lead`, `defend` or `throw_in` (docs/rules-notes.md, turn structure)."""
+        if not self.table:
+            return "lead"
+        if not self.taking and any(pair.defense is None for pair in self.table):
+            return "defend"
+        return "throw_in"
+
+    def _table_ranks(self) -> set[Rank]:
+        ranks = {pair.attack.rank for pair in self.table}
+        ranks |= {pair.defense.rank for pair in self.table if pair.defense is not None}
+        return ranks
+
+    def _can_transfer_at_all(self) -> bool:
+        """Transfer is open: rule on, nothing beaten, and the next seat can face one more card."""
+        if not self.rules.transfer or any(pair.defense is not None for pair in self.table):
+            return False
+        receiver = self._next_active(self.defender)
+        return len(self.hands[receiver]) >= len(self.table) + 1
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move, sorted; [] once the game is over."""
+        if self.over or self.to_move is None:
+            return []
+        hand = self.hands[self.to_move]
+        phase = self._phase()
+        moves: list[Move] = []
+        if phase == "lead":
+            moves = [Move.attack(card) for card in hand]
+        elif phase == "defend":
+            for pair in self.table:
+                if pair.defense is None:
+                    moves += [
+                        Move.defend(pair.attack, card)
+                        for card in hand
+                        if card.beats(pair.attack, self.trump_suit)
+                    ]
+            moves.append(Move.take())
+            if self._can_transfer_at_all():
+                rank = self.table[0].attack.rank
+                moves += [Move.transfer(card) for card in hand if card.rank == rank]
+        else:
+            if len(self.table) < self.limit():
+                ranks = self._table_ranks()
+                moves = [Move.attack(card) for card in hand if card.rank in ranks]
+            moves.append(Move.pass_())
+        return sorted(moves)
+
+    def verify(self, move: Move | str | dict[str, Any], seat: int | None = None) -> Move:
+        """The move, parsed, if `seat` (default: the seat to move) may play it now; else raise why."""
+        move = Move.parse(move)
+        if self.over or self.to_move is None:
+            raise GameOverError(f"the game is over: cannot {move}")
+        if seat is None:
+            seat = self.to_move
+        if seat != self.to_move:
+            if isinstance(seat, bool) or seat not in range(self.players):
+                raise NotYourTurnError(f"no seat {seat!r} in this {self.players}-seat game")
+            raise NotYourTurnError(
+                f"seat {seat} cannot {move}: it is seat {self.to_move}'s turn "
+                f"({_role(self.to_move, self.attacker, self.defender)})"
+            )
+        hand = self.hands[seat]
+        phase = self._phase()
+        if move.card is not None and move.card not in hand:
+            raise IllegalMoveError(f"seat {seat} cannot {move}: it does not hold {move.card}")
+        if phase == "lead":
+            if move.action is not Action.ATTACK:
+                raise IllegalMoveError(
+                    f"cannot {move}: the table is empty, seat {seat} must lead a card (attack)"
+                )
+        elif phase == "defend":
+            self._verify_defender_move(move)
+        else:
+            self._verify_throw_in(move, seat)
+        return move
+
+    def _verify_defender_move(self, move: Move) -> None:
+        """SPEC §1.4: the defender defends, takes or (rule permitting) transfers."""
+        if move.action in (Action.ATTACK, Action.PASS):
+            raise IllegalMoveError(
+                f"cannot {move}: seat {self.defender} is defending and must defend, take or transfer"
+            )
+        if move.action is Action.DEFEND:
+            assert move.card is not None and move.target is not None
+            if not any(pair.attack == move.target and pair.defense is None for pair in self.table):
+                raise IllegalMoveError(
+                    f"cannot {move}: {move.target} is not an undefended attack card on the table"
+                )
+            if not move.card.beats(move.target, self.trump_suit):
+                raise IllegalMoveError(
+                    f"{move.card} does not beat {move.target}: {self._why_not_beats(move.card, move.target)}"
+                )
+        elif move.action is Action.TRANSFER:
+            assert move.card is not None
+            if not self.rules.transfer:
+                raise IllegalMoveError(f"cannot {move}: transfer is off in these rules")
+            if any(pair.defense is not None for pair in self.table):
+                raise IllegalMoveError(f"cannot {move}: an attack card has already been beaten")
+            rank = self.table[0].attack.rank
+            if move.card.rank != rank:
+                raise IllegalMoveError(f"cannot {move}: the attack cards are {rank}s, not {move.card.rank}s")
+            receiver = self._next_active(self.defender)
+            if len(self.hands[receiver]) < len(self.table) + 1:
+                raise IllegalMoveError(
+                    f"cannot transfer: seat {receiver} holds {len(self.hands[receiver])} cards, "
+                    f"{len(self.table) + 1} attack cards would be on the table"
+                )
+
+    def _why_not_beats(self, card: Card, target: Card) -> str:
+        trump = self.trump_suit
+        if card.suit == target.suit:
+            return f"a card beats one of its own suit only by ranking higher ({card.rank} < {target.rank})"
+        if target.suit == trump:
+            return f"{target} is trump ({trump.letter}) and is beaten only by a higher trump"
+        return f"it is neither of the suit of {target} nor trump ({trump.letter})"
+
+    def _verify_throw_in(self, move: Move, seat: int) -> None:
+        """SPEC §1.4: a thrower throws in a card of a rank on the table, within the limit, or passes."""
+        if move.action is Action.PASS:
+            return
+        if move.action is not Action.ATTACK:
+            raise IllegalMoveError(
+                f"cannot {move}: seat {seat} is throwing in and may throw in (attack) a card "
+                "of a rank on the table, or pass"
+            )
+        assert move.card is not None
+        if move.card.rank not in self._table_ranks():
+            raise IllegalMoveError(f"cannot throw in {move.card}: no {move.card.rank} on the table")
+        if len(self.table) >= self.limit():
+            raise IllegalMoveError(f"attack limit of {self.limit()} cards reached")
+
+    def can(self, move: Move | str | dict[str, Any], seat: int | None = None) -> bool:
+        """Whether `verify` would accept the move (a malformed move is simply not playable)."""
+        try:
+            self.verify(move, seat)
+        except ValueError:
+            return False
+        return True
+
+    # -- playing --------------------------------------------------------------------
+
+    def play(self, move: Move | str | dict[str, Any], seat: int | None = None) -> MoveRecord:
+        """Verify and apply a move, and everything it sets off: the end of the bout,
+        the refill, finishing, the next bout, repetition and thối A chủ (SPEC §1.4-§1.5)."""
+        move = self.verify(move, seat)
+        mover = self.to_move
+        assert mover is not None
+        bout_ended = False
+        if move.action is Action.ATTACK:
+            self._put_card(mover, move)
+            self.table.append(Pair(_card(move)))
+        elif move.action is Action.DEFEND:
+            self._put_card(mover, move)
+            for pair in self.table:
+                if pair.attack == move.target:
+                    pair.defense = move.card
+            bout_ended = self._after_defence(mover)
+        elif move.action is Action.TAKE:
+            if self.rules.throw_in_after_take:
+                # SPEC §1.4: the throwers may still add cards; the order restarts at the main attacker.
+                self.taking = True
+                self.passed.clear()
+            else:
+                # Tấn: the defender picks up the table at once.
+                self._end_bout(took=True)
+                bout_ended = True
+        elif move.action is Action.PASS:
+            self.passed.add(mover)
+            if all(seat in self.passed for seat in self._throwers()):
+                self._end_bout(took=self.taking)
+                bout_ended = True
+        else:
+            # Transfer (SPEC §1.4): the old defender becomes the main attacker.
+            self._put_card(mover, move)
+            self.table.append(Pair(_card(move)))
+            self.attacker = mover
+            self.defender = self._next_active(mover)
+        if not bout_ended and not self.over:
+            self._check_trump_ace()
+        if not self.over and not bout_ended:
+            self.to_move = seat_to_move(
+                self.rules,
+                self.players,
+                self.finished,
+                self.table,
+                self.attacker,
+                self.defender,
+                self.taking,
+                self.passed,
+            )
+        return MoveRecord(mover, move, bout_ended=bout_ended, game_over=self.over)
+
+    def _put_card(self, seat: int, move: Move) -> None:
+        """A card leaves a hand for the table; it is no longer 'known in hand'. Passes are cleared."""
+        card = _card(move)
+        self.hands[seat].discard(card)
+        self.known[seat].discard(card)
+        self.passed.clear()
+
+    def _after_defence(self, defender: int) -> bool:
+        """SPEC §1.4: a defender whose hand empties refills (defender_empty = refill) or the bout ends."""
+        if self.hands[defender]:
+            return False
+        if self.rules.defender_empty is DefenderEmpty.REFILL and self.stock:
+            self._draw_up(defender)
+            self._history.clear()
+            return False
+        self._end_bout(took=False)
+        return True
+
+    def _draw_up(self, seat: int) -> int:
+        """`seat` draws from the top of the stock up to hand_size; the trump card, drawn last,
+        becomes known in its hand (docs/rules-notes.md, public knowledge). Returns cards drawn."""
+        drawn = 0
+        while self.stock and len(self.hands[seat]) < self.rules.hand_size:
+            card = self.stock.pop(0)
+            self.hands[seat].add(card)
+            if card == self.trump:
+                self.known[seat].add(card)
+            drawn += 1
+        return drawn
+
+    def _refill_order(self) -> list[int]:
+        """SPEC §1.4 refill order, from the bout's main attacker; finished seats draw nothing."""
+        others = [seat for seat in self._throwers() if seat != self.attacker]
+        if self.rules.refill_order is RefillOrder.ATTACKER_DEFENDER_OTHERS:
+            return [self.attacker, self.defender, *others]
+        return [self.attacker, *others, self.defender]
+
+    def _end_bout(self, took: bool) -> None:
+        """docs/rules-notes.md, end of a bout, steps 1-6."""
+        # 1. The table goes to the defender (take) or to the discard pile (defence).
+        defender = self.defender
+        if took:
+            for pair in self.table:
+                for card in (pair.attack, pair.defense):
+                    if card is not None:
+                        self.hands[defender].add(card)
+                        self.known[defender].add(card)
+        else:
+            for pair in self.table:
+                self.discard.append(pair.attack)
+                if pair.defense is not None:
+                    self.discard.append(pair.defense)
+            self.defended_once = True
+            self._history.clear()  # a defence can never be undone
+        self.table.clear()
+        self.passed.clear()
+        self.taking = False
+        # 2. Refill.
+        drawn = sum(self._draw_up(seat) for seat in self._refill_order())
+        if drawn:
+            self._history.clear()  # nor can a draw from the stock
+        if self._check_trump_ace():
+            return
+        # 3. Finishing (SPEC §1.5), in play order from the main attacker.
+        if not self.stock:
+            for step in range(self.players):
+                seat = (self.attacker + step) % self.players
+                if seat not in self.finished and not self.hands[seat]:
+                    self.finished.append(seat)
+        # 4. Game over when at most one seat still holds cards.
+        active = self._active()
+        if len(active) <= 1:
+            self._game_over(active[0] if active else None)
+            return
+        # 5. The next bout.
+        if took or defender in self.finished:
+            self._start_bout(self._next_active(defender))
+        else:
+            self._start_bout(defender)
+
+    def _start_bout(self, attacker: int) -> None:
+        """A bout begins (SPEC §1.4); step 6, repetition, is checked here."""
+        self.attacker = attacker
+        self.defender = self._next_active(attacker)
+        self.to_move = attacker
+        self._bout_active = frozenset(self._active())
+        key = self._bout_key()
+        # SPEC §1.5: the third occurrence of a state is a draw (two earlier ones recorded).
+        if self._history.count(key) >= 2 or len(self._history) >= HISTORY_CAP:
+            self._game_over(None)
+            return
+        self._history.append(key)
+
+    def _bout_key(self) -> tuple[Any, ...]:
+        """A bout-start state: every hand, the stock and the main attacker (the rest follows)."""
+        return (tuple(frozenset(hand) for hand in self.hands), tuple(self.stock), self.attacker)
+
+    def _check_trump_ace(self) -> bool:
+        """thối A chủ (SPEC §1.5): an active seat holding only the trump ace, stock empty, loses."""
+        if not self.rules.trump_ace_last_loses or self.stock:
+            return False
+        ace = Card(Rank.ACE, self.trump_suit)
+        for seat in self._active():
+            if self.hands[seat] == {ace}:
+                self._game_over(seat)
+                return True
+        return False
+
+    def _game_over(self, loser: int | None) -> None:
+        self.over = True
+        self.to_move = None
+        self.loser = loser
+        self.scores = self._scores()
+
+    def _scores(self) -> list[float]:
+        """SPEC §1.5: loser 0, others 1; no loser: seats active when the last bout began 0.5."""
+        if self.loser is not None:
+            return [0.0 if seat == self.loser else 1.0 for seat in range(self.players)]
+        return [0.5 if seat in self._bout_active else 1.0 for seat in range(self.players)]
+
+    # -- copies and views -----------------------------------------------------------
+
+    def clone(self) -> Game:
+        """An independent copy (history included)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.hands = [set(hand) for hand in self.hands]
+        other.stock = list(self.stock)
+        other.discard = list(self.discard)
+        other.table = [Pair(pair.attack, pair.defense) for pair in self.table]
+        other.passed = set(self.passed)
+        other.finished = list(self.finished)
+        other.known = [set(cards) for cards in self.known]
+        other.scores = None if self.scores is None else list(self.scores)
+        other._history = list(self._history)
+        return other
+
+    def snapshot(self) -> dict[str, Any]:
+        """The canonical comparable form, identical to the Cython core's `snapshot()`."""
+
+        def indices(cards: Iterable[Card]) -> list[int]:
+            return sorted(card.index for card in cards)
+
+        return {
+            "players": self.players,
+            "hands": [indices(hand) for hand in self.hands],
+            "stock": [card.index for card in self.stock],
+            "trump": self.trump.index,
+            "discard": indices(self.discard),
+            "table": [
+                [pair.attack.index, -1 if pair.defense is None else pair.defense.index] for pair in self.table
+            ],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "to_move": -1 if self.to_move is None else self.to_move,
+            "taking": self.taking,
+            "passed": sorted(self.passed),
+            "finished": list(self.finished),
+            "defended_once": self.defended_once,
+            "over": self.over,
+            "loser": -1 if self.loser is None else self.loser,
+            "scores": None if self.scores is None else list(self.scores),
+        }
+
+    def position(self, seat: int) -> dict[str, Any]:
+        """SPEC §2.2: what `seat` sees, as JSON."""
+        from solver.position import Position  # solver.position builds on this module
+
+        return Position.from_game(self, seat).to_json()
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"seat {self.to_move} to move"
+        return f"<Game {self.rules.preset} {self.players} seats, {state}>"
+
+
+def _card(move: Move) -> Card:
+    assert move.card is not None
+    return move.card
+
+
+def _check_deck(rules: Rules, cards: Sequence[Card | str]) -> list[Card]:
+    """An ordered deck must hold every card of the rules' deck once (SPEC §1.2)."""
+    parsed = parse_cards(cards)
+    full = set(deck(rules.deck))
+    seen: set[Card] = set()
+    for i, card in enumerate(parsed):
+        if card not in full:
+            raise PositionError(f"deck[{i}]: {card} is not in a {rules.deck}-card deck", "card_not_in_deck")
+        if card in seen:
+            raise PositionError(f"deck[{i}]: {card} appears twice", "duplicate_card")
+        seen.add(card)
+    if len(parsed) != rules.deck:
+        raise PositionError(
+            f"deck: {len(parsed)} cards given, a {rules.deck}-card deck is needed", "count_mismatch"
+        )
+    return parsed
+
+
+def random_deck(rules: Rules, seed: int | None) -> list[Card]:
+    """The rules' deck shuffled by `random.Random(seed)` (docs/rules-notes.md, the deal)."""
+    cards = deck(rules.deck)
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def play_random_game(rules: Rules, players: int, seed: int, max_plies: int | None = None) -> Game:
+    """Deal with `seed` and play uniformly random legal moves (drawn with `random.Random(seed)`)."""
+    game = Game.deal(rules, players, seed=seed)
+    rng = random.Random(seed)
+    plies = 0
+    while not game.over and (max_plies is None or plies < max_plies):
+        game.play(rng.choice(game.legal_moves()))
+        plies += 1
+    return game
