@@ -122,13 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--engines", default="c,core,reference", help="comma-separated: c, core, reference")
     parser.add_argument("--output", type=Path, help="results file (default benchmarks/results/speed.json)")
+    parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin to one CPU core")
     args = parser.parse_args(argv)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
 
     engines = engines_named(args.engines)
-    cpu = pin_to_one_core()
-    if cpu is None:
+    cpu = pin_to_one_core() if args.pin else None
+    if args.pin and cpu is None:
         print("benchmarks.speed: could not pin to one core; figures may mix cores", file=sys.stderr)
     started = time.time()
     results = report_playouts(

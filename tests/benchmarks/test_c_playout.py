@@ -93,3 +93,25 @@ def test_c_games_replay_in_the_reference(traces: list[dict[str, Any]]) -> None:
             game.play(Move.parse(text))
         assert game.over, f"game {number}: not over after the C game ended"
         assert game.loser == trace["loser"], number
+
+
+def test_speed_script_writes_its_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import speed
+
+    output = tmp_path / "speed.json"
+    assert (
+        speed.main(
+            ["--json", "--games", "20", "--engines", "c,reference", "--no-pin", "--output", str(output)]
+        )
+        == 0
+    )
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(line["engine"], line["rules"], line["players"]) for line in lines] == [
+        ("c", "durak", 2),
+        ("reference", "durak", 2),
+        ("reference", "tan", 2),
+        ("reference", "tan", 4),
+    ]
+    record = json.loads(output.read_text())
+    assert record["results"] == lines
+    assert record["short"] is False and record["pinned_cpu"] is None
