@@ -109,6 +109,7 @@ static inline cards_t kth_bit(cards_t x, int k) {
 static inline int rank_of(int card) { return card % 13; }
 
 static cards_t full_deck;         /* the 36 cards */
+static int ordered_deck[DECK];    /* their indices, in increasing order */
 static cards_t rank_cards[13];    /* the four cards of each rank */
 static cards_t beaters[4][52];    /* [trump suit][card]: the cards that beat it */
 
@@ -116,6 +117,8 @@ static void init_tables(void) {
     full_deck = 0;
     for (int suit = 0; suit < 4; suit++)
         for (int rank = LOW_RANK; rank < 13; rank++) full_deck |= (cards_t)1 << (suit * 13 + rank);
+    int n = 0;
+    for (cards_t rest = full_deck; rest; rest &= rest - 1) ordered_deck[n++] = lowest(rest);
     for (int rank = 0; rank < 13; rank++) {
         rank_cards[rank] = 0;
         for (int suit = 0; suit < 4; suit++) rank_cards[rank] |= (cards_t)1 << (suit * 13 + rank);
@@ -178,8 +181,8 @@ static void check(const cards_t *hand, cards_t table, cards_t discard, const int
 
 static void play_game(rng_t *rng, stats_t *stats) {
     int deck[DECK];
-    int i = 0;
-    for (cards_t rest = full_deck; rest; rest &= rest - 1) deck[i++] = lowest(rest);
+    int i;
+    memcpy(deck, ordered_deck, sizeof deck);
     /* Fisher-Yates: a uniformly random order, index 0 = top. */
     for (i = DECK - 1; i > 0; i--) {
         int j = (int)rng_below(rng, (uint32_t)i + 1);
