@@ -1,0 +1,502 @@
+"""Engines against each other on paired deals (SPEC §4 `tan arena`, §5 strength).
+
+Luck of the deal is the largest noise in a card game, so every deal is played
+once per seat rotation: with `k` seats, rotation `r` puts engine
+`lineup[(i + r) % k]` in seat `i`, and all rotations of a deal share the same
+ordered deck. Each game is a `GameTask` — a frozen value holding everything
+the game depends on, its seeds included — and `play_game(task)` is a pure
+function of it, so games can run in any order, in any process, and a run can
+be resumed from the results already written.
+
+`run_arena` runs the tasks through an executor (local processes by default),
+appends one JSON line per finished game to an output file and, with
+`resume=True`, skips the tasks whose results are already there. `summarize`
+turns the records into per-engine statistics: mean score with its Wilson 95%
+interval (the score read as a proportion: a draw is half a win) and, for two
+engines at a two-seat table, the Elo difference with its interval.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.bots import make_player
+from solver.errors import TanError
+from solver.position import Position
+from solver.reference import Game, random_deck
+from solver.rules import PRESETS, Rules
+from solver.search import Limits
+
+__all__ = [
+    "ArenaSummary",
+    "EngineStats",
+    "GameTask",
+    "build_tasks",
+    "elo_difference",
+    "engine_label",
+    "play_game",
+    "read_results",
+    "run_arena",
+    "summarize",
+    "wilson_interval",
+]
+
+Z95 = 1.959963984540054
+SEARCH_ENGINES = ("ismcts", "pimc")
+# The fields of a result record that say which game it is (the rest is what happened).
+TASK_FIELDS = ("rules", "players", "deal", "deal_seed", "rotation", "move_seed", "seats", "engines")
+
+
+class ArenaError(TanError):
+    """An arena that cannot be run as asked (engines, seats, workers, results file)."""
+
+    code = "bad_arena"
+
+
+# -- the games ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of an arena: everything it depends on.
+
+    `rules` is SPEC §1.6 JSON; `seats[i]` the seat spec of seat `i` (as
+    `make_player` reads it) and `engines[i]` its engine's label in the
+    statistics; `deal` and `rotation` place the game in the match; the deck is
+    shuffled by `deal_seed`, and every move's seed is drawn from `move_seed`.
+    """
+
+    rules: Any
+    players: int
+    seats: tuple[Any, ...]
+    engines: tuple[str, ...]
+    deal: int
+    deal_seed: int
+    rotation: int
+    move_seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "deal": self.deal,
+            "deal_seed": self.deal_seed,
+            "rotation": self.rotation,
+            "move_seed": self.move_seed,
+            "seats": list(self.seats),
+            "engines": list(self.engines),
+        }
+
+    @property
+    def key(self) -> str:
+        """Identifies the game among results, whatever else a record holds."""
+        return _key(self.to_json())
+
+
+def _key(record: Mapping[str, Any]) -> str:
+    return json.dumps({name: record.get(name) for name in TASK_FIELDS}, sort_keys=True)
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game to its end and say what happened (a JSON-ready record).
+
+    Each seat's player sees only that seat's position (SPEC §2.2). The record
+    holds the task's fields, the deck (top first), who led first, the scores
+    (SPEC §1.5), the loser, the number of moves and the wall time.
+    """
+    start = time.perf_counter()
+    rules = Rules.from_json(task.rules)
+    deck = random_deck(rules, task.deal_seed)
+    game = Game.deal(rules, task.players, deck=deck)
+    first_attacker = game.attacker
+    players = [make_player(_player_spec(spec)) for spec in task.seats]
+    seeds = random.Random(task.move_seed)
+    plies = 0
+    while not game.over:
+        seat = game.to_move
+        assert seat is not None
+        move = players[seat].choose(Position.from_game(game, seat), seeds.getrandbits(63))
+        game.play(move, seat)
+        plies += 1
+    return {
+        **task.to_json(),
+        "deck": [str(card) for card in deck],
+        "first_attacker": first_attacker,
+        "scores": game.scores,
+        "loser": game.loser,
+        "plies": plies,
+        "seconds": round(time.perf_counter() - start, 4),
+    }
+
+
+def _player_spec(spec: Any) -> Any:
+    """A seat spec without the arena's own `name` field, as `make_player` reads it."""
+    if isinstance(spec, dict) and "name" in spec:
+        return {key: value for key, value in spec.items() if key != "name"}
+    return spec
+
+
+def _derive_seed(*parts: object) -> int:
+    """A 63-bit seed fixed by its parts (stable across processes and Python versions)."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def engine_label(spec: Any) -> str:
+    """A short name for a seat spec: its `name`, else the engine's name."""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, dict):
+        return str(spec.get("name") or spec.get("engine"))
+    return str(getattr(spec, "name", spec))
+
+
+def _limits_text(spec: Any) -> str:
+    limits = spec.get("limits") if isinstance(spec, dict) else None
+    if not isinstance(limits, dict):
+        return ""
+    parts = []
+    if limits.get("iterations") is not None:
+        parts.append(f"{limits['iterations']}it")
+    if limits.get("time_ms") is not None:
+        parts.append(f"{limits['time_ms']:g}ms")
+    return "@" + "/".join(parts) if parts else ""
+
+
+def _labels(specs: Sequence[Any]) -> list[str]:
+    """Distinct labels: the engine name, then its limits, then a number for what is still alike."""
+    names = [engine_label(spec) for spec in specs]
+    labels = [
+        name + _limits_text(spec) if names.count(name) > 1 and not _named(spec) else name
+        for name, spec in zip(names, specs, strict=True)
+    ]
+    seen: dict[str, int] = {}
+    distinct = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        distinct.append(f"{label}#{seen[label]}" if labels.count(label) > 1 else label)
+    return distinct
+
+
+def _named(spec: Any) -> bool:
+    return isinstance(spec, dict) and bool(spec.get("name"))
+
+
+def with_limits(spec: Any, limits: Limits | None) -> Any:
+    """A search engine given by name gets `limits` per move; other specs are kept as given."""
+    if limits is not None and isinstance(spec, str) and spec in SEARCH_ENGINES:
+        return {"engine": spec, "limits": {k: v for k, v in limits.to_json().items() if v is not None}}
+    return spec
+
+
+def build_tasks(
+    engines: Sequence[Any],
+    deals: int,
+    rules: Any = "tan",
+    players: int = 2,
+    seed: int = 0,
+    limits: Limits | None = None,
+) -> list[GameTask]:
+    """Every deal in every seat rotation: `deals × players` games.
+
+    `engines` are seat specs (`"greedy"`, `{"engine": "ismcts", "limits": …}`,
+    optionally with a `"name"`); fewer engines than seats are repeated in
+    order around the table. `limits` go to search engines given by name.
+    """
+    rules_value = Rules.from_json(rules)
+    rules_value.check_players(players)
+    rules = _rules_json(rules_value) if isinstance(rules, Rules) else rules
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ArenaError(f"deals must be a positive whole number, not {deals!r}")
+    specs = [with_limits(spec, limits) for spec in engines]
+    if not specs:
+        raise ArenaError("an arena needs at least one engine")
+    if len(specs) > players:
+        raise ArenaError(f"{len(specs)} engines do not fit a {players}-seat table")
+    for spec in specs:
+        make_player(_player_spec(spec))  # refuse an unknown engine or option now, not in a worker
+    labels = _labels(specs)
+    lineup = [(specs[i % len(specs)], labels[i % len(specs)]) for i in range(players)]
+    tasks = []
+    for deal in range(deals):
+        deal_seed = _derive_seed("deal", seed, deal)
+        for rotation in range(players):
+            seated = [lineup[(i + rotation) % players] for i in range(players)]
+            tasks.append(
+                GameTask(
+                    rules=rules,
+                    players=players,
+                    seats=tuple(spec for spec, _ in seated),
+                    engines=tuple(label for _, label in seated),
+                    deal=deal,
+                    deal_seed=deal_seed,
+                    rotation=rotation,
+                    move_seed=_derive_seed("moves", seed, deal, rotation),
+                )
+            )
+    return tasks
+
+
+def _rules_json(rules: Rules) -> Any:
+    """SPEC §1.6 JSON of `rules`: the preset's name when nothing was changed."""
+    return rules.preset if PRESETS.get(rules.preset) == rules else rules.to_json()
+
+
+# -- running them -------------------------------------------------------------------------
+
+
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a results file; a line that is not a whole record (a run cut short) is skipped."""
+    records = []
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and "scores" in record and all(name in record for name in TASK_FIELDS):
+            records.append(record)
+    return records
+
+
+def run_arena(
+    tasks: Sequence[GameTask],
+    workers: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    progress: bool | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play `tasks` and return their records, sorted by deal and rotation.
+
+    `workers`: processes (default: every core; 1 plays in this process).
+    `out`: a JSON-lines file each record is appended to as its game ends; it
+    is started afresh unless `resume`, which keeps its records and plays only
+    the tasks it lacks. `progress`: a progress bar on standard error (default:
+    when standard error is a terminal).
+    """
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ArenaError(f"workers must be a positive whole number, not {workers!r}")
+    done: dict[str, dict[str, Any]] = {}
+    wanted = {task.key for task in tasks}
+    if out is not None and resume:
+        kept = read_results(out)
+        for record in kept:
+            if _key(record) in wanted:
+                done[_key(record)] = record
+        # Rewrite only what is whole, so a line cut short by an interrupted run is not appended to.
+        Path(out).write_text("".join(json.dumps(record) + "\n" for record in kept), encoding="utf-8")
+    elif out is not None:
+        Path(out).write_text("", encoding="utf-8")
+    todo = [task for task in tasks if task.key not in done]
+    sink = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        with _Progress(show, len(tasks), done.values()) as bar:
+            for record in _play(todo, workers):
+                done[_key(record)] = record
+                if sink is not None:
+                    sink.write(json.dumps(record) + "\n")
+                    sink.flush()
+                if on_result is not None:
+                    on_result(record)
+                bar.advance(record)
+    finally:
+        if sink is not None:
+            sink.close()
+    return sorted(
+        (done[task.key] for task in tasks if task.key in done), key=lambda r: (r["deal"], r["rotation"])
+    )
+
+
+def _play(tasks: Sequence[GameTask], workers: int) -> Iterator[dict[str, Any]]:
+    """Records as games finish: in this process for one worker, else in a process pool."""
+    if workers == 1 or len(tasks) <= 1:
+        yield from map(play_game, tasks)
+        return
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+        futures = [pool.submit(play_game, task) for task in tasks]
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+class _Progress:
+    """A rich progress bar on standard error with the running mean score per engine, or nothing."""
+
+    def __init__(self, show: bool, total: int, done: Iterable[Mapping[str, Any]]) -> None:
+        self.show = show
+        self.total = total
+        self.completed = 0
+        self.scores: dict[str, list[float]] = {}
+        for record in done:
+            self._count(record)
+        self._bar: Any = None
+        self._task: Any = None
+
+    def _count(self, record: Mapping[str, Any]) -> None:
+        self.completed += 1
+        for engine, score in zip(record["engines"], record["scores"], strict=True):
+            self.scores.setdefault(engine, []).append(score)
+
+    def __enter__(self) -> _Progress:
+        if self.show:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(
+                TextColumn("arena"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.description}"),
+                console=Console(stderr=True),
+                transient=False,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task("", total=self.total, completed=self.completed)
+        return self
+
+    def advance(self, record: Mapping[str, Any]) -> None:
+        self._count(record)
+        if self._bar is not None:
+            means = "  ".join(f"{name} {sum(s) / len(s):.3f}" for name, s in self.scores.items())
+            self._bar.update(self._task, advance=1, description=means)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+# -- statistics ---------------------------------------------------------------------------
+
+
+def wilson_interval(mean: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion `mean` observed over `n` trials."""
+    if n <= 0:
+        return (0.0, 1.0)
+    z2 = z * z
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(max(mean * (1 - mean), 0.0) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts an expected score `score` (±inf at 1 and 0)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass(frozen=True)
+class EngineStats:
+    """One engine's results over every seat it held: a win scores 1, a draw 0.5 (SPEC §1.5)."""
+
+    engine: str
+    games: int
+    score: float
+    wins: int
+    draws: int
+    losses: int
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine,
+            "games": self.games,
+            "score": round(self.score, 6),
+            "ci95": [round(x, 6) for x in self.ci95],
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+        }
+
+
+@dataclass(frozen=True)
+class ArenaSummary:
+    """Per-engine statistics of a match; `elo` is (difference, low, high) of the first engine
+    against the second, for two engines at a two-seat table, else None."""
+
+    games: int
+    engines: list[EngineStats]
+    elo: tuple[float, float, float] | None
+    plies_per_game: float
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        def finite(x: float) -> float | None:
+            return round(x, 1) if math.isfinite(x) else None
+
+        return {
+            "games": self.games,
+            "engines": [stats.to_json() for stats in self.engines],
+            "elo": None
+            if self.elo is None
+            else {
+                "engine": self.engines[0].engine,
+                "opponent": self.engines[1].engine,
+                "difference": finite(self.elo[0]),
+                "ci95": [finite(self.elo[1]), finite(self.elo[2])],
+            },
+            "plies_per_game": round(self.plies_per_game, 2),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def summarize(records: Iterable[Mapping[str, Any]], order: Sequence[str] | None = None) -> ArenaSummary:
+    """Statistics per engine over `records` (listed in `order`, else as first seen)."""
+    records = list(records)
+    scores: dict[str, list[float]] = {name: [] for name in order or ()}
+    for record in records:
+        for engine, score in zip(record["engines"], record["scores"], strict=True):
+            scores.setdefault(engine, []).append(float(score))
+    stats = []
+    for engine, values in scores.items():
+        n = len(values)
+        mean = sum(values) / n if n else 0.0
+        stats.append(
+            EngineStats(
+                engine=engine,
+                games=n,
+                score=mean,
+                wins=sum(1 for v in values if v == 1.0),
+                draws=sum(1 for v in values if v == 0.5),
+                losses=sum(1 for v in values if v == 0.0),
+                ci95=wilson_interval(mean, n),
+            )
+        )
+    elo = None
+    two_seats = bool(records) and all(record["players"] == 2 for record in records)
+    if len(stats) == 2 and two_seats and stats[0].games:
+        low, high = stats[0].ci95
+        elo = (elo_difference(stats[0].score), elo_difference(low), elo_difference(high))
+    plies = sum(record["plies"] for record in records)
+    return ArenaSummary(
+        games=len(records),
+        engines=stats,
+        elo=elo,
+        plies_per_game=plies / len(records) if records else 0.0,
+        seconds=sum(record["seconds"] for record in records),
+    )
