@@ -674,7 +674,7 @@ class Game:
             receiver = self._next_active(self.defender)
             if len(self.hands[receiver]) < len(self.table) + 1:
                 raise IllegalMoveError(
-                    f"cannot transfer: seat {receiver} holds {len(self.hands[receiver])} cards, "
+                    f"cannot transfer: seat {receiver} holds {_count(len(self.hands[receiver]), 'card')}, "
                     f"{len(self.table) + 1} attack cards would be on the table"
                 )
 
@@ -935,6 +935,10 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.preset} {self.players} seats, {state}>"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _card(move: Move) -> Card:
