@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.bots import make_player
+from solver.bots import Player, make_player
 from solver.errors import TanError
 from solver.position import Position
 from solver.reference import Game, random_deck
@@ -43,6 +43,7 @@ __all__ = [
     "EngineStats",
     "GameTask",
     "build_tasks",
+    "checked_player",
     "elo_difference",
     "engine_label",
     "play_game",
@@ -140,6 +141,14 @@ def play_game(task: GameTask) -> dict[str, Any]:
     }
 
 
+def checked_player(spec: Any) -> Player:
+    """`make_player`, with a search option the solver does not have refused as a `TanError`."""
+    try:
+        return make_player(spec)
+    except TypeError as error:  # Solver(**options) with an unknown keyword
+        raise TanError(f"engine spec {json.dumps(spec)}: {error}", "unknown_engine") from None
+
+
 def _player_spec(spec: Any) -> Any:
     """A seat spec without the arena's own `name` field, as `make_player` reads it."""
     if isinstance(spec, dict) and "name" in spec:
@@ -225,7 +234,7 @@ def build_tasks(
     if len(specs) > players:
         raise ArenaError(f"{len(specs)} engines do not fit a {players}-seat table")
     for spec in specs:
-        make_player(_player_spec(spec))  # refuse an unknown engine or option now, not in a worker
+        checked_player(_player_spec(spec))  # refuse an unknown engine or option now, not in a worker
     labels = _labels(specs)
     lineup = [(specs[i % len(specs)], labels[i % len(specs)]) for i in range(players)]
     tasks = []

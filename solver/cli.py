@@ -2,23 +2,29 @@
 
     tan serve [--host 127.0.0.1] [--port 8000]    the HTTP API and web page
     tan bench [--short] [--json] [--rules R --players N] [--engines core,reference,c]
-    tan hint | evaluate | moves FILE|-            (coming)
-    tan play | arena                              (coming)
+    tan hint | evaluate | moves FILE|- [--json]   answers about a SPEC §2.2 position
+    tan play [--rules R --players N --seat S --engine E]   a game in the terminal
+    tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
 
-Subcommands that are not built yet say so on standard error and exit with
-status 2, so scripts can tell them from a real answer.
+Bad input (a position, a move, an option) is one line on standard error
+naming the field or card at fault, and exit status 2 — never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.metadata
 import importlib.util
+import json
+import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+from solver.arena import ArenaSummary, build_tasks, run_arena, summarize, with_limits
 from solver.bench import (
     DEFAULT_CONFIGS,
     CoreEngine,
@@ -27,12 +33,15 @@ from solver.bench import (
     pin_to_one_core,
     report_playouts,
 )
-from solver.errors import RulesError
+from solver.console import TerminalGame, format_evaluation, format_hint, format_moves, format_position
+from solver.errors import RulesError, TanError
+from solver.position import Position
 from solver.rules import PRESETS, Rules
+from solver.search import ALGORITHMS, Limits, Solver
 
 __all__ = ["main", "version"]
 
-NOT_YET = 2  # exit status of a subcommand that is not available yet, and of usage errors
+BAD_INPUT = 2  # exit status of bad input (a position, a move, an option), as argparse's usage errors
 
 
 def version() -> str:
@@ -118,31 +127,232 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _usage(message: str) -> int:
     print(message, file=sys.stderr)
-    return NOT_YET
+    return BAD_INPUT
 
 
-def _not_yet(args: argparse.Namespace) -> int:
-    print(
-        f"tan {args.command}: not yet available in Tấn {version()}; "
-        "for now there are `tan serve` and `tan bench`",
-        file=sys.stderr,
+def _refusing_bad_input(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn any refusal of the input (`TanError`, an unreadable file) into one line and status 2."""
+
+    @functools.wraps(run)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except TanError as error:
+            return _usage(f"tan {args.command}: {error.message} ({error.code})")
+        except _InputError as error:
+            return _usage(f"tan {args.command}: {error}")
+
+    return wrapper
+
+
+class _InputError(Exception):
+    """Input that could not be read at all (no such file, not JSON)."""
+
+
+def _read_json(name: str) -> Any:
+    """JSON from a file, or from standard input for `-`."""
+    label = "standard input" if name == "-" else name
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise _InputError(f"cannot read {label}: {reason}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _InputError(
+            f"{label} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+
+
+def _read_position(name: str) -> Position:
+    return Position.from_json(_read_json(name))
+
+
+def _limits(args: argparse.Namespace, default: Limits) -> Limits:
+    """`--iterations`/`--time-ms` as limits; `default` when neither is given."""
+    if args.iterations is None and args.time_ms is None:
+        return default
+    return Limits(iterations=args.iterations, time_ms=args.time_ms)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False))
+
+
+@_refusing_bad_input
+def _hint(args: argparse.Namespace) -> int:
+    """Ranked moves of a position (SPEC §3 hint answer)."""
+    if args.multipv is not None and args.multipv < 1:
+        raise TanError(f"multipv must be at least 1, not {args.multipv}", "bad_limits")
+    position = _read_position(args.file)
+    if position.to_move is None:
+        raise TanError("the game is over: there is no move to hint", "game_over")
+    solver = Solver(args.algorithm, threads=args.threads)
+    hint = solver.hint(position, _limits(args, Limits()), seed=args.seed, multipv=args.multipv)
+    if args.json:
+        _print_json(hint.to_json())
+    else:
+        print(format_position(position))
+        print()
+        print(format_hint(hint))
+    return 0
+
+
+@_refusing_bad_input
+def _evaluate(args: argparse.Namespace) -> int:
+    """How good a position is for its seat (SPEC §3 evaluate answer)."""
+    position = _read_position(args.file)
+    solver = Solver(args.algorithm, threads=args.threads)
+    evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed)
+    if args.json:
+        _print_json(evaluation.to_json())
+    else:
+        print(format_position(position))
+        print()
+        print(format_evaluation(evaluation))
+    return 0
+
+
+@_refusing_bad_input
+def _moves(args: argparse.Namespace) -> int:
+    """The legal moves of the seat to move, which must be the position's seat (SPEC §3 moves)."""
+    position = _read_position(args.file)
+    moves = position.legal_moves()
+    if args.json:
+        _print_json({"to_move": position.to_move, "moves": [move.to_json() for move in moves]})
+    else:
+        print(format_position(position))
+        print(format_moves(position, moves))
+    return 0
+
+
+def _rules_option(text: str) -> Any:
+    """`--rules`: a preset name or SPEC §1.6 JSON (`{"preset": "durak", "transfer": true}`)."""
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise argparse.ArgumentTypeError(f"not JSON: {error.msg}") from None
+    if text not in PRESETS:
+        raise argparse.ArgumentTypeError(f"unknown preset {text!r} (expected one of {', '.join(PRESETS)})")
+    return text
+
+
+def _engine_specs(text: str) -> list[Any]:
+    """`--engines`/`--engine`: names separated by commas, or a JSON list (or object) of seat specs."""
+    stripped = text.strip()
+    if stripped.startswith(("[", "{")):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise TanError(f"engines: not JSON: {error.msg}", "unknown_engine") from None
+        specs = data if isinstance(data, list) else [data]
+    else:
+        specs = [name.strip() for name in stripped.split(",") if name.strip()]
+    if not specs:
+        raise TanError("engines: none given", "unknown_engine")
+    return specs
+
+
+@_refusing_bad_input
+def _play(args: argparse.Namespace) -> int:
+    """A game in the terminal against engines (SPEC §4 `tan play`), moves read from stdin."""
+    rules = Rules.from_json(args.rules)
+    limits = _limits(args, Limits(iterations=None, time_ms=200))
+    engines = [with_limits(spec, limits) for spec in _engine_specs(args.engine)]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    game = TerminalGame(
+        rules=rules,
+        players=args.players,
+        human=args.seat,
+        engines=engines,
+        seed=seed,
+        hint_limits=limits,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        algorithm=args.algorithm,
     )
-    return NOT_YET
+    return game.run()
+
+
+@_refusing_bad_input
+def _arena(args: argparse.Namespace) -> int:
+    """Engines against each other on paired deals (SPEC §4 `tan arena`)."""
+    specs = _engine_specs(args.engines)
+    limits = None if args.iterations is None and args.time_ms is None else _limits(args, Limits())
+    tasks = build_tasks(specs, args.deals, rules=args.rules, players=args.players, seed=args.seed,
+                        limits=limits)
+    if args.resume and args.out is None:
+        raise TanError("--resume needs --out, the results file to resume", "bad_arena")
+    records = run_arena(tasks, workers=args.workers, out=args.out, resume=args.resume,
+                        progress=args.progress)
+    summary = summarize(records, order=list(dict.fromkeys(tasks[0].engines[i] for i in range(len(specs)))))
+    if args.json:
+        _print_json({"rules": args.rules, "players": args.players, "deals": args.deals, "seed": args.seed,
+                     **summary.to_json()})
+    else:
+        print(format_arena(summary, deals=args.deals, players=args.players))
+    return 0
+
+
+def format_arena(summary: ArenaSummary, deals: int, players: int) -> str:
+    """The per-engine table: games, mean score with its Wilson interval, wins/draws/losses, Elo."""
+    rows = [
+        [
+            stats.engine,
+            str(stats.games),
+            f"{stats.score:.3f}",
+            f"{stats.ci95[0]:.3f}-{stats.ci95[1]:.3f}",
+            str(stats.wins),
+            str(stats.draws),
+            str(stats.losses),
+        ]
+        for stats in summary.engines
+    ]
+    header = ["engine", "games", "score", "95% (Wilson)", "wins", "draws", "losses"]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [
+        f"{summary.games} games: {deals} deals × {players} seat rotations, "
+        f"{summary.plies_per_game:.1f} moves a game, {summary.seconds:.1f} s of play"
+    ]
+    for row in [header, *rows]:
+        lines.append("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip())
+    if summary.elo is not None:
+        diff, low, high = summary.elo
+
+        def elo(x: float) -> str:
+            return f"{x:+.0f}" if abs(x) != float("inf") else ("+inf" if x > 0 else "-inf")
+
+        lines.append(
+            f"Elo {summary.engines[0].engine} - {summary.engines[1].engine}: {elo(diff)} "
+            f"(95% {elo(low)} to {elo(high)})"
+        )
+    return "\n".join(lines)
 
 
 # -- the parser -----------------------------------------------------------------------------
 
 
-def _add_search_options(parser: argparse.ArgumentParser) -> None:
-    """The options SPEC §4 mirrors from the API's `limits`, `seed` and `multipv`."""
+def _add_search_options(parser: argparse.ArgumentParser, json_help: str = "answer in JSON (SPEC §3)") -> None:
+    """The options SPEC §4 mirrors from the API's `limits`, `seed` and `algorithm`."""
     parser.add_argument("--iterations", type=int, help="search iterations (whichever limit comes first)")
-    parser.add_argument("--time-ms", type=int, help="search time in milliseconds")
-    parser.add_argument("--seed", type=int, help="seed for a reproducible iteration-limited search")
-    parser.add_argument("--json", action="store_true", help="answer in JSON (SPEC §3)")
+    parser.add_argument("--time-ms", type=float, help="search time in milliseconds")
+    parser.add_argument("--json", action="store_true", help=json_help)
+
+
+def _add_solver_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    parser.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS, help="search (default ismcts)")
+    parser.add_argument("--threads", type=int, default=1, help="root-parallel search threads (default 1)")
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="tan", choices=sorted(PRESETS), help="rules preset (default tan)")
+    parser.add_argument(
+        "--rules", default="tan", type=_rules_option,
+        help="a preset (tan, durak, perevodnoy) or SPEC §1.6 JSON (default tan)",
+    )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
 
 
@@ -162,27 +372,53 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=_serve)
 
-    for name, text in (
-        ("hint", "rank the moves of a position (coming)"),
-        ("evaluate", "how good a position is (coming)"),
-        ("moves", "the legal moves of a position (coming)"),
+    for name, text, run in (
+        ("hint", "rank the moves of a position", _hint),
+        ("evaluate", "how good a position is", _evaluate),
+        ("moves", "the legal moves of a position", _moves),
     ):
-        sub = commands.add_parser(name, help=text)
+        sub = commands.add_parser(name, help=text, description=f"{text} (SPEC §2.2 position JSON)")
         sub.add_argument("file", metavar="FILE|-", help="a SPEC §2.2 position as JSON; - reads stdin")
-        _add_search_options(sub)
+        if name == "moves":
+            sub.add_argument("--json", action="store_true", help='answer {"to_move": s, "moves": [...]}')
+        else:
+            _add_search_options(sub)
+            _add_solver_options(sub)
         if name == "hint":
             sub.add_argument("--multipv", type=int, help="how many ranked moves to show")
-        sub.set_defaults(run=_not_yet)
+        sub.set_defaults(run=run)
 
-    play = commands.add_parser("play", help="play a game in the terminal against engines (coming)")
+    play = commands.add_parser("play", help="play a game in the terminal against engines")
     _add_game_options(play)
-    _add_search_options(play)
-    play.set_defaults(run=_not_yet)
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument(
+        "--engine", default="ismcts",
+        help="the other seats' engine(s): names separated by commas, or JSON seat specs (default ismcts)",
+    )
+    play.add_argument("--iterations", type=int, help="engine and hint iterations per move")
+    play.add_argument("--time-ms", type=float, help="engine and hint time per move (default 200 ms)")
+    play.add_argument("--seed", type=int, help="seed of the deal and the engines' moves (default: random)")
+    play.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS, help="the search behind `hint`")
+    play.set_defaults(run=_play)
 
-    arena = commands.add_parser("arena", help="engines against each other on paired deals (coming)")
+    arena = commands.add_parser("arena", help="engines against each other on paired deals")
     _add_game_options(arena)
-    _add_search_options(arena)
-    arena.set_defaults(run=_not_yet)
+    arena.add_argument(
+        "--engines", default="ismcts,greedy",
+        help="engines: names separated by commas (ismcts, pimc, greedy, random), or a JSON list of "
+        'seat specs such as \'["greedy", {"engine": "ismcts", "limits": {"iterations": 500}}]\'',
+    )
+    arena.add_argument("--deals", type=int, default=10, help="deals, each played in every seat rotation")
+    _add_search_options(arena, json_help="print the summary as JSON")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the deals and moves (default 0)")
+    arena.add_argument("--workers", type=int, help="processes (default: every core; 1 plays in-process)")
+    arena.add_argument("--out", help="append each game's record to this JSON-lines file")
+    arena.add_argument("--resume", action="store_true", help="keep --out's records, play only the rest")
+    arena.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    arena.set_defaults(run=_arena)
 
     bench = commands.add_parser("bench", help="speed: random playouts per second, per engine")
     bench.add_argument("--short", action="store_true", help="a quick run with few games per engine")

@@ -1,0 +1,348 @@
+"""What the `tan` command shows in a terminal: answers as small tables, and a game to play.
+
+`format_hint`, `format_evaluation` and `format_moves` are the readable faces
+of the SPEC §3 answers (`--json` prints those answers themselves).
+`TerminalGame` is `tan play`: one human seat against engines, reading moves
+from a text stream so a game can be scripted by piping its input.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from solver.arena import checked_player
+from solver.bots import Player
+from solver.cards import Card, Suit
+from solver.errors import TanError
+from solver.moves import Move
+from solver.position import Position
+from solver.reference import Game, MoveRecord
+from solver.rules import PRESETS, Rules
+from solver.search import Evaluation, Hint, Limits, Solver
+
+__all__ = ["TerminalGame", "format_evaluation", "format_hint", "format_moves", "format_position"]
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:5.1f}"
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    return f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
+    """Columns padded to their widest cell; `right[i]` aligns column i to the right."""
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            cell.rjust(width) if align else cell.ljust(width)
+            for cell, width, align in zip(cells, widths, right, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    return [line(header), *(line(row) for row in rows)]
+
+
+def _rules_name(rules: Rules) -> str:
+    return rules.preset if PRESETS.get(rules.preset) == rules else f"{rules.preset} (changed)"
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
+def sort_hand(cards: Sequence[Card], trump: Suit) -> list[Card]:
+    """A hand as a player holds it: by suit, trumps last, each suit low to high."""
+    return sorted(cards, key=lambda card: (card.suit == trump, card.suit, card.rank))
+
+
+def format_position(position: Position) -> str:
+    """One line about whose turn it is, one with the seat's hand."""
+    to_move = "the game is over" if position.to_move is None else f"seat {position.to_move} to move"
+    head = (
+        f"seat {position.seat} · {to_move} · {_rules_name(position.rules)}, {position.players} players"
+        f" · trump {position.trump} · stock {position.stock}"
+    )
+    hand = " ".join(map(str, sort_hand(position.hand, position.trump.suit)))
+    return f"{head}\nhand: {hand or '(empty)'}"
+
+
+def format_hint(hint: Hint, limit: int | None = None) -> str:
+    """Ranked moves: move, win chance (expected score), its 95% interval, visits, exact."""
+    moves = hint.moves if limit is None else hint.moves[:limit]
+    rows = [
+        [
+            str(i),
+            value.notation,
+            _percent(value.score),
+            _interval(value.ci95),
+            str(value.visits),
+            "yes" if value.exact else "no",
+        ]
+        for i, value in enumerate(moves, 1)
+    ]
+    lines = _table(
+        ["#", "move", "win %", "95% interval", "visits", "exact"],
+        rows,
+        [True, False, True, True, True, False],
+    )
+    if limit is not None and len(hint.moves) > limit:
+        lines.append(f"… and {len(hint.moves) - limit} more")
+    value = hint.evaluation
+    lines.append(
+        f"position: {_percent(value.score).strip()}% for seat {hint.seat} "
+        f"(95% {_interval(value.ci95)}){' exact' if value.exact else ''}"
+    )
+    lines.append(_stats_line(hint.stats.to_json()))
+    return "\n".join(lines)
+
+
+def format_evaluation(evaluation: Evaluation) -> str:
+    """The seat's expected score and every seat's expected score and chance of losing."""
+    rows = [
+        [
+            f"{seat}{' (you)' if seat == evaluation.seat else ''}",
+            _percent(score),
+            _percent(p_lose),
+        ]
+        for seat, (score, p_lose) in enumerate(zip(evaluation.scores, evaluation.p_lose, strict=True))
+    ]
+    lines = [
+        f"seat {evaluation.seat}: expected score {_percent(evaluation.score).strip()}% "
+        f"(95% {_interval(evaluation.ci95)}){' exact' if evaluation.exact else ''}",
+        *_table(["seat", "score %", "loses %"], rows, [False, True, True]),
+        _stats_line(evaluation.stats.to_json()),
+    ]
+    return "\n".join(lines)
+
+
+def _stats_line(stats: dict[str, Any]) -> str:
+    if stats["algorithm"] == "exact":
+        return f"exact: {stats['iterations']} nodes in {stats['time_ms']:.1f} ms"
+    return (
+        f"{stats['algorithm']}: {stats['iterations']} iterations, {stats['worlds']} worlds in "
+        f"{stats['time_ms']:.0f} ms ({stats['iterations_per_s']:,.0f}/s, stopped by "
+        f"{stats['stop_reason']}), seed {stats['seed']}, {stats['threads']} thread(s)"
+    )
+
+
+def format_moves(position: Position, moves: Sequence[Move]) -> str:
+    """The numbered legal moves of the seat to move."""
+    if position.to_move is None:
+        return "the game is over: no moves"
+    lines = [f"seat {position.to_move} to move, {len(moves)} legal move{'s' if len(moves) != 1 else ''}:"]
+    lines += [f"{i:3d}  {move.notation}" for i, move in enumerate(moves, 1)]
+    return "\n".join(lines)
+
+
+# -- tan play -------------------------------------------------------------------------------
+
+HELP = """\
+moves:  attack 7c · defend 7c with 9c · take · pass · transfer 7h
+        or the number of a listed move, or just a card when only one move plays it
+hint    ranked moves from the engine      table   show the table again
+help    this text                         quit    leave the game"""
+
+
+@dataclass
+class TerminalGame:
+    """A game in the terminal: `human` plays one seat, engines the others (SPEC §4 `tan play`).
+
+    `engines` are seat specs for the other seats in seat order (repeated when
+    fewer); `hint_limits` are the limits of the search behind `hint`. The deck
+    is shuffled by `seed`; the engines' move seeds are drawn from it too, so a
+    game against iteration-limited engines replays exactly.
+    """
+
+    rules: Rules
+    players: int
+    human: int
+    engines: Sequence[Any]
+    seed: int
+    hint_limits: Limits
+    stdin: TextIO
+    stdout: TextIO
+    algorithm: str = "ismcts"
+    game: Game = field(init=False)
+    seats: list[Player | None] = field(init=False)
+    names: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rules.check_players(self.players)
+        if isinstance(self.human, bool) or self.human not in range(self.players):
+            raise TanError(f"seat: no seat {self.human!r} in a {self.players}-seat game", "invalid_seat")
+        if not self.engines:
+            raise TanError("play needs at least one engine", "unknown_engine")
+        others = [seat for seat in range(self.players) if seat != self.human]
+        self.seats = [None] * self.players
+        self.names = ["you"] * self.players
+        for i, seat in enumerate(others):
+            spec = self.engines[i % len(self.engines)]
+            self.seats[seat] = checked_player(spec)
+            name = spec if isinstance(spec, str) else spec.get("engine", "engine")
+            self.names[seat] = f"seat {seat} ({name})"
+        self.game = Game.deal(self.rules, self.players, seed=self.seed)
+        self.move_seeds = random.Random(self.seed)
+        self.hint_seeds = random.Random(f"hint:{self.seed}")  # asking for hints leaves the engines' seeds be
+        self.solver = Solver(self.algorithm)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def run(self) -> int:
+        """Play to the end; 0 when the game ended or the human left, 1 when the input ran out."""
+        game = self.game
+        self.say(
+            f"Tấn: {_rules_name(self.rules)}, {self.players} players; you are seat {self.human}. "
+            f"Deal seed {self.seed}. Type 'help' for the commands."
+        )
+        self.say(f"trump: {game.trump} (the card at the bottom of the stock)")
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            if seat == self.human:
+                outcome = self._human_turn()
+                if outcome is not None:
+                    return outcome
+            else:
+                player = self.seats[seat]
+                assert player is not None
+                move = player.choose(Position.from_game(game, seat), self.move_seeds.getrandbits(63))
+                self._report(game.play(move, seat))
+        self._final()
+        return 0
+
+    # -- the human's turn -------------------------------------------------------------
+
+    def _human_turn(self) -> int | None:
+        position = Position.from_game(self.game, self.human)
+        moves = self.game.legal_moves()
+        self._show(position, moves)
+        while True:
+            print("your move> ", end="", file=self.stdout, flush=True)
+            line = self.stdin.readline()
+            if not line:
+                self.say("\ninput ended: leaving the game")
+                return 1
+            text = line.strip()
+            if not self.stdin.isatty():
+                self.say(text)  # a piped move shows up beside its prompt, as if typed
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                self.say("you left the game")
+                return 0
+            if word in ("help", "?", "h"):
+                self.say(HELP)
+                continue
+            if word in ("table", "t", "show"):
+                self._show(position, moves)
+                continue
+            if word == "hint":
+                hint = self.solver.hint(position, self.hint_limits, seed=self.hint_seeds.getrandbits(31))
+                self.say(format_hint(hint, limit=8))
+                continue
+            try:
+                move = self._read_move(text, moves)
+                self.game.verify(move, self.human)
+            except TanError as error:
+                self.say(f"? {error}")
+                continue
+            self._report(self.game.play(move, self.human))
+            return None
+
+    def _read_move(self, text: str, moves: Sequence[Move]) -> Move:
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(moves):
+                raise TanError(f"no move number {number}: choose 1-{len(moves)}")
+            return moves[number - 1]
+        if len(text.split()) == 1 and text.lower() not in ("take", "pass"):
+            try:
+                card = Card.parse(text)
+            except TanError:
+                pass
+            else:
+                playing = [move for move in moves if move.card == card]
+                if len(playing) == 1:
+                    return playing[0]
+                if not playing:
+                    raise TanError(f"no legal move plays {card}")
+                raise TanError(f"{card} can be played {len(playing)} ways: type the whole move")
+        return Move.parse(text)
+
+    def _show(self, position: Position, moves: Sequence[Move]) -> None:
+        trump = position.trump.suit
+        self.say()
+        self.say(
+            f"── trump {position.trump} · stock {position.stock} · discard {len(position.discard)} "
+            f"· finished {', '.join(map(str, position.finished)) or 'none'} ──"
+        )
+        for seat in range(self.players):
+            if seat == self.human:
+                continue
+            known = position.known[seat]
+            role = self._role(seat)
+            extra = f", known: {' '.join(map(str, known))}" if known else ""
+            self.say(f"{self.names[seat]}: {_cards(position.hand_counts[seat])}{extra}{role}")
+        if position.table:
+            pairs = [f"{attack}/{'-' if defense is None else defense}" for attack, defense in position.table]
+            self.say(f"table: {'  '.join(pairs)}{'  (being taken)' if position.taking else ''}")
+        else:
+            self.say("table: empty")
+        self.say(f"you, seat {self.human}: {' '.join(map(str, sort_hand(position.hand, trump)))}"
+                 f"{self._role(self.human)}")
+        self.say(f"{self._situation()}; legal moves:")
+        self.say("  ".join(f"{i}) {move.notation}" for i, move in enumerate(moves, 1)))
+
+    def _role(self, seat: int) -> str:
+        game = self.game
+        if seat == game.attacker:
+            return "  [attacker]"
+        if seat == game.defender:
+            return "  [defender]"
+        return ""
+
+    def _situation(self) -> str:
+        game = self.game
+        if not game.table:
+            return "you lead"
+        if game.to_move == game.defender and not game.taking:
+            return f"you defend against seat {game.attacker}"
+        return f"you may throw in on seat {game.defender}" + (" (who takes)" if game.taking else "")
+
+    # -- what happened ----------------------------------------------------------------
+
+    def _report(self, record: MoveRecord) -> None:
+        game = self.game
+        who = "you" if record.seat == self.human else self.names[record.seat]
+        self.say(f"{who}: {record.move.notation}")
+        if record.bout_ended and not game.over:
+            self.say(
+                f"  bout over · seat {game.attacker} attacks seat {game.defender} · "
+                f"stock {len(game.stock)} · "
+                + ("you have finished" if self.human in game.finished
+                   else f"your hand {_cards(len(game.hands[self.human]))}")
+            )
+
+    def _final(self) -> None:
+        game = self.game
+        assert game.scores is not None
+        self.say()
+        if game.loser is None:
+            self.say("game over: a draw, nobody is the durak")
+        elif game.loser == self.human:
+            self.say("game over: you lost (you are the durak)")
+        else:
+            self.say(f"game over: {self.names[game.loser]} lost")
+        scores = ", ".join(
+            f"{'you' if seat == self.human else f'seat {seat}'} {score:g}"
+            for seat, score in enumerate(game.scores)
+        )
+        self.say(f"scores: {scores}")
