@@ -1,0 +1,233 @@
+"""The arena: paired deals in every seat rotation, reproducible games, statistics, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver import arena
+from solver.arena import (
+    ArenaError,
+    build_tasks,
+    elo_difference,
+    play_game,
+    read_results,
+    run_arena,
+    summarize,
+    wilson_interval,
+)
+from solver.errors import TanError
+from solver.search import Limits
+
+
+def _without_time(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{key: value for key, value in record.items() if key != "seconds"} for record in records]
+
+
+# -- pairing ------------------------------------------------------------------------------
+
+
+def test_every_deal_in_every_rotation() -> None:
+    tasks = build_tasks(["random", "greedy", "ismcts"], deals=4, rules="durak", players=3, seed=9)
+    assert len(tasks) == 12
+    pairs = sorted((task.deal, task.rotation) for task in tasks)
+    assert pairs == [(deal, rotation) for deal in range(4) for rotation in range(3)]
+    lineup = ["random", "greedy", "ismcts"]
+    for task in tasks:
+        # Rotation r puts engine lineup[(i + r) % k] in seat i.
+        assert list(task.engines) == [lineup[(i + task.rotation) % 3] for i in range(3)]
+    for deal in range(4):
+        rotations = [task for task in tasks if task.deal == deal]
+        assert len({task.deal_seed for task in rotations}) == 1
+        for seat in range(3):  # each engine sits in each seat once per deal
+            assert sorted(task.engines[seat] for task in rotations) == sorted(lineup)
+    assert len({task.deal_seed for task in tasks}) == 4
+    assert len({task.move_seed for task in tasks}) == 12
+
+
+def test_rotations_of_a_deal_share_the_deck() -> None:
+    tasks = build_tasks(["random", "greedy"], deals=2, rules="tan", players=2, seed=1)
+    records = run_arena(tasks, workers=1)
+    assert [(r["deal"], r["rotation"]) for r in records] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert records[0]["deck"] == records[1]["deck"]
+    assert records[2]["deck"] == records[3]["deck"]
+    assert records[0]["deck"] != records[2]["deck"]
+    assert len(set(records[0]["deck"])) == 52
+    assert records[0]["engines"] == ["random", "greedy"] and records[1]["engines"] == ["greedy", "random"]
+    for record in records:
+        assert record["plies"] > 0 and record["seconds"] >= 0
+        assert sorted(record["scores"]) in ([0.0, 1.0], [0.5, 0.5])
+        assert record["loser"] is None or record["scores"][record["loser"]] == 0.0
+
+
+def test_fewer_engines_than_seats_go_round_the_table() -> None:
+    tasks = build_tasks(["greedy", "random"], deals=1, rules="tan", players=4)
+    assert [task.engines for task in tasks] == [
+        ("greedy", "random", "greedy", "random"),
+        ("random", "greedy", "random", "greedy"),
+    ] * 2
+
+
+def test_search_engines_get_the_limits_and_like_engines_distinct_labels() -> None:
+    specs = ["ismcts", {"engine": "ismcts", "limits": {"iterations": 50}}, "greedy"]
+    tasks = build_tasks(specs, deals=1, rules="durak", players=3, limits=Limits(iterations=20, time_ms=None))
+    assert tasks[0].seats[0] == {"engine": "ismcts", "limits": {"iterations": 20}}
+    assert tasks[0].seats[2] == "greedy"
+    assert tasks[0].engines == ("ismcts@20it", "ismcts@50it", "greedy")
+    named = build_tasks(["random", {"engine": "random", "name": "other"}], deals=1, rules="tan")
+    assert named[0].engines == ("random", "other")
+    assert build_tasks(["random", "random"], deals=1, rules="tan")[0].engines == ("random#1", "random#2")
+
+
+@pytest.mark.parametrize(
+    ("specs", "kwargs"),
+    [
+        (["chess"], {}),
+        (["random", "greedy", "random"], {"players": 2}),
+        (["random"], {"deals": 0}),
+        ([{"engine": "ismcts", "depth": 3}], {}),
+        (["random"], {"players": 5}),
+        ([], {}),
+    ],
+)
+def test_bad_arenas_are_refused(specs: list[Any], kwargs: dict[str, Any]) -> None:
+    options: dict[str, Any] = {"deals": 1, "rules": "tan", "players": 2, **kwargs}
+    with pytest.raises(TanError):
+        build_tasks(specs, **options)
+
+
+# -- determinism --------------------------------------------------------------------------
+
+
+def test_a_game_is_a_function_of_its_task() -> None:
+    task = build_tasks([{"engine": "ismcts", "limits": {"iterations": 30}}, "greedy"], deals=1,
+                       rules="durak", seed=4)[1]
+    first, second = play_game(task), play_game(task)
+    assert _without_time([first]) == _without_time([second])
+    assert json.loads(json.dumps(first)) == first  # JSON-ready
+
+
+def test_same_seeds_same_results_in_one_or_two_processes(tmp_path: Path) -> None:
+    tasks = build_tasks(["random", "greedy"], deals=3, rules="durak", players=2, seed=7)
+    one = run_arena(tasks, workers=1)
+    again = run_arena(tasks, workers=1)
+    two = run_arena(tasks, workers=2, out=tmp_path / "two.jsonl")
+    assert _without_time(one) == _without_time(again) == _without_time(two)
+    written = sorted(read_results(tmp_path / "two.jsonl"), key=lambda r: (r["deal"], r["rotation"]))
+    assert _without_time(written) == _without_time(one)
+    other_seed = run_arena(build_tasks(["random", "greedy"], deals=3, rules="durak", seed=8), workers=1)
+    assert [r["deck"] for r in other_seed] != [r["deck"] for r in one]
+
+
+# -- statistics ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mean", "n", "expected"),
+    [
+        # Published Wilson intervals (e.g. statsmodels proportion_confint(k, n, method="wilson")).
+        (0.8, 10, (0.4901625, 0.9433178)),
+        (0.5, 10, (0.2365931, 0.7634069)),
+        (0.0, 10, (0.0, 0.2775328)),
+        (0.5, 100, (0.4038315, 0.5961685)),
+    ],
+)
+def test_wilson_interval(mean: float, n: int, expected: tuple[float, float]) -> None:
+    assert wilson_interval(mean, n) == pytest.approx(expected, abs=1e-6)
+
+
+def test_wilson_interval_is_symmetric_and_empty_is_everything() -> None:
+    low, high = wilson_interval(0.3, 40)
+    assert (1 - high, 1 - low) == pytest.approx(wilson_interval(0.7, 40))
+    assert wilson_interval(0.5, 0) == (0.0, 1.0)
+
+
+def test_elo_difference() -> None:
+    assert elo_difference(0.5) == 0.0
+    assert elo_difference(0.75) == pytest.approx(190.8485, abs=1e-4)
+    assert elo_difference(0.25) == pytest.approx(-190.8485, abs=1e-4)
+    assert elo_difference(1.0) == float("inf") and elo_difference(0.0) == float("-inf")
+
+
+def _record(engines: list[str], scores: list[float]) -> dict[str, Any]:
+    return {"engines": engines, "scores": scores, "players": len(engines), "plies": 10, "seconds": 0.5}
+
+
+def test_summary_per_engine_with_elo_for_two_seats() -> None:
+    records = [_record(["a", "b"], [1.0, 0.0])] * 6 + [_record(["b", "a"], [1.0, 0.0])] * 2
+    records += [_record(["a", "b"], [0.5, 0.5])] * 2
+    summary = summarize(records, order=["a", "b"])
+    a, b = summary.engines
+    assert (a.engine, a.games, a.wins, a.draws, a.losses) == ("a", 10, 6, 2, 2)
+    assert a.score == pytest.approx(0.7) and b.score == pytest.approx(0.3)
+    assert a.ci95 == pytest.approx(wilson_interval(0.7, 10))
+    assert summary.elo is not None
+    assert summary.elo == pytest.approx(
+        (elo_difference(0.7), elo_difference(a.ci95[0]), elo_difference(a.ci95[1]))
+    )
+    data = summary.to_json()
+    assert data["games"] == 10 and data["plies_per_game"] == 10 and data["seconds"] == 5.0
+    assert data["elo"]["engine"] == "a" and data["elo"]["opponent"] == "b"
+    assert data["elo"]["difference"] == pytest.approx(147.2, abs=0.1)
+    assert data["engines"][0] == {
+        "engine": "a", "games": 10, "score": 0.7, "ci95": [round(x, 6) for x in a.ci95],
+        "wins": 6, "draws": 2, "losses": 2,
+    }
+
+
+def test_summary_without_elo_for_more_seats_and_infinite_elo_as_null() -> None:
+    three = summarize([_record(["a", "b", "a"], [1.0, 0.0, 1.0])])
+    assert three.elo is None
+    assert [(s.engine, s.games, s.score) for s in three.engines] == [("a", 2, 1.0), ("b", 1, 0.0)]
+    sweep = summarize([_record(["a", "b"], [1.0, 0.0])] * 3).to_json()
+    assert sweep["elo"]["difference"] is None  # +inf has no JSON number
+    low = wilson_interval(1.0, 3)[0]  # three wins of three: 0.44, a little below even
+    assert sweep["elo"]["ci95"] == [pytest.approx(elo_difference(low), abs=0.05), None]
+
+
+# -- output file and resume ---------------------------------------------------------------
+
+
+def test_resume_plays_only_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "results.jsonl"
+    tasks = build_tasks(["random", "greedy"], deals=3, rules="tan", seed=2)
+    first = run_arena(tasks[:4], workers=1, out=out)
+    assert len(out.read_text().splitlines()) == 4
+    with out.open("a") as file:
+        file.write('{"deal": 2, "rotation": 0, "sco')  # a run cut short mid-line
+    played: list[int] = []
+    real = arena.play_game
+
+    def counting(task: arena.GameTask) -> dict[str, Any]:
+        played.append(task.deal * 10 + task.rotation)
+        return real(task)
+
+    monkeypatch.setattr(arena, "play_game", counting)
+    records = run_arena(tasks, workers=1, out=out, resume=True)
+    assert played == [20, 21]
+    assert _without_time(records[:4]) == _without_time(first)
+    assert len(records) == 6
+    lines = out.read_text().splitlines()
+    assert len(lines) == 6 and all(json.loads(line)["scores"] for line in lines)
+    played.clear()
+    assert _without_time(run_arena(tasks, workers=1, out=out, resume=True)) == _without_time(records)
+    assert played == []
+    run_arena(tasks[:1], workers=1, out=out)  # without resume the file starts afresh
+    assert len(out.read_text().splitlines()) == 1
+
+
+def test_resume_ignores_records_of_another_match(tmp_path: Path) -> None:
+    out = tmp_path / "results.jsonl"
+    run_arena(build_tasks(["random", "greedy"], deals=1, rules="tan", seed=1), workers=1, out=out)
+    tasks = build_tasks(["random", "greedy"], deals=1, rules="tan", seed=2)
+    records = run_arena(tasks, workers=1, out=out, resume=True)
+    assert [r["deal_seed"] for r in records] == [tasks[0].deal_seed] * 2
+    assert len(read_results(out)) == 4  # the other match's records are kept in the file
+
+
+def test_workers_must_be_positive() -> None:
+    with pytest.raises(ArenaError):
+        run_arena([], workers=0)
