@@ -670,7 +670,9 @@ class Game:
                 raise IllegalMoveError(f"cannot {move}: an attack card has already been beaten")
             rank = self.table[0].attack.rank
             if move.card.rank != rank:
-                raise IllegalMoveError(f"cannot {move}: the attack cards are {rank}s, not {move.card.rank}s")
+                raise IllegalMoveError(
+                    f"cannot {move}: the attack cards are of rank {rank}, not {move.card.rank}"
+                )
             receiver = self._next_active(self.defender)
             if len(self.hands[receiver]) < len(self.table) + 1:
                 raise IllegalMoveError(
@@ -719,9 +721,11 @@ class Game:
         assert mover is not None
         bout_ended = False
         if move.action is Action.ATTACK:
+            # SPEC §1.4: a lead or a throw-in; a card played clears the passes.
             self._put_card(mover, move)
             self.table.append(Pair(_card(move)))
         elif move.action is Action.DEFEND:
+            # SPEC §1.3-§1.4: the card beats its target (verified); an empty hand may end the bout.
             self._put_card(mover, move)
             for pair in self.table:
                 if pair.attack == move.target:
@@ -737,6 +741,7 @@ class Game:
                 self._end_bout(took=True)
                 bout_ended = True
         elif move.action is Action.PASS:
+            # SPEC §1.4: the bout ends when every thrower has passed since the last card.
             self.passed.add(mover)
             if all(seat in self.passed for seat in self._throwers()):
                 self._end_bout(took=self.taking)
@@ -747,9 +752,8 @@ class Game:
             self.table.append(Pair(_card(move)))
             self.attacker = mover
             self.defender = self._next_active(mover)
-        if not bout_ended and not self.over:
-            self._check_trump_ace()
-        if not self.over and not bout_ended:
+        # SPEC §1.5 thối A chủ is checked after every move; a bout that ended checked it after the refill.
+        if not bout_ended and not self._check_trump_ace():
             self.to_move = seat_to_move(
                 self.rules,
                 self.players,

@@ -241,7 +241,7 @@ def test_no_transfer_when_the_next_seat_holds_too_few_cards() -> None:
         match=r"^cannot transfer: seat 2 holds 1 card, 2 attack cards would be on the table$",
     ):
         game.verify("transfer 7h")
-    with pytest.raises(IllegalMoveError, match="attack cards are 7s, not 9s"):
+    with pytest.raises(IllegalMoveError, match="attack cards are of rank 7, not 9"):
         game.verify("transfer 9s")
 
 
