@@ -25,6 +25,11 @@ far as this seat can tell; every refusal is a `PositionError` (or `CardError`,
 - `inconsistent_turn`: turn fields that contradict each other or the table
   (see `solver.reference.check_turn`).
 
+Optional fields default to empty (`discard`, `table`, `known`, `passed`,
+`finished`), false (`taking`) and, for `defended_once`, to whether the discard
+pile holds any card (only a defence discards). `to_move: null` is a finished
+game. The readings are listed in docs/rules-notes.md, "Positions".
+
 Determinized search starts here: `unseen_cards()` and `hidden_slots()` say
 what this seat does not know, `to_game()` builds the full `Game` for one
 assignment of the unseen cards and `sample_game()` draws one uniformly
