@@ -59,7 +59,12 @@ def _serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn (SPEC §3)."""
     import uvicorn
 
-    uvicorn.run("service.main:app", host=args.host, port=args.port, log_level=args.log_level)
+    from service.settings import get_settings  # TAN_HOST, TAN_PORT when --host, --port are not given
+
+    settings = get_settings()
+    host = args.host if args.host is not None else settings.host
+    port = args.port if args.port is not None else settings.port
+    uvicorn.run("service.main:app", host=host, port=port, log_level=args.log_level)
     return 0
 
 
@@ -365,8 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     serve = commands.add_parser("serve", help="run the HTTP API and web page")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--host", help="address to listen on (default $TAN_HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default $TAN_PORT or 8000)")
     serve.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug", "trace"]
     )
