@@ -1,43 +1,103 @@
-"""The HTTP face of Tấn (SPEC §3): for now only the health check and a placeholder page.
+"""The HTTP face of Tấn (SPEC §3): the FastAPI app.
 
-`tan serve` runs this app with uvicorn. The `/v1` API arrives with the
-service proper; this module keeps the app importable and its two routes honest.
+`create_app(settings)` builds an app; `app` is the one `tan serve` runs
+(`uvicorn service.main:app`), configured from `TAN_*` environment variables
+(`service.settings`). The web page is served at `/`, the API under `/v1`,
+its manual at `/docs`.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 
+from service.deps import services_of
+from service.errors import install_error_handlers
+from service.metrics import Metrics, MetricsMiddleware
+from service.middleware import BodyLimitMiddleware
+from service.routers import games, positions, rules
+from service.routers import service as service_router
+from service.settings import Settings, get_settings
+from service.version import VERSION
+
+__all__ = ["VERSION", "app", "create_app"]
+
 STATIC = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("service")
+
+DESCRIPTION = """
+Tấn answers which move is best in a game of **bài Tấn / Durak**, from what one
+player can see (a *position*, SPEC §2.2), and plays stored games against engines.
+
+* **Positions**: `POST /v1/moves`, `POST /v1/hint`, `POST /v1/evaluate`.
+* **Games**: `POST /v1/games` deals; each human seat gets a secret token to send as
+  `Authorization: Bearer <token>` when it reads its view, moves or asks a hint.
+* **Moves** are JSON (`{"action": "defend", "card": "9c", "target": "7c"}`) or text
+  (`defend 7c with 9c`, `attack 7c`, `take`, `pass`, `transfer 7h`).
+* **Errors** are `{"detail": "...", "code": "..."}`: 422 for bad input with a stable
+  code, 401/403 for tokens, 404 for unknown games, 413 for large bodies, 503 with
+  `Retry-After` when every search slot is busy.
+"""
+
+TAGS = [
+    {"name": "positions", "description": "legal moves, hints and evaluations of a position"},
+    {"name": "games", "description": "games stored on the server, against engines or people"},
+    {"name": "rules", "description": "presets and options"},
+    {"name": "service", "description": "health and metrics"},
+]
 
 
-def _version() -> str:
-    try:
-        return importlib.metadata.version("tan")
-    except importlib.metadata.PackageNotFoundError:
-        return "0+unknown"
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new app with its own settings, metrics, search pool and game store."""
+    settings = settings or get_settings()
+    metrics = Metrics()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services_of(app)  # open the store and the pool before the first request
+        yield
+        services = getattr(app.state, "services", None)
+        if services is not None:
+            services.stop()
+
+    app = FastAPI(
+        title="Tấn",
+        summary="Solver and hint service for bài Tấn / Durak",
+        description=DESCRIPTION,
+        version=VERSION,
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.metrics = metrics
+    install_error_handlers(app)
+    app.include_router(service_router.router)
+    app.include_router(rules.router)
+    app.include_router(positions.router)
+    app.include_router(games.router)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        """The web page (a placeholder until the game page arrives)."""
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    # Outermost first: every request is counted, even one refused for its size.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    return app
 
 
-VERSION = _version()
-
-app = FastAPI(
-    title="Tấn",
-    summary="Solver and hint service for bài Tấn / Durak",
-    version=VERSION,
-)
-
-
-@app.get("/healthz", tags=["service"])
-def healthz() -> dict[str, str]:
-    """Liveness: the service answers, and which version it is."""
-    return {"status": "ok", "version": VERSION}
-
-
-@app.get("/", include_in_schema=False)
-def index() -> FileResponse:
-    """The web page (a placeholder until the game page arrives)."""
-    return FileResponse(STATIC / "index.html", media_type="text/html")
+app = create_app()

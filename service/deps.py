@@ -1,0 +1,75 @@
+"""What handlers depend on, as `Annotated` aliases: the app's services and a seat's bearer token."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from service.capacity import SearchPool
+from service.engine import Searcher
+from service.games import GameManager
+from service.metrics import Metrics
+from service.settings import Settings
+from service.store import GameStore
+
+__all__ = ["Services", "ServicesDep", "TokenDep", "services_of"]
+
+
+@dataclass
+class Services:
+    """Everything one app instance owns: settings, metrics, the search pool, the game store."""
+
+    settings: Settings
+    metrics: Metrics
+    pool: SearchPool
+    searcher: Searcher
+    store: GameStore
+    games: GameManager
+
+    @classmethod
+    def start(cls, settings: Settings, metrics: Metrics) -> Services:
+        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics)
+        searcher = Searcher(settings, metrics)
+        store = GameStore(settings.database)
+        games = GameManager(store, searcher, pool, metrics, settings.game_cache)
+        return cls(settings, metrics, pool, searcher, store, games)
+
+    def stop(self) -> None:
+        self.pool.shutdown()
+
+
+_starting = threading.Lock()
+
+
+def services_of(app: FastAPI) -> Services:
+    """The app's services, started on first use if the lifespan has not started them."""
+    services: Services | None = getattr(app.state, "services", None)
+    if services is None:
+        with _starting:
+            services = getattr(app.state, "services", None)
+            if services is None:
+                services = Services.start(app.state.settings, app.state.metrics)
+                app.state.services = services
+    return services
+
+
+def _services(request: Request) -> Services:
+    return services_of(request.app)
+
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="the seat's token from POST /v1/games, as `Authorization: Bearer <token>`",
+)
+
+
+def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+ServicesDep = Annotated[Services, Depends(_services)]
+TokenDep = Annotated[str | None, Depends(_token)]

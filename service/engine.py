@@ -1,0 +1,122 @@
+"""Searches as the service runs them: limits capped by settings, hints, evaluations and engine moves.
+
+Every search gets both an iteration and a time limit, whatever the request
+asked: `Limits.capped` fills in and caps both from the settings. A position
+with nothing hidden (empty stock, two active seats) is solved exactly by
+`Solver` regardless of limits, and exact solving time grows steeply with the
+cards in hand (8 cards a hand can take many seconds), so past
+`exact_max_cards` the service asks for the tree search instead.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import time
+from typing import Any
+
+from service.metrics import Metrics
+from service.settings import Settings
+from solver.bots import GreedyPlayer, make_player
+from solver.errors import GameOverError, NotYourTurnError, TanError
+from solver.moves import Move
+from solver.position import Position
+from solver.search import Evaluation, Hint, Limits, Solver
+
+__all__ = ["SEARCH_ENGINES", "Searcher"]
+
+SEARCH_ENGINES = ("ismcts", "pimc")
+_SOLVER_HAS_EXACT_ROOT = "exact_root" in inspect.signature(Solver).parameters
+
+
+class Searcher:
+    """Turns a request's position, limits and seed into a `Solver` answer within the settings."""
+
+    def __init__(self, settings: Settings, metrics: Metrics) -> None:
+        self.settings = settings
+        self.metrics = metrics
+
+    # -- limits -------------------------------------------------------------------------------
+
+    def limits(self, requested: dict[str, Any] | None) -> Limits:
+        """The request's limits (or the defaults), both filled in and capped (raises `bad_limits`)."""
+        s = self.settings
+        if requested is None:
+            limits = Limits(iterations=s.default_iterations, time_ms=s.default_time_ms)
+        else:
+            limits = Limits.from_json(requested)
+        return limits.capped(s.max_iterations, s.max_time_ms)
+
+    # -- searches -----------------------------------------------------------------------------
+
+    def _solver(self, position: Position, algorithm: str) -> Solver:
+        threads = self.settings.threads
+        if self._exact_too_large(position):
+            if not _SOLVER_HAS_EXACT_ROOT:
+                raise TanError(
+                    "this position has nothing hidden but too many cards to solve exactly within the "
+                    f"time limit (more than {self.settings.exact_max_cards} in hand and on the table)",
+                    "too_complex",
+                )
+            return Solver(algorithm, threads=threads, exact_root=False)  # type: ignore[call-arg,unused-ignore]
+        return Solver(algorithm, threads=threads)
+
+    def _exact_too_large(self, position: Position) -> bool:
+        active = [seat for seat in range(position.players) if seat not in position.finished]
+        if position.stock > 0 or len(active) != 2:
+            return False
+        on_table = sum(1 if defense is None else 2 for _, defense in position.table)
+        return sum(position.hand_counts[seat] for seat in active) + on_table > self.settings.exact_max_cards
+
+    @staticmethod
+    def check_to_move(position: Position) -> None:
+        """Hints and move lists are for the seat to move: refuse a finished game or another's turn."""
+        if position.to_move is None:
+            raise GameOverError("the game is over: no seat is to move")
+        if position.to_move != position.seat:
+            raise NotYourTurnError(
+                f"seat {position.seat} is not to move: seat {position.to_move} is "
+                "(set seat to the seat to move, with its hand)"
+            )
+
+    def hint(
+        self,
+        position: Position,
+        limits: Limits,
+        seed: int,
+        multipv: int | None = None,
+        algorithm: str = "ismcts",
+        kind: str = "hint",
+    ) -> Hint:
+        """Ranked moves for the seat to move (runs in a search slot)."""
+        self.check_to_move(position)
+        hint = self._solver(position, algorithm).hint(position, limits, seed=seed, multipv=multipv)
+        self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
+        return hint
+
+    def evaluate(self, position: Position, limits: Limits, seed: int) -> Evaluation:
+        """How good the position is for its seat (runs in a search slot)."""
+        evaluation = self._solver(position, "ismcts").evaluate(position, limits, seed=seed)
+        self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
+        return evaluation
+
+    # -- engine seats -------------------------------------------------------------------------
+
+    def engine_move(self, spec: dict[str, Any], position: Position, seed: int, hurry: bool = False) -> Move:
+        """The move an engine seat plays; `hurry` (the request's engine budget is spent) plays greedy."""
+        engine = spec["engine"]
+        if hurry:
+            return GreedyPlayer().choose(position, seed)
+        if engine in SEARCH_ENGINES:
+            limits = self.limits(spec.get("limits"))
+            return self.hint(position, limits, seed, algorithm=engine, kind="engine").best
+        return make_player(engine).choose(position, seed)
+
+    def engine_deadline(self) -> float:
+        """The monotonic time after which this request's engine seats hurry."""
+        return time.monotonic() + self.settings.engine_budget_ms / 1000.0
+
+    @staticmethod
+    def engine_seed(game_seed: int, ply: int) -> int:
+        """A reproducible per-move seed for engine seats, fixed by the game's seed and the ply."""
+        return random.Random(f"{game_seed}:{ply}").getrandbits(63)

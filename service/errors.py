@@ -1,0 +1,148 @@
+"""Every error answer is `{"detail": "...", "code": "..."}` (SPEC §3).
+
+- `TanError` from the solver (bad cards, positions, moves, rules, limits) → 422
+  with its stable code; the message names the field or card.
+- FastAPI's request validation → 422 with code `invalid_request` and a readable
+  `detail` naming each field at fault.
+- `ApiError` (tokens, unknown games, capacity) → its own status and code.
+- Starlette's `HTTPException` (unknown path, wrong method) → its status, a code.
+- Anything else is a bug: logged, then 500 with code `internal`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from solver.errors import TanError
+
+__all__ = [
+    "ApiError",
+    "ErrorResponse",
+    "error_responses",
+    "install_error_handlers",
+    "readable_validation_errors",
+]
+
+log = logging.getLogger("service")
+
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "too_many_requests",
+    500: "internal",
+    503: "busy",
+}
+
+
+class ErrorResponse(BaseModel):
+    """The shape of every error answer (SPEC §3)."""
+
+    detail: str = Field(description="what is wrong, naming the field or card at fault")
+    code: str = Field(description="a stable machine-readable reason, e.g. invalid_card, not_your_turn")
+
+    model_config = {
+        "json_schema_extra": {"examples": [{"detail": "hand[2]: not a card: 'Zz'", "code": "invalid_card"}]}
+    }
+
+
+_DESCRIPTIONS = {
+    401: "no bearer token for a seat that needs one",
+    403: "a wrong token for this seat, or a seat that is not yours",
+    404: "no game with this id",
+    413: "the request body is too large",
+    422: "invalid input: see `code` (invalid_card, duplicate_card, card_not_in_deck, count_mismatch, "
+    "inconsistent_turn, not_your_turn, illegal_move, game_over, unknown_rules, bad_limits, invalid_request…)",
+    503: "every search slot is busy; retry after the Retry-After header's seconds",
+}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` entries for these error statuses, all with `ErrorResponse`."""
+    return {status: {"model": ErrorResponse, "description": _DESCRIPTIONS[status]} for status in statuses}
+
+
+class ApiError(Exception):
+    """An answer other than 422-from-the-solver: status, stable code, message, headers."""
+
+    def __init__(self, status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = dict(headers or {})
+
+
+def _answer(status: int, detail: str, code: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"detail": detail, "code": code}, status_code=status, headers=dict(headers or {}))
+
+
+def _location(loc: Sequence[Any]) -> str:
+    """`("body", "position", "hand", 2)` → `position.hand[2]`."""
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif parts or item not in ("body",):
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or "body"
+
+
+def readable_validation_errors(errors: Sequence[Mapping[str, Any]]) -> str:
+    """Pydantic's error list as one line a person can read: `field: message; …`."""
+    lines: list[str] = []
+    for error in errors:
+        kind = error.get("type", "")
+        loc = _location(error.get("loc", ()))
+        if kind == "json_invalid":
+            reason = (error.get("ctx") or {}).get("error", "invalid JSON")
+            lines.append(f"the request body is not valid JSON: {reason}")
+        elif kind == "missing" and loc == "body":
+            lines.append("the request body is missing: send a JSON object")
+        else:
+            lines.append(f"{loc}: {error.get('msg', 'invalid')}")
+    # Unions report each alternative; the same line twice says nothing new.
+    return "; ".join(dict.fromkeys(lines)) or "invalid request"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Render every error as SPEC §3's `{"detail", "code"}`."""
+
+    @app.exception_handler(TanError)
+    async def _tan_error(request: Request, error: TanError) -> JSONResponse:
+        return _answer(422, error.message, error.code)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, error: ApiError) -> JSONResponse:
+        return _answer(error.status, error.detail, error.code, error.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _answer(422, readable_validation_errors(error.errors()), "invalid_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        detail = error.detail if isinstance(error.detail, str) else str(error.detail)
+        code = _STATUS_CODES.get(error.status_code, "http_error")
+        return _answer(error.status_code, detail, code, error.headers)
+
+    @app.exception_handler(Exception)
+    async def _internal_error(request: Request, error: Exception) -> JSONResponse:
+        # A bug, not bad input: bad input is validated before it gets this far.
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return _answer(500, "internal server error", "internal")

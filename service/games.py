@@ -1,0 +1,344 @@
+"""Games played over HTTP: creation, seat views, human moves, engine replies, hints (SPEC §3).
+
+A game lives in the store (`service.store`) as its set-up and move list and,
+while in use, in memory as a reference `Game` rebuilt by replaying them. Every
+change happens under the game's lock on a copy of the game: the human move and
+the engine replies it sets off are applied to the copy, written to the store in
+one transaction that checks nobody else moved first, and only then become the
+game everyone sees. Bad input therefore never changes stored state.
+
+Secrets: each human seat has a bearer token (`secrets.token_urlsafe`); only its
+SHA-256 is stored, and tokens are compared in constant time. A seat's view
+shows its own hand and what it has seen (`Game.position(seat)`, with `known`);
+engine seats' hands are never shown to anyone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from service.capacity import SearchPool
+from service.engine import SEARCH_ENGINES, Searcher
+from service.errors import ApiError
+from service.metrics import Metrics
+from service.store import GameRecord, GameStore, StaleGameError
+from solver.bots import ENGINES, make_player
+from solver.cards import parse_cards
+from solver.errors import RulesError, TanError
+from solver.moves import Move
+from solver.position import Position
+from solver.reference import Game, random_deck
+from solver.rules import Rules
+from solver.search import Limits
+
+__all__ = ["GameManager", "LiveGame"]
+
+T = TypeVar("T")
+HUMAN = "human"
+_SETUP_FORMAT = 1
+_WRITE_ATTEMPTS = 3
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class LiveGame:
+    """A stored game rebuilt in memory: the full-information `Game` and its public history."""
+
+    id: str
+    setup: dict[str, Any]
+    game: Game
+    history: list[tuple[int, Move]] = field(default_factory=list)
+
+    @property
+    def seats(self) -> list[str | dict[str, Any]]:
+        seats: list[str | dict[str, Any]] = self.setup["seats"]
+        return seats
+
+    @property
+    def plies(self) -> int:
+        return len(self.history)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.game.over else "playing"
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] == HUMAN
+
+    @classmethod
+    def rebuild(cls, record: GameRecord) -> LiveGame:
+        """Deal the stored deck and replay the stored moves (the reference rules check each one)."""
+        setup = record.setup
+        if setup.get("format") != _SETUP_FORMAT:
+            raise RuntimeError(f"game {record.id}: unknown set-up format {setup.get('format')!r}")
+        rules = Rules.from_json(setup["rules"])
+        game = Game.deal(rules, setup["players"], deck=setup["deck"], first_attacker=setup["first_attacker"])
+        history: list[tuple[int, Move]] = []
+        for seat, text in record.moves:
+            move = Move.parse(text)
+            game.play(move, seat)
+            history.append((seat, move))
+        return cls(record.id, setup, game, history)
+
+
+class GameManager:
+    """Creates, loads, shows and advances games; one instance per app."""
+
+    def __init__(self, store: GameStore, searcher: Searcher, pool: SearchPool, metrics: Metrics,
+                 cache_size: int) -> None:
+        self.store = store
+        self.searcher = searcher
+        self.pool = pool
+        self.metrics = metrics
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
+
+    # -- locks and the cache --------------------------------------------------------------------
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self._locks_lock:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.Lock()
+            return lock
+
+    def _remember(self, live: LiveGame) -> None:
+        if self.cache_size <= 0:
+            return
+        with self._cache_lock:
+            self._cache[live.id] = live
+            self._cache.move_to_end(live.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    def _fresh(self, game_id: str) -> LiveGame:
+        """The game as stored now (call with its lock held): cached if no move was added since."""
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+        if cached is not None and self.store.plies(game_id) == cached.plies:
+            return cached
+        record = self.store.load(game_id)
+        if record is None:
+            raise ApiError(404, "not_found", f"no game with id {game_id!r}")
+        live = LiveGame.rebuild(record)
+        self._remember(live)
+        return live
+
+    # -- seats and tokens -----------------------------------------------------------------------
+
+    @staticmethod
+    def _seat_spec(spec: Any) -> str | dict[str, Any]:
+        """A seat spec of the request, checked: `"human"` or `{"engine": name, "limits": ...}`."""
+        if isinstance(spec, str):
+            if spec == HUMAN:
+                return HUMAN
+            engine, limits = spec, None
+        else:
+            engine, limits = spec.engine, spec.limits.to_json() if spec.limits is not None else None
+        if engine not in ENGINES:
+            raise TanError(
+                f"seats: unknown seat kind {engine!r} (expected human or one of {', '.join(ENGINES)})",
+                "unknown_engine",
+            )
+        if engine in SEARCH_ENGINES:
+            if limits is not None:
+                Limits.from_json(limits)  # refuse bad limits now, not at the engine's first move
+            return {"engine": engine, "limits": limits}
+        make_player({"engine": engine, "limits": limits} if limits is not None else engine)
+        return {"engine": engine, "limits": None}
+
+    def authorize(self, live: LiveGame, seat: int, token: str | None) -> None:
+        """Raise unless `token` is `seat`'s: 422 for no such seat, 403 for an engine seat or a wrong
+        token, 401 for no token."""
+        if isinstance(seat, bool) or seat not in range(live.game.players):
+            raise TanError(f"seat: no seat {seat!r} in this {live.game.players}-seat game", "invalid_seat")
+        spec = live.seats[seat]
+        if spec != HUMAN:
+            engine = spec["engine"] if isinstance(spec, dict) else spec
+            raise ApiError(
+                403,
+                "engine_seat",
+                f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
+            )
+        expected = live.setup["token_hashes"][seat]
+        if not token:
+            raise ApiError(
+                401,
+                "unauthorized",
+                f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
+                {"WWW-Authenticate": "Bearer"},
+            )
+        if not hmac.compare_digest(_hash(token), expected):
+            raise ApiError(403, "forbidden", f"wrong token for seat {seat}")
+
+    # -- views ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def view(live: LiveGame, seat: int) -> dict[str, Any]:
+        """SPEC §3: the game as `seat` sees it (call with the game's lock held, or on an unshared game)."""
+        game = live.game
+        seats: list[dict[str, Any]] = []
+        for spec in live.seats:
+            if spec == HUMAN:
+                seats.append({"kind": "human"})
+            else:
+                assert isinstance(spec, dict)
+                seats.append({"kind": "engine", "engine": spec["engine"], "limits": spec.get("limits")})
+        return {
+            "id": live.id,
+            "status": live.status,
+            "seat": seat,
+            "position": game.position(seat),
+            "legal_moves": [move.to_json() for move in game.legal_moves()] if game.to_move == seat else [],
+            "scores": None if game.scores is None else list(game.scores),
+            "loser": game.loser,
+            "history": [
+                {"seat": mover, "move": move.to_json(), "notation": move.notation}
+                for mover, move in live.history
+            ],
+            "seats": seats,
+        }
+
+    def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        """`GET /v1/games/{id}?seat=k`."""
+        with self._lock(game_id):
+            live = self._fresh(game_id)
+            self.authorize(live, seat, token)
+            return self.view(live, seat)
+
+    # -- engines --------------------------------------------------------------------------------
+
+    def _needs_search(self, live: LiveGame, game: Game) -> bool:
+        """Whether engine seats may search before a human must act (then a search slot is needed)."""
+        if game.over or live.is_human(game.to_move or 0):
+            return False
+        return any(isinstance(spec, dict) and spec["engine"] in SEARCH_ENGINES for spec in live.seats)
+
+    def _engines_play(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
+        """Engine seats move on `game` until a human must act or the game ends.
+
+        Past the request's engine budget the engines play greedy moves, so this always ends soon.
+        """
+        played: list[tuple[int, Move]] = []
+        deadline = self.searcher.engine_deadline()
+        seed = int(live.setup["seed"])
+        while not game.over and game.to_move is not None and not live.is_human(game.to_move):
+            seat = game.to_move
+            spec = live.seats[seat]
+            assert isinstance(spec, dict)
+            position = Position.from_game(game, seat)
+            ply = live.plies + len(played)
+            move = self.searcher.engine_move(
+                spec, position, self.searcher.engine_seed(seed, ply), hurry=time.monotonic() > deadline
+            )
+            game.play(move, seat)
+            played.append((seat, move))
+        self.metrics.moves_played.labels("engine").inc(len(played))
+        return played
+
+    def _advance(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
+        """Let the engines reply on `game`, in a search slot if they search (503 if none is free)."""
+        if self._needs_search(live, game):
+            return self.pool.submit(lambda: self._engines_play(live, game)).result()
+        return self._engines_play(live, game)
+
+    # -- creating and playing -------------------------------------------------------------------
+
+    def create(self, request: Any) -> tuple[str, list[str | None], dict[str, Any]]:
+        """`POST /v1/games`: deal, let engines play until a human must act, store. Returns
+        the id, the tokens and the view of the first human seat (seat 0 if none)."""
+        rules = Rules.from_json(request.rules)
+        seats = [self._seat_spec(spec) for spec in request.seats]
+        players = request.players if request.players is not None else len(seats)
+        try:
+            rules.check_players(players)
+        except RulesError as error:
+            raise RulesError(f"players: {error}", "bad_players") from None
+        if len(seats) != players:
+            raise TanError(f"seats: {len(seats)} seats given for {players} players", "count_mismatch")
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        deck = request.deck if request.deck is not None else [str(card) for card in random_deck(rules, seed)]
+        game = Game.deal(rules, players, deck=deck, first_attacker=request.first_attacker)
+        tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in seats]
+        game_id = secrets.token_urlsafe(12)
+        setup = {
+            "format": _SETUP_FORMAT,
+            "rules": rules.to_json(),
+            "players": players,
+            "deck": [str(card) for card in parse_cards(deck)],
+            "first_attacker": game.attacker,
+            "seats": seats,
+            "seed": seed,
+            "token_hashes": [None if token is None else _hash(token) for token in tokens],
+        }
+        live = LiveGame(game_id, setup, game.clone())
+        played = self._advance(live, game)
+        self.store.create(game_id, setup, [(seat, move.notation) for seat, move in played], _status(game))
+        live.game = game
+        live.history = played
+        self._remember(live)
+        self.metrics.games_created.inc()
+        viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
+        return game_id, tokens, self.view(live, viewer)
+
+    def play(self, game_id: str, seat: int, move_input: Any, token: str | None) -> dict[str, Any]:
+        """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies."""
+        with self._lock(game_id):
+            for _attempt in range(_WRITE_ATTEMPTS):
+                live = self._fresh(game_id)
+                self.authorize(live, seat, token)
+                move = Move.parse(move_input)
+                game = live.game.clone()
+                game.play(move, seat)
+                played = [(seat, move)]
+                self.metrics.moves_played.labels("human").inc()
+                played += self._advance(live, game)
+                try:
+                    self.store.append(
+                        game_id, live.plies, [(s, m.notation) for s, m in played], _status(game)
+                    )
+                except StaleGameError:
+                    self._forget(game_id)  # another process moved first: read it again and re-check
+                    continue
+                updated = LiveGame(game_id, live.setup, game, live.history + played)
+                self._remember(updated)
+                return self.view(updated, seat)
+        raise ApiError(409, "conflict", f"game {game_id} kept changing while this move was played; retry")
+
+    def hint(
+        self,
+        game_id: str,
+        seat: int,
+        token: str | None,
+        run: Callable[[Position], T],
+    ) -> T:
+        """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (in a slot)."""
+        with self._lock(game_id):
+            live = self._fresh(game_id)
+            self.authorize(live, seat, token)
+            position = Position.from_game(live.game, seat)
+        self.searcher.check_to_move(position)
+        return self.pool.submit(lambda: run(position)).result()
+
+
+def _status(game: Game) -> str:
+    return "over" if game.over else "playing"
+

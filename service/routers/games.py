@@ -1,0 +1,96 @@
+"""Games played over HTTP (SPEC §3): create, read a seat's view, move, ask a hint.
+
+Human seats act with their bearer token; engine seats play by themselves
+until a human must act or the game ends. Games are stored in SQLite.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse
+
+from service.deps import ServicesDep, TokenDep
+from service.errors import error_responses
+from service.schemas import (
+    MAX_SEED,
+    GameCreatedResponse,
+    GameCreateRequest,
+    GameMoveRequest,
+    GameResponse,
+    HintResponse,
+)
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/games", tags=["games"])
+
+GameId = Annotated[str, Path(description="the game's id from POST /v1/games", max_length=64)]
+SeatQuery = Annotated[int, Query(description="whose view: a human seat, with its token")]
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=GameCreatedResponse,
+    responses=error_responses(413, 422, 503),
+)
+def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONResponse:
+    """Deal a new game. Engine seats move at once until a human must act.
+
+    The answer holds one secret token per human seat (null for engines): keep it,
+    it is shown only here. `game` is the first human seat's view.
+    """
+    game_id, tokens, view = services.games.create(body)
+    return JSONResponse(
+        {"id": game_id, "tokens": tokens, "game": view},
+        status_code=201,
+        headers={"Location": f"/v1/games/{game_id}"},
+    )
+
+
+@router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422))
+def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
+    """A seat's view: its position (SPEC §2.2), its legal moves when it is to move, the
+    status, scores once over, and the public history of moves."""
+    return JSONResponse(services.games.read(game_id, seat, token))
+
+
+@router.post(
+    "/{game_id}/moves",
+    response_model=GameResponse,
+    responses=error_responses(401, 403, 404, 413, 422, 503),
+)
+def play_move(game_id: GameId, body: GameMoveRequest, services: ServicesDep, token: TokenDep) -> JSONResponse:
+    """Play a human seat's move (JSON or text notation); engine seats then reply until a human
+    must act or the game ends. Answers the moving seat's view, like GET."""
+    return JSONResponse(services.games.play(game_id, body.seat, body.move, token))
+
+
+@router.get(
+    "/{game_id}/hint",
+    response_model=HintResponse,
+    responses=error_responses(401, 403, 404, 422, 503),
+)
+def game_hint(
+    game_id: GameId,
+    seat: SeatQuery,
+    services: ServicesDep,
+    token: TokenDep,
+    iterations: Annotated[int | None, Query(description="search iterations (capped)")] = None,
+    time_ms: Annotated[float | None, Query(description="search time in ms (capped)")] = None,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="search seed")] = 0,
+    multipv: Annotated[int | None, Query(ge=1, le=1000, description="answer only the best N moves")] = None,
+    algorithm: Annotated[Literal["ismcts", "pimc"], Query(description="ismcts or pimc")] = "ismcts",
+) -> JSONResponse:
+    """A hint for the seat to move, from everything that seat has seen in this game."""
+    searcher = services.searcher
+    requested = {
+        name: value for name, value in (("iterations", iterations), ("time_ms", time_ms)) if value is not None
+    }
+    limits = searcher.limits(requested or None)
+    answer = services.games.hint(
+        game_id, seat, token, lambda position: searcher.hint(position, limits, seed, multipv, algorithm)
+    )
+    return JSONResponse(answer.to_json())

@@ -1,0 +1,65 @@
+"""Questions about a position (SPEC §2.2): its legal moves, a hint, an evaluation.
+
+Searches run in the bounded search pool, off the event loop; when every slot
+is busy the answer is 503 with `Retry-After`.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from service.deps import ServicesDep
+from service.errors import error_responses
+from service.schemas import (
+    EvaluateRequest,
+    EvaluateResponse,
+    HintRequest,
+    HintResponse,
+    MovesRequest,
+    MovesResponse,
+)
+from solver.bots import legal_moves
+from solver.position import Position
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1", tags=["positions"])
+
+
+@router.post("/moves", response_model=MovesResponse, responses=error_responses(413, 422))
+def moves(body: MovesRequest, services: ServicesDep) -> JSONResponse:
+    """The legal moves of the seat to move, which must be the position's seat."""
+    position = Position.from_json(body.position.to_json())
+    services.searcher.check_to_move(position)
+    return JSONResponse(
+        {"to_move": position.to_move, "moves": [move.to_json() for move in legal_moves(position)]}
+    )
+
+
+@router.post("/hint", response_model=HintResponse, responses=error_responses(413, 422, 503))
+async def hint(body: HintRequest, services: ServicesDep) -> JSONResponse:
+    """Ranked moves for the seat to move, best first, with scores, 95% intervals and visits.
+
+    `limits` are capped by the server (and always get a time limit); with the same
+    position, `seed` and an iteration limit that stops the search, the answer repeats.
+    """
+    position = Position.from_json(body.position.to_json())
+    searcher = services.searcher
+    limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
+    searcher.check_to_move(position)
+    answer = await services.pool.run(
+        lambda: searcher.hint(position, limits, body.seed, body.multipv, body.algorithm)
+    )
+    return JSONResponse(answer.to_json())
+
+
+@router.post("/evaluate", response_model=EvaluateResponse, responses=error_responses(413, 422, 503))
+async def evaluate(body: EvaluateRequest, services: ServicesDep) -> JSONResponse:
+    """How good the position is for its seat: expected score (SPEC §1.5), every seat's
+    expected score and chance to lose. `exact` where the value is proven."""
+    position = Position.from_json(body.position.to_json())
+    searcher = services.searcher
+    limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
+    answer = await services.pool.run(lambda: searcher.evaluate(position, limits, body.seed))
+    return JSONResponse(answer.to_json())

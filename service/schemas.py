@@ -1,0 +1,428 @@
+"""Request and response models of the HTTP API (SPEC §2, §3), with examples for `/docs`.
+
+Request models are strict and refuse unknown fields: their shape is checked
+here (a wrong type is a 422 `invalid_request` naming the field), their meaning
+by the solver (`Position.from_json`, `Move.parse`, `Rules.from_json`,
+`Limits`), which answers with SPEC §3's stable codes. Response models document
+the answers; handlers return the solver's own `to_json()` shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+__all__ = [
+    "EvaluateRequest",
+    "EvaluateResponse",
+    "GameCreateRequest",
+    "GameCreatedResponse",
+    "GameMoveRequest",
+    "GameResponse",
+    "HealthResponse",
+    "HintRequest",
+    "HintResponse",
+    "LimitsIn",
+    "MoveInput",
+    "MovesRequest",
+    "MovesResponse",
+    "PositionIn",
+    "RulesResponse",
+]
+
+MAX_SEED = 2**63 - 1
+
+EXAMPLE_POSITION: dict[str, Any] = {
+    "rules": "durak",
+    "players": 2,
+    "seat": 0,
+    "hand": ["7s", "Js", "6h", "Th", "Jh", "9d"],
+    "hand_counts": [6, 5],
+    "trump": "7c",
+    "stock": 24,
+    "discard": [],
+    "table": [{"attack": "8h", "defense": None}],
+    "attacker": 1,
+    "defender": 0,
+    "to_move": 0,
+    "taking": False,
+    "passed": [],
+    "known": {},
+    "finished": [],
+    "defended_once": False,
+}
+
+CardText = Annotated[
+    str,
+    Field(
+        description="a card: rank (2-9, T or 10, J, Q, K, A) then suit (s h d c or ♠♥♦♣); "
+        "answers always use the canonical form such as `6s`, `Th`",
+        examples=["7c"],
+    ),
+]
+Seat = Annotated[int, Field(description="a seat number, 0…players-1", examples=[0])]
+
+_MOVE_OBJECT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Move",
+    "description": "SPEC §2.1 move object",
+    "properties": {
+        "action": {"type": "string", "enum": ["attack", "defend", "take", "pass", "transfer"]},
+        "card": {"type": "string", "description": "the card played (attack, defend, transfer)"},
+        "target": {"type": "string", "description": "defend only: the attack card it beats"},
+    },
+    "required": ["action"],
+    "additionalProperties": False,
+}
+
+MoveInput = Annotated[
+    str | dict[str, Any],
+    WithJsonSchema(
+        {
+            "title": "MoveInput",
+            "description": "a move as SPEC §2.1 JSON (`{\"action\": \"defend\", \"card\": \"9c\", "
+            "\"target\": \"7c\"}`) or text notation (`attack 7c`, `defend 7c with 9c`, `take`, `pass`, "
+            "`transfer 7h`)",
+            "anyOf": [
+                {"type": "string", "examples": ["defend 8h with Th"]},
+                _MOVE_OBJECT_SCHEMA,
+            ],
+            "examples": [{"action": "defend", "card": "Th", "target": "8h"}, "take"],
+        }
+    ),
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+# -- positions and limits ----------------------------------------------------------------------
+
+
+class TablePairIn(_Strict):
+    attack: CardText
+    defense: CardText | None = Field(None, description="the card that beat it; null while undefended")
+
+
+class PositionIn(_Strict):
+    """What one seat sees (SPEC §2.2). Every card of the deck must be in exactly one place."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
+
+    rules: str | dict[str, Any] = Field(
+        description='a preset name (`tan`, `durak`, `perevodnoy`) or `{"preset": name, option: value, …}` '
+        "(see GET /v1/rules)",
+        examples=["durak"],
+    )
+    players: int = Field(description="number of seats", examples=[2])
+    seat: Seat = Field(description="the viewpoint: whose hand `hand` is")
+    hand: list[CardText] = Field(description="the seat's own cards")
+    hand_counts: list[int] = Field(description="cards in every seat's hand, by seat")
+    trump: CardText = Field(description="the trump card (lies at the bottom of the stock while it lasts)")
+    stock: int = Field(description="cards left in the stock, the trump card included while it lies there")
+    discard: list[CardText] = Field(default_factory=list, description="every card in the discard pile")
+    table: list[TablePairIn] = Field(default_factory=list, description="the bout's pairs, in play order")
+    attacker: Seat = Field(description="the main attacker of the bout")
+    defender: Seat = Field(description="the defender of the bout")
+    to_move: int | None = Field(description="the seat to move; null once the game is over")
+    taking: bool = Field(False, description="the defender has declared take (throw-ins may follow)")
+    passed: list[int] = Field(default_factory=list, description="seats that passed since the last card")
+    known: dict[str, list[CardText]] = Field(
+        default_factory=dict,
+        description='cards known to be in other seats\' hands, by seat: `{"1": ["Kc"]}`',
+    )
+    finished: list[int] = Field(default_factory=list, description="seats that have finished, in order")
+    defended_once: bool | None = Field(
+        None, description="a bout of this game already ended in a defence (default: discard is non-empty)"
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        """The SPEC §2.2 JSON as sent, for `Position.from_json` to judge."""
+        data = self.model_dump(exclude_unset=True)
+        if data.get("defended_once", False) is None:
+            del data["defended_once"]
+        return data
+
+
+class LimitsIn(_Strict):
+    """Stop after `iterations` or `time_ms`, whichever comes first; the server caps both."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"iterations": 10000, "time_ms": 500}]})
+
+    iterations: int | None = Field(None, description="search iterations (positive)", examples=[10000])
+    time_ms: float | None = Field(None, description="search time in milliseconds (positive)", examples=[500])
+
+    def to_json(self) -> dict[str, Any] | None:
+        data = self.model_dump(exclude_unset=True)
+        return data or None
+
+
+Limits = Annotated[
+    LimitsIn | None,
+    Field(description="omitted: the server's default iterations and time; either may be omitted"),
+]
+SeedField = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_SEED,
+        description="seed of the search: same position, seed and iteration limit give the same answer",
+    ),
+]
+
+
+class MovesRequest(_Strict):
+    """A position whose seat is to move."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"position": EXAMPLE_POSITION}]})
+
+    position: PositionIn
+
+
+class HintRequest(_Strict):
+    """A position whose seat is to move, and how hard to search."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "position": EXAMPLE_POSITION,
+                    "limits": {"iterations": 10000, "time_ms": 1000},
+                    "seed": 1,
+                    "multipv": 3,
+                    "algorithm": "ismcts",
+                }
+            ]
+        }
+    )
+
+    position: PositionIn
+    limits: Limits = None
+    seed: SeedField = 0
+    multipv: int | None = Field(None, ge=1, le=1000, description="answer only the best N moves")
+    algorithm: Literal["ismcts", "pimc"] = Field(
+        "ismcts", description="`ismcts` (information-set MCTS) or `pimc` (perfect-information Monte Carlo)"
+    )
+
+
+class EvaluateRequest(_Strict):
+    """A position (any seat's view, any turn) and how hard to search."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"position": EXAMPLE_POSITION, "limits": {"iterations": 10000}}]}
+    )
+
+    position: PositionIn
+    limits: Limits = None
+    seed: SeedField = 0
+
+
+# -- games -------------------------------------------------------------------------------------
+
+
+class EngineSeatIn(_Strict):
+    """An engine seat with its own search limits (capped by the server)."""
+
+    engine: str = Field(description="`ismcts`, `pimc`, `greedy` or `random`", examples=["ismcts"])
+    limits: LimitsIn | None = Field(None, description="per-move limits of `ismcts` and `pimc`")
+
+
+SeatSpec = Annotated[
+    str | EngineSeatIn,
+    Field(
+        description='`"human"` (moves come over HTTP with the seat\'s token), an engine name '
+        '(`"ismcts"`, `"pimc"`, `"greedy"`, `"random"`) or `{"engine": name, "limits": {...}}`',
+        examples=["human", {"engine": "ismcts", "limits": {"iterations": 2000}}],
+    ),
+]
+
+
+class GameCreateRequest(_Strict):
+    """A new game: rules, seats and the deal."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"rules": "durak", "players": 2, "seats": ["human", "ismcts"], "seed": 42},
+                {
+                    "rules": {"preset": "tan", "trump_ace_last_loses": True},
+                    "players": 3,
+                    "seats": ["human", "greedy", {"engine": "ismcts", "limits": {"time_ms": 200}}],
+                    "first_attacker": 0,
+                },
+            ]
+        }
+    )
+
+    rules: str | dict[str, Any] = Field(
+        "tan", description="a preset name or {\"preset\": name, option: value, …}", examples=["durak"]
+    )
+    players: int | None = Field(None, description="number of seats (default: the length of `seats`)")
+    seats: list[SeatSpec] = Field(min_length=1, max_length=6, description="who plays each seat")
+    seed: int | None = Field(
+        None, ge=0, le=MAX_SEED, description="shuffles the deck (unless `deck` is given) and seeds engines"
+    )
+    deck: list[CardText] | None = Field(
+        None, description="the whole deck in order, top first, dealt as SPEC §1.2 (instead of a shuffle)"
+    )
+    first_attacker: int | None = Field(
+        None, description="the seat that leads the first bout (default: as the rules say)"
+    )
+
+
+class GameMoveRequest(_Strict):
+    """A human seat's move (needs that seat's token)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 0, "move": "defend 8h with Th"}]})
+
+    seat: Seat
+    move: MoveInput
+
+
+# -- responses ---------------------------------------------------------------------------------
+
+
+class MoveOut(BaseModel):
+    """A move (SPEC §2.1); `card` and `target` appear only where the action has them."""
+
+    action: Literal["attack", "defend", "take", "pass", "transfer"]
+    card: str | None = None
+    target: str | None = None
+
+
+class TablePairOut(BaseModel):
+    attack: str
+    defense: str | None
+
+
+class PositionOut(BaseModel):
+    """What one seat sees (SPEC §2.2), canonical."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
+
+    rules: str | dict[str, Any]
+    players: int
+    seat: int
+    hand: list[str]
+    hand_counts: list[int]
+    trump: str
+    stock: int
+    discard: list[str]
+    table: list[TablePairOut]
+    attacker: int
+    defender: int
+    to_move: int | None
+    taking: bool
+    passed: list[int]
+    known: dict[str, list[str]]
+    finished: list[int]
+    defended_once: bool
+
+
+class MovesResponse(BaseModel):
+    to_move: int = Field(description="the seat to move (the position's seat)")
+    moves: list[MoveOut] = Field(description="every legal move, sorted")
+
+
+class StatsOut(BaseModel):
+    algorithm: str = Field(description="ismcts, pimc, or exact where the position was solved")
+    iterations: int
+    worlds: int = Field(description="deals of the hidden cards searched")
+    time_ms: float
+    iterations_per_s: float
+    stop_reason: str = Field(description="iterations, time, single_move or exact")
+    seed: int
+    threads: int
+
+
+class ValueOut(BaseModel):
+    score: float = Field(description="expected score (SPEC §1.5) of the seat: 1 win, 0.5 draw, 0 loss")
+    ci95: list[float] = Field(description="95% confidence interval [lo, hi]")
+    exact: bool = Field(description="proven game-theoretic value")
+
+
+class MoveValueOut(BaseModel):
+    move: MoveOut
+    notation: str
+    score: float
+    ci95: list[float]
+    visits: int
+    exact: bool
+
+
+class HintResponse(BaseModel):
+    """Ranked moves for the seat to move, best first."""
+
+    seat: int
+    best: MoveOut
+    moves: list[MoveValueOut]
+    evaluation: ValueOut
+    stats: StatsOut
+
+
+class EvaluateResponse(BaseModel):
+    """How good the position is for `seat`, and every seat's expected score and chance to lose."""
+
+    seat: int
+    score: float
+    ci95: list[float]
+    exact: bool
+    scores: list[float]
+    p_lose: list[float]
+    stats: StatsOut
+
+
+class HistoryEntry(BaseModel):
+    seat: int
+    move: MoveOut
+    notation: str
+
+
+class SeatOut(BaseModel):
+    """A seat as everyone sees it: human, or an engine with its limits."""
+
+    kind: Literal["human", "engine"]
+    engine: str | None = None
+    limits: dict[str, Any] | None = None
+
+
+class GameResponse(BaseModel):
+    """One seat's view of a stored game."""
+
+    id: str
+    status: Literal["playing", "over"]
+    seat: int = Field(description="the seat whose view this is")
+    position: PositionOut
+    legal_moves: list[MoveOut] = Field(description="the seat's legal moves; empty unless it is to move")
+    scores: list[float] | None = Field(description="per seat once the game is over (SPEC §1.5)")
+    loser: int | None
+    history: list[HistoryEntry] = Field(description="every move played, in order (all moves are public)")
+    seats: list[SeatOut]
+
+
+class GameCreatedResponse(BaseModel):
+    id: str
+    tokens: list[str | None] = Field(
+        description="one secret bearer token per human seat (null for engines); shown only now"
+    )
+    game: GameResponse
+
+
+class OptionOut(BaseModel):
+    name: str
+    description: str
+    type: str = Field(description="integer, integer or null, boolean, or choice")
+    choices: list[str] | None = None
+
+
+class RulesResponse(BaseModel):
+    presets: dict[str, dict[str, Any]] = Field(description="every preset's full option set")
+    options: list[OptionOut]
+    engines: list[str] = Field(description="engines a game seat may use")
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    version: str

@@ -1,0 +1,86 @@
+"""Service settings, read from `TAN_*` environment variables (pydantic-settings).
+
+Every limit a client could push is capped here: search iterations and time,
+how many searches run at once, how large a request body may be. Example:
+
+    TAN_PORT=9000 TAN_MAX_SEARCHES=4 TAN_CORS_ORIGINS=http://localhost:5173 tan serve
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+__all__ = ["Settings", "get_settings"]
+
+
+class Settings(BaseSettings):
+    """What an operator may tune. Names are the environment variables without `TAN_`."""
+
+    model_config = SettingsConfigDict(env_prefix="TAN_", extra="ignore", frozen=True)
+
+    host: str = Field(default="127.0.0.1", description="address `tan serve` listens on")
+    port: int = Field(default=8000, ge=0, le=65535, description="port `tan serve` listens on")
+    database: Path = Field(
+        default=Path("tan-games.db"), description="SQLite file where games are stored (created if missing)"
+    )
+    default_iterations: int = Field(
+        default=10_000, ge=1, description="search iterations when a request names no limits"
+    )
+    max_iterations: int = Field(default=1_000_000, ge=1, description="most iterations one search may run")
+    default_time_ms: float = Field(
+        default=2_000, gt=0, description="search time when a request names no limits"
+    )
+    max_time_ms: float = Field(default=10_000, gt=0, description="most milliseconds one search may run")
+    threads: int = Field(default=1, ge=1, le=64, description="threads per search (root-parallel)")
+    max_searches: int = Field(
+        default_factory=lambda: os.cpu_count() or 1,
+        ge=1,
+        description="searches that may run at once; beyond that the answer is 503 with Retry-After",
+    )
+    retry_after_s: int = Field(default=1, ge=1, description="the Retry-After header of a 503, in seconds")
+    max_body_bytes: int = Field(
+        default=65_536, ge=256, description="largest request body accepted (413 beyond)"
+    )
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="origins allowed by CORS, comma-separated (none by default)"
+    )
+    engine_budget_ms: float = Field(
+        default=20_000,
+        gt=0,
+        description="engine seats search for at most this long within one request; "
+        "past it they play the greedy engine's move, so a request always ends",
+    )
+    exact_max_cards: int = Field(
+        default=14,
+        ge=0,
+        description="a position with nothing hidden is solved exactly only with at most this many "
+        "cards in the two hands and on the table (exact solving time grows steeply with cards)",
+    )
+    game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [origin.strip() for origin in value.split(",") if origin.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _defaults_within_caps(self) -> Settings:
+        if self.default_iterations > self.max_iterations:
+            raise ValueError("default_iterations must not exceed max_iterations")
+        if self.default_time_ms > self.max_time_ms:
+            raise ValueError("default_time_ms must not exceed max_time_ms")
+        return self
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The settings of this process, read once from the environment."""
+    return Settings()

@@ -1,0 +1,156 @@
+"""Games in SQLite (WAL mode): the set-up of each game and its move list.
+
+A game is stored as what is needed to rebuild it exactly: its set-up (rules
+with every option, seats, the ordered deck, the first attacker, the seed of
+its engines, the hashes of its seat tokens) and the moves played, one row per
+ply. Loading deals the same deck and replays the moves through the reference
+rules, so no pickled state is ever read back.
+
+Writes are optimistic: `append` runs in a `BEGIN IMMEDIATE` transaction and
+applies only if the game's stored ply count is still the one the caller read,
+so two racing writers can never both add a move at the same ply.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GameRecord", "GameStore", "StaleGameError"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id         TEXT PRIMARY KEY,
+    setup      TEXT NOT NULL,
+    plies      INTEGER NOT NULL DEFAULT 0,
+    status     TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply     INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    move    TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+_SCHEMA_VERSION = 1
+
+
+class StaleGameError(Exception):
+    """The game changed since it was read: another writer added a move first."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: its set-up and its moves as `(seat, notation)`, in order."""
+
+    id: str
+    setup: dict[str, Any]
+    moves: tuple[tuple[int, str], ...]
+    status: str
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+class GameStore:
+    """Games in one SQLite file. Each call opens its own connection, so any thread may call."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, _SCHEMA_VERSION):
+                raise RuntimeError(
+                    f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}"
+                )
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+        try:
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            yield db
+        finally:
+            db.close()
+
+    def create(
+        self, game_id: str, setup: dict[str, Any], moves: Sequence[tuple[int, str]], status: str
+    ) -> None:
+        """Store a new game with the moves its engine seats played at once."""
+        now = time.time()
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(
+                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, json.dumps(setup), len(moves), status, now, now),
+                )
+                db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
+                    [(game_id, ply, seat, move) for ply, (seat, move) in enumerate(moves)],
+                )
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def load(self, game_id: str) -> GameRecord | None:
+        """The stored game, or None."""
+        with self._connect() as db:
+            db.execute("BEGIN")
+            try:
+                row = db.execute("SELECT setup, plies, status FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    return None
+                moves = db.execute(
+                    "SELECT seat, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                ).fetchall()
+            finally:
+                db.execute("COMMIT")
+        setup, plies, status = row
+        if len(moves) != plies:
+            raise RuntimeError(f"game {game_id}: {plies} plies recorded but {len(moves)} moves stored")
+        return GameRecord(game_id, json.loads(setup), tuple((int(s), str(m)) for s, m in moves), status)
+
+    def plies(self, game_id: str) -> int | None:
+        """How many moves the stored game has (None: no such game): a cheap freshness check."""
+        with self._connect() as db:
+            row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def append(self, game_id: str, after: int, moves: Sequence[tuple[int, str]], status: str) -> None:
+        """Add `moves` after ply `after`, only if the game still has exactly `after` plies."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None or int(row[0]) != after:
+                    raise StaleGameError(game_id)
+                db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
+                    [(game_id, after + i, seat, move) for i, (seat, move) in enumerate(moves)],
+                )
+                db.execute(
+                    "UPDATE games SET plies = ?, status = ?, updated_at = ? WHERE id = ?",
+                    (after + len(moves), status, time.time(), game_id),
+                )
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
