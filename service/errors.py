@@ -112,8 +112,8 @@ def readable_validation_errors(errors: Sequence[Mapping[str, Any]]) -> str:
         if kind == "json_invalid":
             reason = (error.get("ctx") or {}).get("error", "invalid JSON")
             lines.append(f"the request body is not valid JSON: {reason}")
-        elif kind == "missing" and loc == "body":
-            lines.append("the request body is missing: send a JSON object")
+        elif loc == "body" and kind in ("missing", "model_attributes_type", "dict_type"):
+            lines.append("the request body must be a JSON object (Content-Type: application/json)")
         else:
             lines.append(f"{loc}: {error.get('msg', 'invalid')}")
     # Unions report each alternative; the same line twice says nothing new.

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["Settings", "get_settings"]
@@ -30,11 +30,11 @@ class Settings(BaseSettings):
         default=Path("tan-games.db"), description="SQLite file where games are stored (created if missing)"
     )
     default_iterations: int = Field(
-        default=10_000, ge=1, description="search iterations when a request names no limits"
+        default=10_000, ge=1, description="search iterations when a request names no limits (within the cap)"
     )
     max_iterations: int = Field(default=1_000_000, ge=1, description="most iterations one search may run")
     default_time_ms: float = Field(
-        default=2_000, gt=0, description="search time when a request names no limits"
+        default=2_000, gt=0, description="search time when a request names no limits (within the cap)"
     )
     max_time_ms: float = Field(default=10_000, gt=0, description="most milliseconds one search may run")
     threads: int = Field(default=1, ge=1, le=64, description="threads per search (root-parallel)")
@@ -70,14 +70,6 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [origin.strip() for origin in value.split(",") if origin.strip()]
         return value
-
-    @model_validator(mode="after")
-    def _defaults_within_caps(self) -> Settings:
-        if self.default_iterations > self.max_iterations:
-            raise ValueError("default_iterations must not exceed max_iterations")
-        if self.default_time_ms > self.max_time_ms:
-            raise ValueError("default_time_ms must not exceed max_time_ms")
-        return self
 
 
 @lru_cache(maxsize=1)

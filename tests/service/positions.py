@@ -1,0 +1,65 @@
+"""Positions for the service tests, made by playing real games with the reference rules."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from solver.cards import deck
+from solver.reference import Game
+from solver.rules import Rules
+
+
+def played(rules: str = "durak", players: int = 2, seed: int = 1, plies: int = 10) -> Game:
+    """A game after `plies` random legal moves (fewer if it ends first)."""
+    game = Game.deal(Rules.from_json(rules), players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def to_move_position(
+    rules: str = "durak", players: int = 2, seed: int = 1, plies: int = 10
+) -> dict[str, Any]:
+    """What the seat to move sees, mid-game."""
+    game = played(rules, players, seed, plies)
+    assert game.to_move is not None
+    return game.position(game.to_move)
+
+
+def waiting_position(seed: int = 1) -> dict[str, Any]:
+    """What a seat that is not to move sees."""
+    game = played(seed=seed)
+    assert game.to_move is not None
+    return game.position((game.to_move + 1) % game.players)
+
+
+def finished_position(seed: int = 3) -> dict[str, Any]:
+    """A position of a finished game (to_move null)."""
+    game = played(seed=seed, plies=10_000)
+    assert game.over
+    return game.position(0)
+
+
+def open_endgame(cards_each: int, seed: int = 0) -> dict[str, Any]:
+    """Two seats, empty stock: nothing is hidden (durak, seat 0 leads)."""
+    cards = [str(card) for card in deck(36)]
+    random.Random(seed).shuffle(cards)
+    hand, discard = cards[:cards_each], cards[2 * cards_each :]
+    return {
+        "rules": "durak",
+        "players": 2,
+        "seat": 0,
+        "hand": hand,
+        "hand_counts": [cards_each, cards_each],
+        "trump": cards[-1],
+        "stock": 0,
+        "discard": discard,
+        "defended_once": True,
+        "attacker": 0,
+        "defender": 1,
+        "to_move": 0,
+    }

@@ -1,0 +1,341 @@
+"""Stored games: creation, seat views, tokens, moves, engine replies, hints, races, restarts."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver.cards import Card
+from solver.moves import Move
+from solver.reference import Game, random_deck
+from solver.rules import Rules
+from tests.service.conftest import TestClient, bearer, make_client, make_settings
+from tests.service.test_positions import error
+
+GAME_KEYS = {"id", "status", "seat", "position", "legal_moves", "scores", "loser", "history", "seats"}
+
+
+def create(client: TestClient, **request: Any) -> dict[str, Any]:
+    answer = client.post("/v1/games", json=request)
+    assert answer.status_code == 201, answer.text
+    assert answer.headers["location"] == f"/v1/games/{answer.json()['id']}"
+    return dict(answer.json())
+
+
+def view(client: TestClient, game: dict[str, Any], seat: int, token: str | None = None) -> dict[str, Any]:
+    token = token if token is not None else game["tokens"][seat]
+    answer = client.get(f"/v1/games/{game['id']}", params={"seat": seat}, headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def move(client: TestClient, game: dict[str, Any], seat: int, played: Any) -> Any:
+    return client.post(
+        f"/v1/games/{game['id']}/moves",
+        json={"seat": seat, "move": played},
+        headers=bearer(game["tokens"][seat]),
+    )
+
+
+def replay(game: dict[str, Any], history: list[dict[str, Any]], rules: str = "durak", seed: int = 0) -> Game:
+    """The full game on this side, from the same deal and the public history."""
+    reference = Game.deal(Rules.from_json(rules), len(game["tokens"]), seed=seed)
+    for entry in history:
+        reference.play(Move.parse(entry["notation"]), entry["seat"])
+    return reference
+
+
+# -- creation and views -----------------------------------------------------------------------
+
+
+def test_create_human_against_greedy(client: TestClient) -> None:
+    game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=7)
+    assert game["tokens"][0] and game["tokens"][1] is None
+    body = game["game"]
+    assert set(body) == GAME_KEYS and body["status"] == "playing" and body["seat"] == 0
+    assert body["seats"] == [{"kind": "human"}, {"kind": "engine", "engine": "greedy", "limits": None}]
+    # The engine moved first if it leads; either way the human is to move now.
+    assert body["position"]["to_move"] == 0 and body["legal_moves"]
+    assert all(entry["seat"] == 1 for entry in body["history"])
+    reference = replay(game, body["history"], seed=7)
+    assert body["position"] == reference.position(0)
+    assert body == view(client, game, 0)
+
+
+def test_players_defaults_to_the_seats(client: TestClient) -> None:
+    game = create(client, rules="tan", seats=["human", "random", "greedy"], seed=1)
+    assert game["game"]["position"]["players"] == 3
+
+
+def test_an_ordered_deck_and_first_attacker(client: TestClient) -> None:
+    deck = [str(card) for card in random_deck(Rules.from_json("durak"), 99)]
+    game = create(client, rules="durak", seats=["human", "human"], deck=deck, first_attacker=1)
+    position = view(client, game, 0)["position"]
+    assert set(position["hand"]) == set(deck[0:12:2])  # SPEC §1.2: one card at a time to seats 0, 1
+    assert position["trump"] == deck[12] and position["attacker"] == 1 and position["to_move"] == 1
+    # Loose card text is read and stored canonically.
+    loose = ["10" + card[1] if card[0] == "T" else card for card in deck]
+    again = create(client, rules="durak", seats=["human", "human"], deck=loose, first_attacker=1)
+    assert view(client, again, 0)["position"]["hand"] == position["hand"]
+
+
+def test_custom_rules(client: TestClient) -> None:
+    game = create(client, rules={"preset": "durak", "transfer": True}, seats=["human", "human"], seed=2)
+    assert game["game"]["position"]["rules"]["transfer"] is True
+
+
+def test_two_engines_play_to_the_end(client: TestClient) -> None:
+    game = create(
+        client, rules="durak", seats=["greedy", {"engine": "ismcts", "limits": {"iterations": 50}}], seed=5
+    )
+    body = game["game"]
+    assert game["tokens"] == [None, None]
+    assert body["status"] == "over" and body["scores"] is not None and body["history"]
+    assert body["legal_moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("request_body", "code"),
+    [
+        ({"rules": "nonsense", "seats": ["human", "greedy"]}, "unknown_rules"),
+        ({"rules": "durak", "seats": ["human", "stockfish"]}, "unknown_engine"),
+        (
+            {"rules": "durak", "seats": ["human", {"engine": "greedy", "limits": {"iterations": 5}}]},
+            "unknown_engine",
+        ),
+        (
+            {"rules": "durak", "seats": ["human", {"engine": "ismcts", "limits": {"iterations": 0}}]},
+            "bad_limits",
+        ),
+        ({"rules": "durak", "players": 3, "seats": ["human", "greedy"]}, "count_mismatch"),
+        ({"rules": "tan", "seats": ["human"] * 5}, "bad_players"),
+        ({"rules": "durak", "seats": ["human", "greedy"], "first_attacker": 2}, "invalid_seat"),
+        ({"rules": "durak", "seats": ["human", "greedy"], "deck": ["6s"] * 36}, "duplicate_card"),
+        ({"rules": "durak", "seats": ["human", "greedy"], "deck": ["2s"]}, "card_not_in_deck"),
+        ({"rules": "durak", "seats": ["human", "greedy"], "deck": ["6s", "7s"]}, "count_mismatch"),
+        ({"rules": "durak", "seats": ["human", "greedy"], "deck": ["6x"]}, "invalid_card"),
+        ({"rules": "durak", "seats": []}, "invalid_request"),
+        ({"rules": "durak", "seats": ["human", "greedy"], "seed": -3}, "invalid_request"),
+        ({"rules": "durak", "seats": ["human", {"engine": "ismcts", "depth": 3}]}, "invalid_request"),
+    ],
+)
+def test_create_errors(client: TestClient, request_body: dict[str, Any], code: str) -> None:
+    error(client.post("/v1/games", json=request_body), 422, code)
+
+
+# -- tokens and privacy -----------------------------------------------------------------------
+
+
+def test_tokens(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "human"], seed=3)
+    url = f"/v1/games/{game['id']}"
+    error(client.get(url, params={"seat": 0}), 401, "unauthorized")
+    assert client.get(url, params={"seat": 0}).headers["www-authenticate"] == "Bearer"
+    error(client.get(url, params={"seat": 0}, headers={"Authorization": "Basic abc"}), 401, "unauthorized")
+    error(client.get(url, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    error(client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][1])), 403, "forbidden")
+    error(client.get(url, params={"seat": 2}, headers=bearer(game["tokens"][0])), 422, "invalid_seat")
+    error(client.get(url), 422, "invalid_request")
+    error(client.get(url, params={"seat": "x"}), 422, "invalid_request")
+    # Moving and hints need the token too.
+    to_move = game["game"]["position"]["to_move"]
+    legal = view(client, game, to_move)["legal_moves"][0]
+    other = game["tokens"][1 - to_move]
+    answer = client.post(f"{url}/moves", json={"seat": to_move, "move": legal}, headers=bearer(other))
+    error(answer, 403, "forbidden")
+    error(client.post(f"{url}/moves", json={"seat": to_move, "move": legal}), 401, "unauthorized")
+    error(client.get(f"{url}/hint", params={"seat": to_move}), 401, "unauthorized")
+    error(client.get(f"{url}/hint", params={"seat": to_move}, headers=bearer(other)), 403, "forbidden")
+    assert view(client, game, to_move)["history"] == []  # nothing was played
+
+
+def test_engine_seats_cannot_be_read_or_moved(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "greedy"], seed=4)
+    url = f"/v1/games/{game['id']}"
+    error(client.get(url, params={"seat": 1}, headers=bearer(game["tokens"][0])), 403, "engine_seat")
+    answer = client.post(f"{url}/moves", json={"seat": 1, "move": "take"}, headers=bearer(game["tokens"][0]))
+    error(answer, 403, "engine_seat")
+
+
+def test_unknown_game(client: TestClient) -> None:
+    error(client.get("/v1/games/nope", params={"seat": 0}, headers=bearer("x")), 404, "not_found")
+    error(client.post("/v1/games/nope/moves", json={"seat": 0, "move": "take"}), 404, "not_found")
+    error(client.get("/v1/games/nope/hint", params={"seat": 0}), 404, "not_found")
+
+
+def _cards_in(value: Any) -> set[str]:
+    """Every card text anywhere in a JSON answer (notation is split into words)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key not in ("id", "tokens"):
+                found |= _cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _cards_in(item)
+    elif isinstance(value, str):
+        for word in value.split():
+            with contextlib.suppress(ValueError):
+                found.add(str(Card.parse(word)))
+    return found
+
+
+def test_no_answer_shows_another_seats_hidden_cards(client: TestClient) -> None:
+    """Play a whole game against greedy; after every answer, compare with the full game."""
+    game = create(client, rules="durak", seats=["human", "greedy"], seed=12)
+    answers = [game]
+    body = game["game"]
+    for _ply in range(300):
+        reference = replay(game, body["history"], seed=12)
+        hidden = {str(card) for card in reference.hands[1]} - set(body["position"]["known"].get("1", []))
+        for answer in answers:
+            assert not (_cards_in(answer) & hidden), answer
+        if body["status"] == "over":
+            break
+        hint = client.get(
+            f"/v1/games/{game['id']}/hint",
+            params={"seat": 0, "iterations": 50},
+            headers=bearer(game["tokens"][0]),
+        )
+        assert hint.status_code == 200, hint.text
+        answer = move(client, game, 0, body["legal_moves"][-1])
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        answers = [body, hint.json(), view(client, game, 0)]
+    assert body["status"] == "over" and body["scores"] is not None
+    assert sorted(body["scores"]) in ([0.0, 1.0], [0.5, 0.5])
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+def test_moves_as_json_or_text_and_the_errors(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "human"], seed=8)
+    first = game["game"]["position"]["to_move"]
+    other = 1 - first
+    legal = view(client, game, first)["legal_moves"]
+    lead = legal[0]
+    error(move(client, game, other, lead), 422, "not_your_turn")
+    error(move(client, game, first, "attack"), 422, "invalid_move")
+    error(move(client, game, first, {"action": "fly"}), 422, "invalid_move")
+    error(move(client, game, first, "attack Zz"), 422, "invalid_card")
+    error(move(client, game, first, "take"), 422, "illegal_move")
+    missing = next(
+        str(card)
+        for card in random_deck(Rules.from_json("durak"), 1)
+        if {"action": "attack", "card": str(card)} not in legal
+    )
+    assert missing in error(move(client, game, first, f"attack {missing}"), 422, "illegal_move")
+    error(
+        client.post(
+            f"/v1/games/{game['id']}/moves", json={"seat": first}, headers=bearer(game["tokens"][first])
+        ),
+        422,
+        "invalid_request",
+    )
+    assert view(client, game, first)["history"] == []
+    # Text notation works, and the answer is the moving seat's view.
+    answer = move(client, game, first, f"attack {lead['card']}")
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["seat"] == first
+    assert body["history"] == [{"seat": first, "move": lead, "notation": f"attack {lead['card']}"}]
+    assert body["legal_moves"] == [] and body["position"]["to_move"] == other
+    assert view(client, game, other)["legal_moves"]
+
+
+def test_game_over_refuses_moves_and_hints(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "random"], seed=21)
+    body = game["game"]
+    while body["status"] == "playing":
+        body = move(client, game, 0, body["legal_moves"][0]).json()
+    error(move(client, game, 0, "take"), 422, "game_over")
+    hint = client.get(f"/v1/games/{game['id']}/hint", params={"seat": 0}, headers=bearer(game["tokens"][0]))
+    error(hint, 422, "game_over")
+    assert view(client, game, 0)["status"] == "over"
+
+
+def test_hint_for_a_seat(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "human"], seed=9)
+    to_move = game["game"]["position"]["to_move"]
+    url = f"/v1/games/{game['id']}/hint"
+    answer = client.get(
+        url,
+        params={"seat": to_move, "iterations": 200, "seed": 4, "multipv": 1},
+        headers=bearer(game["tokens"][to_move]),
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["seat"] == to_move and len(body["moves"]) == 1 and body["stats"]["iterations"] == 200
+    assert body["best"] in view(client, game, to_move)["legal_moves"]
+    waiting = 1 - to_move
+    error(
+        client.get(url, params={"seat": waiting}, headers=bearer(game["tokens"][waiting])),
+        422,
+        "not_your_turn",
+    )
+    error(
+        client.get(url, params={"seat": to_move, "iterations": 0}, headers=bearer(game["tokens"][to_move])),
+        422,
+        "bad_limits",
+    )
+    error(
+        client.get(url, params={"seat": to_move, "algorithm": "x"}, headers=bearer(game["tokens"][to_move])),
+        422,
+        "invalid_request",
+    )
+
+
+def test_racing_moves_never_both_apply(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "human"], seed=10)
+    to_move = game["game"]["position"]["to_move"]
+    legal = view(client, game, to_move)["legal_moves"]
+    barrier = threading.Barrier(len(legal))
+    statuses: list[int] = []
+
+    def play(chosen: dict[str, Any]) -> None:
+        barrier.wait()
+        statuses.append(move(client, game, to_move, chosen).status_code)
+
+    threads = [threading.Thread(target=play, args=(chosen,)) for chosen in legal]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200] + [422] * (len(legal) - 1)
+    assert len(view(client, game, to_move)["history"]) == 1
+
+
+# -- persistence ------------------------------------------------------------------------------
+
+
+def test_a_restart_continues_a_stored_game(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with make_client(make_settings(path)) as client:
+        game = create(client, rules="durak", seats=["human", "greedy"], seed=13)
+        body = move(client, game, 0, game["game"]["legal_moves"][0]).json()
+        before = view(client, game, 0)
+    assert before == body
+    with make_client(make_settings(path)) as client:  # a new app on the same file
+        assert view(client, game, 0) == before
+        answer = move(client, game, 0, before["legal_moves"][0])
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["history"][: len(before["history"])] == before["history"]
+        assert len(answer.json()["history"]) > len(before["history"])
+
+
+def test_two_apps_on_one_file_see_each_others_moves(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with make_client(make_settings(path)) as one, make_client(make_settings(path)) as two:
+        game = create(one, rules="durak", seats=["human", "human"], seed=14)
+        to_move = game["game"]["position"]["to_move"]
+        view(two, game, to_move)  # `two` caches the game
+        lead = game["game"]["legal_moves"] or view(one, game, to_move)["legal_moves"]
+        assert move(one, game, to_move, lead[0]).status_code == 200
+        # `two` notices the stored move and refuses the same seat's second lead.
+        error(move(two, game, to_move, lead[1]), 422, "not_your_turn")
+        assert view(two, game, to_move)["history"] == view(one, game, to_move)["history"]

@@ -1,0 +1,320 @@
+"""GET /healthz, GET /v1/rules, POST /v1/moves, /v1/hint, /v1/evaluate and their error codes."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.main import VERSION
+from solver.rules import OPTION_DOCS, PRESETS
+from tests.service.conftest import TestClient, make_client, make_settings
+from tests.service.positions import (
+    finished_position,
+    open_endgame,
+    to_move_position,
+    waiting_position,
+)
+
+HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
+MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact"}
+STATS_KEYS = {
+    "algorithm",
+    "iterations",
+    "worlds",
+    "time_ms",
+    "iterations_per_s",
+    "stop_reason",
+    "seed",
+    "threads",
+}
+
+
+def error(answer: Any, status: int, code: str) -> str:
+    """Assert SPEC §3's error shape; return the message."""
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"detail", "code"}, body
+    assert body["code"] == code, body
+    assert isinstance(body["detail"], str) and body["detail"]
+    return str(body["detail"])
+
+
+# -- service ----------------------------------------------------------------------------------
+
+
+def test_healthz(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok", "version": VERSION}
+
+
+def test_index_page_and_docs(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert client.get("/docs").status_code == 200
+    schema = client.get("/openapi.json").json()
+    for path in (
+        "/v1/rules",
+        "/v1/moves",
+        "/v1/hint",
+        "/v1/evaluate",
+        "/v1/games",
+        "/v1/games/{game_id}",
+        "/v1/games/{game_id}/moves",
+        "/v1/games/{game_id}/hint",
+    ):
+        assert path in schema["paths"]
+    assert "examples" in schema["components"]["schemas"]["HintRequest"]
+
+
+def test_rules_lists_presets_and_every_option(client: TestClient) -> None:
+    body = client.get("/v1/rules").json()
+    assert set(body["presets"]) == set(PRESETS)
+    assert body["presets"]["durak"]["deck"] == 36 and body["presets"]["tan"]["max_attack"] is None
+    options = {option["name"]: option for option in body["options"]}
+    assert set(options) == set(OPTION_DOCS)
+    assert all(option["description"] for option in options.values())
+    assert options["refill_order"]["type"] == "choice"
+    assert "attacker_others_defender" in options["refill_order"]["choices"]
+    assert options["transfer"]["type"] == "boolean" and options["max_attack"]["type"] == "integer or null"
+    assert "ismcts" in body["engines"]
+
+
+def test_unknown_path_and_method(client: TestClient) -> None:
+    error(client.get("/v1/nothing"), 404, "not_found")
+    error(client.get("/v1/hint"), 405, "method_not_allowed")
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+def test_moves_lists_the_legal_moves(client: TestClient) -> None:
+    position = to_move_position()
+    body = client.post("/v1/moves", json={"position": position}).json()
+    assert body["to_move"] == position["seat"]
+    assert body["moves"] and all("action" in move for move in body["moves"])
+
+
+def test_moves_of_a_seat_not_to_move(client: TestClient) -> None:
+    error(client.post("/v1/moves", json={"position": waiting_position()}), 422, "not_your_turn")
+
+
+def test_moves_of_a_finished_game(client: TestClient) -> None:
+    error(client.post("/v1/moves", json={"position": finished_position()}), 422, "game_over")
+
+
+# -- hint -------------------------------------------------------------------------------------
+
+
+def test_hint_shape_and_ranking(client: TestClient) -> None:
+    position = to_move_position()
+    answer = client.post(
+        "/v1/hint", json={"position": position, "limits": {"iterations": 400}, "seed": 3, "multipv": 2}
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert set(body) == HINT_KEYS and set(body["stats"]) == STATS_KEYS
+    assert body["seat"] == position["seat"]
+    assert 1 <= len(body["moves"]) <= 2 and all(set(move) == MOVE_KEYS for move in body["moves"])
+    assert body["best"] == body["moves"][0]["move"]
+    assert body["stats"]["iterations"] == 400 and body["stats"]["seed"] == 3
+    assert body["stats"]["threads"] == 1
+    lo, hi = body["evaluation"]["ci95"]
+    assert 0 <= lo <= body["evaluation"]["score"] <= hi <= 1
+
+
+def test_hint_is_reproducible_with_a_seed(client: TestClient) -> None:
+    request = {"position": to_move_position(seed=5), "limits": {"iterations": 300}, "seed": 11}
+    first, second = (client.post("/v1/hint", json=request).json() for _ in range(2))
+    assert first["moves"] == second["moves"]
+
+
+def test_hint_with_pimc_and_defaults(client: TestClient) -> None:
+    body = client.post("/v1/hint", json={"position": to_move_position(), "algorithm": "pimc"}).json()
+    assert body["stats"]["algorithm"] == "pimc"
+    assert body["stats"]["iterations"] <= 300  # the test settings' default iterations
+
+
+def test_hint_of_an_open_endgame_is_exact(client: TestClient) -> None:
+    body = client.post("/v1/hint", json={"position": open_endgame(4)}).json()
+    assert body["evaluation"]["exact"] is True and all(move["exact"] for move in body["moves"])
+
+
+def test_a_large_open_endgame_is_searched_within_the_time_limit(client: TestClient) -> None:
+    """Solving 9 cards a hand exactly can take minutes; the service searches instead."""
+    start = time.monotonic()
+    answer = client.post("/v1/hint", json={"position": open_endgame(9), "limits": {"time_ms": 200}})
+    assert answer.status_code == 200, answer.text
+    assert time.monotonic() - start < 5
+    assert answer.json()["evaluation"]["exact"] is False
+
+
+def test_hint_time_limit_is_capped(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "g.db", max_iterations=10**9, max_time_ms=100)
+    with make_client(settings) as client:
+        start = time.monotonic()
+        body = client.post(
+            "/v1/hint",
+            json={"position": to_move_position(plies=2), "limits": {"iterations": 10**12, "time_ms": 10**9}},
+        ).json()
+        assert time.monotonic() - start < 2
+    assert body["stats"]["stop_reason"] == "time"
+    assert body["stats"]["time_ms"] < 400
+
+
+def test_hint_of_a_seat_not_to_move(client: TestClient) -> None:
+    error(client.post("/v1/hint", json={"position": waiting_position()}), 422, "not_your_turn")
+
+
+def test_hint_of_a_finished_game(client: TestClient) -> None:
+    error(client.post("/v1/hint", json={"position": finished_position()}), 422, "game_over")
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"iterations": 0},
+        {"time_ms": -5},
+        {"iterations": None, "time_ms": None},
+        {"iterations": -1, "time_ms": 9},
+    ],
+)
+def test_bad_limits(client: TestClient, limits: dict[str, Any]) -> None:
+    answer = client.post("/v1/hint", json={"position": to_move_position(), "limits": limits})
+    assert "iterations" in error(answer, 422, "bad_limits") or "time_ms" in answer.json()["detail"]
+
+
+def test_nan_time_limit(client: TestClient) -> None:
+    body = '{"position": ' + json.dumps(to_move_position()) + ', "limits": {"time_ms": NaN}}'
+    answer = client.post("/v1/hint", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and answer.json()["code"] in ("bad_limits", "invalid_request")
+
+
+# -- evaluate ---------------------------------------------------------------------------------
+
+
+def test_evaluate(client: TestClient) -> None:
+    position = waiting_position()
+    body = client.post("/v1/evaluate", json={"position": position, "limits": {"iterations": 300}}).json()
+    assert set(body) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "stats"}
+    assert body["seat"] == position["seat"] and len(body["scores"]) == 2 and len(body["p_lose"]) == 2
+    assert body["exact"] is False and body["stats"]["iterations"] == 300
+
+
+def test_evaluate_of_a_finished_game_is_exact(client: TestClient) -> None:
+    position = finished_position()
+    body = client.post("/v1/evaluate", json={"position": position}).json()
+    assert body["exact"] is True and sorted(body["scores"]) in ([0.0, 1.0], [0.5, 0.5])
+
+
+# -- the error codes of bad positions ---------------------------------------------------------
+
+
+def _broken(change: dict[str, Any]) -> dict[str, Any]:
+    return {**to_move_position(), **change}
+
+
+def test_invalid_card(client: TestClient) -> None:
+    position = to_move_position()
+    position["hand"] = [*position["hand"][:-1], "Zz"]
+    detail = error(client.post("/v1/hint", json={"position": position}), 422, "invalid_card")
+    assert "Zz" in detail and "hand" in detail
+
+
+def test_duplicate_card(client: TestClient) -> None:
+    position = to_move_position(plies=20)
+    assert position["discard"] or position["table"]
+    card = position["hand"][0]
+    position["known"] = {str(1 - position["seat"]): [card]}
+    detail = error(client.post("/v1/moves", json={"position": position}), 422, "duplicate_card")
+    assert card in detail
+
+
+def test_card_not_in_deck(client: TestClient) -> None:
+    position = to_move_position()
+    position["hand"] = [*position["hand"][:-1], "2c"]
+    assert "2c" in error(client.post("/v1/moves", json={"position": position}), 422, "card_not_in_deck")
+
+
+def test_count_mismatch(client: TestClient) -> None:
+    position = to_move_position()
+    position["hand_counts"] = [count + 1 for count in position["hand_counts"]]
+    assert "hand_counts" in error(
+        client.post("/v1/moves", json={"position": position}), 422, "count_mismatch"
+    )
+
+
+def test_inconsistent_turn(client: TestClient) -> None:
+    position = to_move_position()
+    position["defender"] = position["attacker"]
+    error(client.post("/v1/moves", json={"position": position}), 422, "inconsistent_turn")
+
+
+def test_unknown_rules(client: TestClient) -> None:
+    assert "nonsense" in error(
+        client.post("/v1/moves", json={"position": _broken({"rules": "nonsense"})}), 422, "unknown_rules"
+    )
+    error(
+        client.post("/v1/moves", json={"position": _broken({"rules": {"preset": "durak", "colour": 1}})}),
+        422,
+        "unknown_rules",
+    )
+
+
+def test_invalid_seat_and_players(client: TestClient) -> None:
+    error(client.post("/v1/moves", json={"position": _broken({"seat": 7})}), 422, "invalid_seat")
+    error(client.post("/v1/moves", json={"position": _broken({"players": 9})}), 422, "bad_players")
+
+
+def test_invalid_position(client: TestClient) -> None:
+    position = to_move_position(plies=1)
+    position["known"] = {"x": []}
+    error(client.post("/v1/moves", json={"position": position}), 422, "invalid_position")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "position"),
+        ({"position": {"rules": "durak"}}, "position.players"),
+        ({"position": "durak"}, "position"),
+        ({"position": {**to_move_position(), "hand": 5}}, "position.hand"),
+        ({"position": {**to_move_position(), "players": True}}, "position.players"),
+        ({"position": {**to_move_position(), "colour": "red"}}, "position.colour"),
+        ({"position": to_move_position(), "seed": -1}, "seed"),
+        ({"position": to_move_position(), "multipv": 0}, "multipv"),
+        ({"position": to_move_position(), "algorithm": "alphabeta"}, "algorithm"),
+        ({"position": to_move_position(), "limits": {"iterations": "many"}}, "limits.iterations"),
+        ({"position": to_move_position(), "limits": {"depth": 3}}, "limits.depth"),
+    ],
+)
+def test_request_validation_is_readable(client: TestClient, body: dict[str, Any], field: str) -> None:
+    assert field in error(client.post("/v1/hint", json=body), 422, "invalid_request")
+
+
+def test_body_that_is_not_json(client: TestClient) -> None:
+    answer = client.post("/v1/hint", content=b"{nope", headers={"content-type": "application/json"})
+    assert "JSON" in error(answer, 422, "invalid_request")
+    answer = client.post("/v1/hint", content=b"[1, 2]", headers={"content-type": "application/json"})
+    assert "JSON object" in error(answer, 422, "invalid_request")
+    answer = client.post("/v1/hint", content=b"", headers={"content-type": "application/json"})
+    error(answer, 422, "invalid_request")
+
+
+def test_body_too_large(client: TestClient, settings: Any) -> None:
+    big = b'{"position": "' + b"x" * settings.max_body_bytes + b'"}'
+    error(
+        client.post("/v1/hint", content=big, headers={"content-type": "application/json"}), 413, "too_large"
+    )
+
+    def chunks() -> Any:
+        yield big[:100]
+        yield big[100:]
+
+    error(
+        client.post("/v1/moves", content=chunks(), headers={"content-type": "application/json"}),
+        413,
+        "too_large",
+    )
