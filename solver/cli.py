@@ -17,6 +17,7 @@ import functools
 import importlib.metadata
 import importlib.util
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -146,6 +147,10 @@ def _refusing_bad_input(run: Callable[[argparse.Namespace], int]) -> Callable[[a
             return _usage(f"tan {args.command}: {error.message} ({error.code})")
         except _InputError as error:
             return _usage(f"tan {args.command}: {error}")
+        except BrokenPipeError:
+            # The reader went away (`tan play … | head`): stop quietly, as a filter should.
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
+            return 1
 
     return wrapper
 
