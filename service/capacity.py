@@ -31,11 +31,23 @@ class SearchPool:
         self.retry_after_s = retry_after_s
         self.metrics = metrics
         self._free = threading.BoundedSemaphore(slots)
+        self._count_lock = threading.Lock()
+        self._running = 0
         self._executor = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="tan-search")
         metrics.search_slots.set(slots)
 
+    @property
+    def running(self) -> int:
+        """Slots in use now."""
+        return self._running
+
+    def _count(self, step: int) -> None:
+        with self._count_lock:
+            self._running += step
+        self.metrics.searches_running.inc(step)
+
     def _release(self, _future: Future[Any]) -> None:
-        self.metrics.searches_running.dec()
+        self._count(-1)
         self._free.release()
 
     def submit(self, work: Callable[[], T]) -> Future[T]:
@@ -48,11 +60,11 @@ class SearchPool:
                 f"all {self.slots} search slots are busy; retry in {self.retry_after_s} s",
                 {"Retry-After": str(self.retry_after_s)},
             )
-        self.metrics.searches_running.inc()
+        self._count(+1)
         try:
             future = self._executor.submit(work)
         except BaseException:
-            self.metrics.searches_running.dec()
+            self._count(-1)
             self._free.release()
             raise
         future.add_done_callback(self._release)

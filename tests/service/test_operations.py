@@ -1,0 +1,158 @@
+"""Capacity (503 with Retry-After), metrics, settings, CORS and the last-resort 500."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.deps import services_of
+from service.main import create_app
+from service.settings import Settings
+from tests.service.conftest import TestClient, bearer, make_client, make_settings
+from tests.service.positions import to_move_position
+from tests.service.test_positions import error
+
+
+@pytest.fixture
+def one_slot(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(make_settings(tmp_path / "g.db", max_searches=1, retry_after_s=2)) as client:
+        yield client
+
+
+def _hold_the_slot(client: TestClient) -> threading.Event:
+    """Occupy every search slot until the returned event is set."""
+    release = threading.Event()
+    started = threading.Event()
+
+    def work() -> None:
+        started.set()
+        release.wait(10)
+
+    services_of(client.app).pool.submit(work)  # type: ignore[arg-type]
+    assert started.wait(5)
+    return release
+
+
+def _wait_until_free(client: TestClient) -> None:
+    pool = services_of(client.app).pool  # type: ignore[arg-type]
+    for _ in range(500):
+        if pool.running == 0:
+            return
+        time.sleep(0.01)
+    raise AssertionError("the search slot was never freed")
+
+
+def test_full_pool_answers_503_with_retry_after(one_slot: TestClient) -> None:
+    release = _hold_the_slot(one_slot)
+    try:
+        request = {"position": to_move_position(), "limits": {"iterations": 100}}
+        answer = one_slot.post("/v1/hint", json=request)
+        error(answer, 503, "busy")
+        assert answer.headers["retry-after"] == "2"
+        error(one_slot.post("/v1/evaluate", json=request), 503, "busy")
+        # Cheap questions need no slot.
+        assert one_slot.post("/v1/moves", json={"position": to_move_position()}).status_code == 200
+        assert one_slot.get("/healthz").status_code == 200
+    finally:
+        release.set()
+    _wait_until_free(one_slot)
+    assert one_slot.post("/v1/hint", json=request).status_code == 200
+    metrics = one_slot.get("/metrics").text
+    assert "tan_searches_rejected_total 2.0" in metrics
+
+
+def test_a_busy_pool_changes_no_stored_game(one_slot: TestClient) -> None:
+    searching = {"engine": "ismcts", "limits": {"iterations": 30}}
+    game = one_slot.post(
+        "/v1/games", json={"rules": "durak", "seats": ["human", searching], "seed": 3}
+    ).json()
+    first = game["game"]
+    release = _hold_the_slot(one_slot)
+    try:
+        if first["position"]["to_move"] == 0:
+            answer = one_slot.post(
+                f"/v1/games/{game['id']}/moves",
+                json={"seat": 0, "move": first["legal_moves"][0]},
+                headers=bearer(game["tokens"][0]),
+            )
+            error(answer, 503, "busy")
+        # A new game whose engine must lead is refused whole.
+        created = one_slot.post(
+            "/v1/games",
+            json={"rules": "durak", "seats": [searching, "human"], "first_attacker": 0, "seed": 4},
+        )
+        error(created, 503, "busy")
+        hint = one_slot.get(
+            f"/v1/games/{game['id']}/hint", params={"seat": 0}, headers=bearer(game["tokens"][0])
+        )
+        error(hint, 503, "busy")
+    finally:
+        release.set()
+    _wait_until_free(one_slot)
+    again = one_slot.get(f"/v1/games/{game['id']}", params={"seat": 0}, headers=bearer(game["tokens"][0]))
+    assert again.json() == first
+
+
+def test_metrics(client: TestClient) -> None:
+    client.post("/v1/hint", json={"position": to_move_position(), "limits": {"iterations": 100}})
+    client.post("/v1/hint", json={"position": {}})
+    client.get("/v1/games/abc", params={"seat": 0})
+    text = client.get("/metrics").text
+    assert 'tan_http_requests_total{method="POST",route="/v1/hint",status="200"} 1.0' in text
+    assert 'tan_http_requests_total{method="POST",route="/v1/hint",status="422"} 1.0' in text
+    assert 'tan_http_requests_total{method="GET",route="/v1/games/{game_id}",status="404"} 1.0' in text
+    assert 'tan_http_request_seconds_bucket{le="0.25",method="POST",route="/v1/hint"}' in text
+    assert "tan_searches_running 0.0" in text and "tan_search_slots 2.0" in text
+    assert 'tan_searches_total{kind="hint"} 1.0' in text
+    assert "tan_search_iterations_total 100.0" in text
+    assert "tan_search_iterations_per_second_count 1.0" in text
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAN_PORT", "9001")
+    monkeypatch.setenv("TAN_MAX_SEARCHES", "3")
+    monkeypatch.setenv("TAN_CORS_ORIGINS", "http://a.test, http://b.test")
+    monkeypatch.setenv("TAN_DATABASE", "/tmp/x.db")
+    settings = Settings()
+    assert (settings.port, settings.max_searches) == (9001, 3)
+    assert settings.cors_origins == ["http://a.test", "http://b.test"]
+    assert str(settings.database) == "/tmp/x.db"
+    assert Settings(_env_file=None).host == "127.0.0.1"  # type: ignore[call-arg]
+    monkeypatch.setenv("TAN_MAX_SEARCHES", "0")
+    with pytest.raises(ValueError):
+        Settings()
+
+
+def test_no_cors_by_default_and_cors_when_set(client: TestClient, tmp_path: Path) -> None:
+    preflight: dict[str, Any] = {
+        "Origin": "http://a.test",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type",
+    }
+    assert "access-control-allow-origin" not in client.options("/v1/hint", headers=preflight).headers
+    with make_client(make_settings(tmp_path / "c.db", cors_origins=["http://a.test"])) as cors:
+        answer = cors.options("/v1/hint", headers=preflight)
+        assert answer.headers["access-control-allow-origin"] == "http://a.test"
+        assert (
+            "access-control-allow-origin"
+            not in cors.options("/v1/hint", headers={**preflight, "Origin": "http://evil.test"}).headers
+        )
+
+
+def test_an_unexpected_failure_is_a_500_in_the_error_format(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path / "e.db"))
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        services_of(app).searcher.hint = broken  # type: ignore[method-assign]
+        answer = client.post("/v1/hint", json={"position": to_move_position()})
+        assert answer.status_code == 500
+        assert answer.json() == {"detail": "internal server error", "code": "internal"}
+        assert "boom" not in answer.text
