@@ -268,7 +268,8 @@ class Solver:
     whose statistics are merged; `exploration`: the UCB constant; `policy`:
     `random` or `heuristic` playouts; `pimc_worlds`: worlds for PIMC;
     `exact_cards`: determinized endgames with at most this many cards in hand
-    are solved exactly instead of played out.
+    are solved exactly instead of played out; `exact_root`: a root with nothing
+    hidden is solved exactly (off only to test the tree search itself).
     """
 
     def __init__(
@@ -280,6 +281,7 @@ class Solver:
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
+        exact_root: bool = True,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -295,6 +297,7 @@ class Solver:
         self.pimc_worlds = pimc_worlds
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
+        self.exact_root = exact_root
 
     # -- the two questions -------------------------------------------------------------
 
@@ -311,7 +314,7 @@ class Solver:
         pos = root.position
         if pos.to_move != pos.seat:
             raise TanError(f"seat {pos.seat} is not to move (seat {pos.to_move} is)", "not_your_turn")
-        if root.perfect_information:
+        if root.perfect_information and self.exact_root:
             return self._exact_hint(root, seed, multipv)
         single = len(root.legal) == 1
         run_limits = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50) if single else limits
@@ -337,7 +340,7 @@ class Solver:
         limits = limits or Limits()
         root = prepare(position)
         pos = root.position
-        if root.perfect_information or pos.to_move is None or len(root.active) < 2:
+        if (root.perfect_information and self.exact_root) or pos.to_move is None or len(root.active) < 2:
             return self._exact_evaluation(root, seed)
         result = self._run(root, limits, seed)
         n = max(result["iterations"], 1)

@@ -1,0 +1,267 @@
+"""The search: sampling, the exact solver, ISMCTS/PIMC answers and their determinism."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from solver import _search
+from solver._core import CoreGame
+from solver.cards import deck, parse_cards
+from solver.moves import Move
+from solver.position import Position
+from solver.reference import Game
+from solver.rules import Rules
+from solver.search import Limits, Solver, prepare
+
+DURAK = Rules.preset_named("durak")
+
+
+def endgame_position(rules: Rules, **fields: Any) -> dict[str, Any]:
+    """A SPEC §2.2 position whose discard pile is every card not placed elsewhere."""
+    placed = set(parse_cards(fields.get("hand", [])))
+    for pair in fields.get("table", []):
+        placed.add(parse_cards([pair["attack"]])[0])
+        if pair.get("defense"):
+            placed.add(parse_cards([pair["defense"]])[0])
+    for cards in fields.get("known", {}).values():
+        placed |= set(parse_cards(cards))
+    hidden = fields.pop("hidden", [])
+    placed |= set(parse_cards(hidden))
+    discard = [str(card) for card in deck(rules.deck) if card not in placed]
+    data: dict[str, Any] = {"rules": rules.preset, "stock": 0, "discard": discard, "defended_once": True}
+    data.update(fields)
+    return data
+
+
+# -- sampling --------------------------------------------------------------------------
+
+
+def test_samples_keep_known_cards_and_are_whole_states() -> None:
+    game = Game.deal(Rules.preset_named("tan"), 3, seed=11)
+    rng = random.Random(1)
+    for _ in range(40):  # walk into the game so takes make cards known
+        if game.over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    seat = 0
+    position = Position.from_json(game.position(seat))
+    root = prepare(position)
+    for seed in range(200):
+        world = root.sampler.sample(seed).snapshot()
+        assert world["hands"][seat] == sorted(card.index for card in position.hand)
+        for other, cards in enumerate(position.known):
+            assert {card.index for card in cards} <= set(world["hands"][other])
+        assert [len(hand) for hand in world["hands"]] == list(position.hand_counts)
+        assert len(world["stock"]) == position.stock
+        if position.stock:
+            assert world["stock"][-1] == position.trump.index
+        everywhere = [c for hand in world["hands"] for c in hand] + world["stock"] + world["discard"]
+        everywhere += [c for pair in world["table"] for c in pair if c >= 0]
+        assert sorted(everywhere) == sorted(card.index for card in deck(52))
+
+
+def test_samples_are_uniform() -> None:
+    """Three unseen cards, one in the opponent's hand and two in the stock: 3 equally likely hands."""
+    position = endgame_position(
+        DURAK,
+        players=2,
+        seat=0,
+        hand=["6s", "7s"],
+        hand_counts=[2, 1],
+        trump="Ah",
+        stock=3,
+        hidden=["9c", "Tc", "Jc"],
+        attacker=0,
+        defender=1,
+        to_move=0,
+    )
+    position["discard"].remove("Ah")
+    root = prepare(position)
+    counts: Counter[tuple[int, ...]] = Counter()
+    draws = 6000
+    for seed in range(draws):
+        counts[tuple(root.sampler.sample(seed).snapshot()["hands"][1])] += 1
+    assert len(counts) == 3
+    expected = draws / 3
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert chi2 < 13.8  # 2 degrees of freedom, p = 0.001
+
+
+# -- the exact solver ------------------------------------------------------------------
+
+
+def random_endgame(rules: Rules, rng: random.Random, max_cards: int) -> CoreGame | None:
+    """Play a random game to a bout start with an empty stock and two hands of at most `max_cards`.
+
+    The endgame is rebuilt from its fields, so no repetition history from
+    before it counts, as for a position sent by a user.
+    """
+    cards = [card.index for card in deck(rules.deck)]
+    rng.shuffle(cards)
+    game = CoreGame.deal(rules, 2, cards)
+    while not game.over:
+        snap = game.snapshot()
+        if not snap["stock"] and not snap["table"] and all(len(hand) <= max_cards for hand in snap["hands"]):
+            return CoreGame.from_fields(
+                rules, 2, snap["hands"], [], snap["trump"], snap["table"], snap["attacker"],
+                snap["defender"], snap["to_move"], snap["taking"], snap["passed"], snap["finished"],
+                snap["defended_once"],
+            )
+        game.play(rng.choice(game.legal_codes()))
+    return None
+
+
+def minimax(game: CoreGame, hero: int, path: frozenset[tuple[object, ...]] = frozenset()) -> int:
+    """Plain minimax in half points; a bout start seen before on the path is a draw (SPEC §1.5)."""
+    if game.over:
+        return round(game.scores()[hero] * 2)
+    values = []
+    for code in game.legal_codes():
+        child = game.copy()
+        child.play(code)
+        snap = child.snapshot()
+        key = (tuple(map(tuple, snap["hands"])), snap["attacker"])
+        if not child.over and not snap["table"]:
+            if key in path:
+                values.append(1)
+                continue
+            values.append(minimax(child, hero, path | {key}))
+        else:
+            values.append(minimax(child, hero, path))
+    return max(values) if game.to_move == hero else min(values)
+
+
+@pytest.mark.parametrize("preset", ["durak", "tan", "perevodnoy"])
+def test_exact_solver_matches_minimax(preset: str) -> None:
+    rules = Rules.preset_named(preset)
+    rng = random.Random(preset)
+    checked = 0
+    while checked < 700:
+        game = random_endgame(rules, rng, 3)
+        if game is None:
+            continue
+        hero = game.to_move
+        value, values, _nodes = _search.solve_exact(game, hero)
+        assert value == minimax(game, hero)
+        for code, move_value in values.items():
+            child = game.copy()
+            child.play(code)
+            assert move_value == minimax(child, hero)
+        checked += 1
+
+
+def test_exact_solver_refuses_hidden_cards() -> None:
+    game = CoreGame.deal(DURAK, 2, [card.index for card in deck(36)])
+    with pytest.raises(ValueError, match="perfect-information"):
+        _search.solve_exact(game, 0)
+
+
+# -- answers ---------------------------------------------------------------------------
+
+
+def throw_in_wins() -> dict[str, Any]:
+    """Seat 0 throws 7c: seat 1 cannot beat it, takes, then cannot beat Kd; passing loses."""
+    return endgame_position(
+        DURAK,
+        players=2,
+        seat=0,
+        hand=["7c", "Kd"],
+        hand_counts=[2, 1],
+        known={"1": ["6d"]},
+        trump="6h",
+        table=[{"attack": "7s", "defense": "8s"}],
+        attacker=0,
+        defender=1,
+        to_move=0,
+    )
+
+
+def test_exact_root_is_proven() -> None:
+    hint = Solver().hint(throw_in_wins())
+    assert hint.best == Move.parse("attack 7c")
+    assert hint.evaluation.exact and hint.evaluation.score == 1.0
+    scores = {move.notation: move.score for move in hint.moves}
+    assert scores == {"attack 7c": 1.0, "pass": 0.0}
+    assert all(move.exact for move in hint.moves)
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+def test_tree_search_finds_the_winning_throw_in(algorithm: str) -> None:
+    solver = Solver(algorithm, exact_cards=0, exact_root=False)
+    hint = solver.hint(throw_in_wins(), Limits(iterations=3000), seed=5)
+    assert hint.best == Move.parse("attack 7c")
+    assert not hint.evaluation.exact
+
+
+def test_forced_take_is_found() -> None:
+    """Seat 1 defends 9s; beating it with Ts empties its hand... and loses the race; taking wins.
+
+    Seat 0 holds Ac, Ad, 6c after the lead. If seat 1 beats 9s with Ts, seat 0
+    throws nothing more, and seat 1 (holding Kh, the only trump) attacks; seat 0
+    cannot lose that race unless... the solver decides; we only require that the
+    tree search agrees with the exact answer.
+    """
+    position = endgame_position(
+        DURAK,
+        players=2,
+        seat=1,
+        hand=["Ts", "Kh", "7d"],
+        hand_counts=[3, 3],
+        known={"0": ["Ac", "Ad", "6c"]},
+        trump="6h",
+        table=[{"attack": "9s", "defense": None}],
+        attacker=0,
+        defender=1,
+        to_move=1,
+    )
+    exact = Solver().hint(position)
+    best_value = exact.moves[0].score
+    winners = {move.move for move in exact.moves if move.score == best_value}
+    searched = Solver(exact_cards=0, exact_root=False).hint(position, Limits(iterations=20000), seed=3)
+    assert searched.best in winners
+
+
+def test_same_seed_same_answer_and_only_legal_moves() -> None:
+    game = Game.deal(Rules.preset_named("tan"), 3, seed=4)
+    position = game.position(game.to_move)
+    legal = set(game.legal_moves())
+    for algorithm in ("ismcts", "pimc"):
+        first = Solver(algorithm, threads=2).hint(position, Limits(iterations=4000), seed=9)
+        again = Solver(algorithm, threads=2).hint(position, Limits(iterations=4000), seed=9)
+        assert first.to_json()["moves"] == again.to_json()["moves"]
+        assert {move.move for move in first.moves} <= legal
+        assert first.best in legal
+        assert first.stats.iterations == 4000
+
+
+def test_single_legal_move_answers_at_once() -> None:
+    position = endgame_position(
+        Rules.preset_named("tan"),
+        players=3,
+        seat=1,
+        hand=["2s"],
+        hand_counts=[2, 1, 2],
+        trump="Ah",
+        table=[{"attack": "Ks", "defense": None}],
+        hidden=["3c", "4c", "5c", "6c"],
+        attacker=0,
+        defender=1,
+        to_move=1,
+    )
+    hint = Solver().hint(position, Limits(iterations=100_000))
+    assert hint.best == Move.take()
+    assert hint.stats.stop_reason == "single_move"
+    assert hint.stats.iterations <= 2000
+
+
+def test_evaluate_reports_every_seat() -> None:
+    game = Game.deal(DURAK, 3, seed=2)
+    evaluation = Solver().evaluate(game.position(1), Limits(iterations=3000), seed=1)
+    assert len(evaluation.scores) == 3 and len(evaluation.p_lose) == 3
+    assert sum(evaluation.p_lose) == pytest.approx(1.0, abs=0.01)
+    assert evaluation.ci95[0] <= evaluation.score <= evaluation.ci95[1]
+    assert evaluation.stats.iterations == 3000
