@@ -295,8 +295,14 @@ def _arena(args: argparse.Namespace) -> int:
                         limits=limits)
     if args.resume and args.out is None:
         raise TanError("--resume needs --out, the results file to resume", "bad_arena")
-    records = run_arena(tasks, workers=args.workers, out=args.out, resume=args.resume,
-                        progress=args.progress)
+    finished: list[dict[str, Any]] = []
+    try:
+        records = run_arena(tasks, workers=args.workers, out=args.out, resume=args.resume,
+                            progress=args.progress, on_result=finished.append)
+    except KeyboardInterrupt:
+        kept = f"; they are in {args.out}, and --resume plays the rest" if args.out else ""
+        print(f"tan arena: interrupted after {len(finished)} new games{kept}", file=sys.stderr)
+        return 130
     summary = summarize(records, order=list(dict.fromkeys(tasks[0].engines[i] for i in range(len(specs)))))
     if args.json:
         _print_json({"rules": args.rules, "players": args.players, "deals": args.deals, "seed": args.seed,
