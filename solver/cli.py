@@ -283,7 +283,11 @@ def _play(args: argparse.Namespace) -> int:
         stdout=sys.stdout,
         algorithm=args.algorithm,
     )
-    return game.run()
+    try:
+        return game.run()
+    except KeyboardInterrupt:
+        print("\ntan play: interrupted", file=sys.stderr)
+        return 130
 
 
 @_refusing_bad_input
