@@ -77,9 +77,16 @@ cdef extern from *:
     """
     static inline int tan_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int tan_lowbit(unsigned long long x) { return __builtin_ctzll(x); }
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline int tan_select(unsigned long long x, int k) { return __builtin_ctzll(_pdep_u64(1ULL << k, x)); }
+    #else
+    static inline int tan_select(unsigned long long x, int k) { while (k-- > 0) x &= x - 1; return __builtin_ctzll(x); }
+    #endif
     """
     int tan_popcount(unsigned long long x) nogil
     int tan_lowbit(unsigned long long x) nogil
+    int tan_select(unsigned long long x, int k) nogil
 
 cdef void rng_seed(Rng* rng, uint64_t seed) noexcept nogil
 cdef uint64_t rng_next(Rng* rng) noexcept nogil

@@ -23,6 +23,23 @@ from solver.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 # The four cards of one rank: bits r, r+13, r+26, r+39.
 cdef uint64_t RANK_BITS = (<uint64_t>1) | (<uint64_t>1 << 13) | (<uint64_t>1 << 26) | (<uint64_t>1 << 39)
 cdef uint64_t SUIT_BITS = 0x1FFF
+# BEATERS[trump suit][card]: every card that beats it (SPEC §1.3); RANK_CARDS[card]: its rank's four cards.
+cdef uint64_t BEATERS[4][52]
+cdef uint64_t RANK_CARDS[52]
+
+
+cdef void _init_tables() noexcept:
+    cdef int trump, card, suit
+    cdef uint64_t higher
+    for card in range(52):
+        suit = card // 13
+        RANK_CARDS[card] = RANK_BITS << (card % 13)
+        higher = (SUIT_BITS << (13 * suit)) & ~((<uint64_t>2 << card) - 1)
+        for trump in range(4):
+            BEATERS[trump][card] = higher if suit == trump else higher | (SUIT_BITS << (13 * trump))
+
+
+_init_tables()
 
 
 # -- random numbers: xoroshiro128+ seeded through splitmix64 -------------------------
@@ -66,28 +83,27 @@ cdef int rng_below(Rng* rng, int n) noexcept nogil:
 
 cdef inline int select_bit(uint64_t bits, int k) noexcept nogil:
     """Index of the k-th (from 0) set bit of `bits`."""
-    while k > 0:
-        bits &= bits - 1
-        k -= 1
-    return tan_lowbit(bits)
+    return tan_select(bits, k)
 
 
 cdef inline uint64_t beaters(const State* s, int card) noexcept nogil:
     """Every card that beats `card` (SPEC §1.3): higher of its suit, or any trump if it is not trump."""
-    cdef int suit = card // 13
-    cdef uint64_t higher = (SUIT_BITS << (13 * suit)) & ~((<uint64_t>2 << card) - 1)
-    if suit != s.trump_suit:
-        higher |= s.trump_mask
-    return higher
+    return BEATERS[s.trump_suit][card]
 
 
 # -- seats ---------------------------------------------------------------------------
 
+cdef inline int step(const State* s, int seat) noexcept nogil:
+    """The seat after `seat` around the table."""
+    seat += 1
+    return 0 if seat == s.players else seat
+
+
 cdef int next_active(const State* s, int seat) noexcept nogil:
     """The next seat after `seat` in play order that has not finished (SPEC §1.2)."""
-    cdef int i, other
-    for i in range(1, s.players + 1):
-        other = (seat + i) % s.players
+    cdef int i, other = seat
+    for i in range(s.players):
+        other = step(s, other)
         if (s.active >> other) & 1:
             return other
     return seat
@@ -95,13 +111,14 @@ cdef int next_active(const State* s, int seat) noexcept nogil:
 
 cdef inline int first_thrower(const State* s) noexcept nogil:
     """The first thrower in order who has not passed, or -1 (SPEC §1.4)."""
-    cdef int i, seat
+    cdef int i, seat = s.attacker
+    cdef uint32_t waiting = s.active & ~s.passed & ~(<uint32_t>1 << s.defender)
+    if not waiting:
+        return -1
     for i in range(s.players):
-        seat = (s.attacker + i) % s.players
-        if seat == s.defender or not ((s.active >> seat) & 1):
-            continue
-        if not ((s.passed >> seat) & 1):
+        if (waiting >> seat) & 1:
             return seat
+        seat = step(s, seat)
     return -1
 
 
@@ -178,8 +195,9 @@ cdef void refill(State* s) noexcept nogil:
     drawn += draw_up(s, s.attacker)
     if not defender_last:
         drawn += draw_up(s, s.defender)
+    seat = s.attacker
     for i in range(1, s.players):
-        seat = (s.attacker + i) % s.players
+        seat = step(s, seat)
         if seat != s.defender and (s.active >> seat) & 1:
             drawn += draw_up(s, seat)
     if defender_last:
@@ -230,8 +248,10 @@ cdef void end_bout(State* s, int took) noexcept nogil:
     if check_trump_ace(s):
         return
     if s.n_stock == 0:
+        seat = s.attacker
         for i in range(s.players):
-            seat = (s.attacker + i) % s.players
+            if i:
+                seat = step(s, seat)
             if (s.active >> seat) & 1 and s.hands[seat] == 0:
                 s.finished[s.n_finished] = seat
                 s.n_finished += 1
@@ -252,12 +272,16 @@ cdef inline void put_attack(State* s, int card) noexcept nogil:
     s.n_table += 1
     s.table_cards |= bit
     s.undefended |= bit
-    s.table_rank_cards |= RANK_BITS << (card % 13)
+    s.table_rank_cards |= RANK_CARDS[card]
     s.passed = 0
 
 
 cdef void apply_move(State* s, int move) noexcept nogil:
     """Apply a legal move of the seat to move (the caller guarantees legality)."""
+    apply_inline(s, move)
+
+
+cdef inline void apply_inline(State* s, int move) noexcept nogil:
     cdef int kind = move & 7
     cdef int card = (move >> 3) & 63
     cdef int target = (move >> 9) & 63
@@ -276,7 +300,7 @@ cdef void apply_move(State* s, int move) noexcept nogil:
                 break
         s.undefended &= ~(<uint64_t>1 << target)
         s.table_cards |= <uint64_t>1 << card
-        s.table_rank_cards |= RANK_BITS << (card % 13)
+        s.table_rank_cards |= RANK_CARDS[card]
         s.n_defended += 1
         s.passed = 0
         if s.hands[seat] == 0:
@@ -307,7 +331,8 @@ cdef void apply_move(State* s, int move) noexcept nogil:
         s.attacker = seat
         s.defender = next_active(s, seat)
         s.to_move = s.defender
-    check_trump_ace(s)
+    if s.rules.trump_ace_last_loses:
+        check_trump_ace(s)
 
 
 cdef int gen_moves(const State* s, int* moves) noexcept nogil:
@@ -362,6 +387,10 @@ cdef inline int can_transfer(const State* s) noexcept nogil:
 
 cdef int random_move(const State* s, Rng* rng) noexcept nogil:
     """A uniformly random legal move, chosen by counting instead of listing."""
+    return random_inline(s, rng)
+
+
+cdef inline int random_inline(const State* s, Rng* rng) noexcept nogil:
     cdef int total, k, t, count
     cdef uint64_t hand, targets, b, throwable
     hand = s.hands[s.to_move]
@@ -400,7 +429,7 @@ cdef int playout(State* s, Rng* rng) noexcept nogil:
     """Play uniformly random moves to the end of the game; returns the plies played."""
     cdef int plies = 0
     while not s.over:
-        apply_move(s, random_move(s, rng))
+        apply_inline(s, random_inline(s, rng))
         plies += 1
     return plies
 
