@@ -64,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         services = getattr(app.state, "services", None)
         if services is not None:
+            del app.state.services  # a later start opens them anew
             services.stop()
 
     app = FastAPI(

@@ -1,0 +1,51 @@
+"""End to end: a real `tan serve` process, a whole game over HTTP, Ctrl-C, and a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from tests.service.server import Server
+
+
+def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "games.db"
+    server = Server(database, default_iterations=100, max_iterations=1000, max_time_ms=500)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30.0) as http:
+            answer = http.post("/v1/games", json={"rules": "durak", "seats": ["human", "greedy"], "seed": 31})
+            assert answer.status_code == 201, answer.text
+            created = answer.json()
+            game_id, token = created["id"], created["tokens"][0]
+            auth = {"Authorization": f"Bearer {token}"}
+            body = created["game"]
+            plies = 0
+            while body["status"] == "playing":
+                assert body["position"]["to_move"] == 0 and body["legal_moves"]
+                if plies % 5 == 0:
+                    hint = http.get(
+                        f"/v1/games/{game_id}/hint", params={"seat": 0, "iterations": 50}, headers=auth
+                    )
+                    assert hint.status_code == 200, hint.text
+                    chosen = hint.json()["best"]
+                else:
+                    chosen = body["legal_moves"][plies % len(body["legal_moves"])]
+                answer = http.post(
+                    f"/v1/games/{game_id}/moves", json={"seat": 0, "move": chosen}, headers=auth
+                )
+                assert answer.status_code == 200, answer.text
+                body = answer.json()
+                plies += 1
+                assert plies < 500
+            assert body["scores"] is not None and len(body["history"]) > plies
+            assert http.get("/metrics").text.count("tan_http_requests_total") > 3
+    finally:
+        status = server.stop()
+    assert status == 0  # Ctrl-C shuts the server down cleanly
+
+    with Server(database) as again, httpx.Client(base_url=again.url, timeout=30.0) as http:
+        stored = http.get(f"/v1/games/{game_id}", params={"seat": 0}, headers=auth)
+        assert stored.status_code == 200
+        assert stored.json() == body
