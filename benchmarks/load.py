@@ -1,0 +1,300 @@
+"""Service load: concurrent hint requests against a real `tan serve` on a free loopback port.
+
+    python -m benchmarks.load [--clients 1,50] [--requests 400] [--duration 60]
+                              [--iterations 10000] [--latency-requests 50] [--output FILE]
+
+Two measurements, both against one server process started here on 127.0.0.1
+(and stopped with Ctrl-C's SIGINT at the end):
+
+1. The latency bar of SPEC §5: `--latency-requests` sequential hints of
+   `--iterations` iterations (one thread per search) on a fixed 2-seat
+   `durak` mid-game position; median and p99 latency as the client sees it.
+2. For each client count in `--clients`: that many concurrent async httpx
+   clients share `--requests` hint requests (at most `--duration` seconds).
+   A client answered 503 waits `Retry-After × --backoff` seconds and moves on
+   to its next request. Measured: throughput, median and p99 latency of the
+   answered hints, and the count of each status; every answer must be 200, or
+   503 with a `Retry-After` header (SPEC §5) — anything else is listed under
+   `violations`.
+
+Writes `benchmarks/results/load.json` (or `--output`) and prints a summary line
+per measurement. Exits 1 if any answer broke the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from solver.reference import Game
+from solver.rules import Rules
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+RESULTS = HERE / "results"
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """`python -m solver.cli serve` (that is, `tan serve`) on 127.0.0.1 with `TAN_*` settings.
+
+    `stop()` sends SIGINT, as Ctrl-C does, and returns the exit status. Used by
+    this benchmark and by the service's end-to-end tests.
+    """
+
+    def __init__(self, database: Path, **settings: object) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "TAN_DATABASE": str(database)}
+        self.env.update({f"TAN_{name.upper()}": str(value) for name, value in settings.items()})
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> None:
+        command = [
+            sys.executable, "-m", "solver.cli", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                stderr = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"the server exited with status {self.process.returncode}: {stderr}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("the server did not answer /healthz in time")
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """Ctrl-C (SIGINT), then wait; kills the process only if it hangs."""
+        if self.process is None:
+            return 0
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+        return int(self.process.returncode)
+
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+# -- the position -------------------------------------------------------------------------------
+
+
+def mid_game_position(seed: int = 7, plies: int = 12) -> dict[str, Any]:
+    """A 2-seat `durak` position after `plies` random moves, seen by the seat to move."""
+    game = Game.deal(Rules.from_json("durak"), 2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        game.play(rng.choice(game.legal_moves()))
+    assert game.to_move is not None and len(game.stock) > 0
+    return game.position(game.to_move)
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def _summary(latencies_ms: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(latencies_ms), 2) if latencies_ms else float("nan"),
+        "p99": round(_percentile(latencies_ms, 0.99), 2),
+        "mean": round(statistics.fmean(latencies_ms), 2) if latencies_ms else float("nan"),
+        "max": round(max(latencies_ms), 2) if latencies_ms else float("nan"),
+    }
+
+
+# -- the measurements ---------------------------------------------------------------------------
+
+
+def latency_bar(url: str, position: dict[str, Any], iterations: int, requests: int) -> dict[str, Any]:
+    """Sequential hints of `iterations` iterations: the SPEC §5 latency bar."""
+    latencies: list[float] = []
+    server_ms: list[float] = []
+    rates: list[float] = []
+    with httpx.Client(base_url=url, timeout=60.0) as http:
+        for seed in range(requests + 3):
+            body = {"position": position, "limits": {"iterations": iterations}, "seed": seed}
+            start = time.perf_counter()
+            answer = http.post("/v1/hint", json=body)
+            elapsed = (time.perf_counter() - start) * 1000.0
+            answer.raise_for_status()
+            if seed < 3:
+                continue  # warm-up
+            stats = answer.json()["stats"]
+            if stats["iterations"] != iterations:
+                raise RuntimeError(f"the search ran {stats['iterations']} iterations, not {iterations}")
+            latencies.append(elapsed)
+            server_ms.append(stats["time_ms"])
+            rates.append(stats["iterations_per_s"])
+    return {
+        "requests": requests,
+        "iterations": iterations,
+        "threads": 1,
+        "latency_ms": _summary(latencies),
+        "search_ms": _summary(server_ms),
+        "iterations_per_s_median": round(statistics.median(rates), 1),
+        "bar_ms": 250,
+        "meets_bar": statistics.median(latencies) < 250,
+    }
+
+
+async def _load(
+    url: str, position: dict[str, Any], clients: int, requests: int, duration: float, iterations: int,
+    backoff: float,
+) -> dict[str, Any]:  # fmt: skip
+    """`clients` concurrent clients share `requests` hint requests, for at most `duration` s."""
+    counts: dict[str, int] = {}
+    latencies: list[float] = []
+    violations: list[str] = []
+    remaining = requests
+    deadline = time.monotonic() + duration
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+
+    async def client(index: int, http: httpx.AsyncClient) -> None:
+        nonlocal remaining
+        seed = index * 1_000_003
+        while remaining > 0 and time.monotonic() < deadline:
+            remaining -= 1
+            seed += 1
+            body = {"position": position, "limits": {"iterations": iterations}, "seed": seed}
+            start = time.perf_counter()
+            try:
+                answer = await http.post("/v1/hint", json=body)
+            except httpx.HTTPError as error:
+                counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+                violations.append(f"{type(error).__name__}: {error}")
+                continue
+            elapsed = (time.perf_counter() - start) * 1000.0
+            counts[str(answer.status_code)] = counts.get(str(answer.status_code), 0) + 1
+            if answer.status_code == 200:
+                latencies.append(elapsed)
+            elif answer.status_code == 503 and "retry-after" in answer.headers:
+                await asyncio.sleep(float(answer.headers["retry-after"]) * backoff)
+            else:
+                violations.append(f"{answer.status_code}: {answer.text[:200]}")
+
+    start = time.perf_counter()
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as http:
+        await asyncio.gather(*(client(index, http) for index in range(clients)))
+    seconds = time.perf_counter() - start
+    answered = sum(counts.values())
+    return {
+        "clients": clients,
+        "requests": answered,
+        "iterations": iterations,
+        "seconds": round(seconds, 3),
+        "throughput_per_s": round(answered / seconds, 1),
+        "hints_per_s": round(counts.get("200", 0) / seconds, 1),
+        "status_counts": dict(sorted(counts.items())),
+        "latency_ms_200": _summary(latencies),
+        "violations": violations[:20],
+        "ok": not violations,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", default="1,50", help="comma-separated client counts (default 1,50)")
+    parser.add_argument("--requests", type=int, default=400, help="hint requests per client count (400)")
+    parser.add_argument("--duration", type=float, default=60.0, help="most seconds per client count (60)")
+    parser.add_argument("--iterations", type=int, default=10_000, help="iterations per hint (10000)")
+    parser.add_argument("--latency-requests", type=int, default=50, help="sequential hints for the bar (50)")
+    parser.add_argument("--backoff", type=float, default=0.05, help="fraction of Retry-After a client waits")
+    parser.add_argument("--max-searches", type=int, help="TAN_MAX_SEARCHES of the server (default: cores)")
+    parser.add_argument("--output", type=Path, default=RESULTS / "load.json", help="results file")
+    args = parser.parse_args(argv)
+    client_counts = [int(count) for count in args.clients.split(",") if count.strip()]
+    if not client_counts or min(client_counts) < 1 or args.requests < 1 or args.duration <= 0:
+        parser.error("--clients, --requests and --duration must be positive")
+
+    position = mid_game_position()
+    settings: dict[str, object] = {"threads": 1, "max_iterations": max(args.iterations, 10_000)}
+    if args.max_searches is not None:
+        settings["max_searches"] = args.max_searches
+    with tempfile.TemporaryDirectory() as scratch, Server(Path(scratch) / "games.db", **settings) as server:
+        bar = latency_bar(server.url, position, args.iterations, args.latency_requests)
+        print(
+            f"latency bar: {args.iterations} iterations, median {bar['latency_ms']['median']} ms, "
+            f"p99 {bar['latency_ms']['p99']} ms (search {bar['search_ms']['median']} ms)",
+            file=sys.stderr,
+        )
+        runs = []
+        for clients in client_counts:
+            run = asyncio.run(
+                _load(
+                    server.url, position, clients, args.requests, args.duration, args.iterations, args.backoff
+                )
+            )
+            runs.append(run)
+            print(
+                f"{clients} clients: {run['throughput_per_s']} answers/s, {run['hints_per_s']} hints/s, "
+                f"median {run['latency_ms_200']['median']} ms, p99 {run['latency_ms_200']['p99']} ms, "
+                f"statuses {run['status_counts']}, violations {len(run['violations'])}",
+                file=sys.stderr,
+            )
+        exit_status = server.stop()
+    results = {
+        "bench": "load",
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        "server": {"threads_per_search": 1, "max_searches": args.max_searches or os.cpu_count()},
+        "position": position,
+        "latency_bar": bar,
+        "runs": runs,
+        "server_exit_status": exit_status,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"benchmarks.load: results written to {args.output}", file=sys.stderr)
+    return 0 if all(run["ok"] for run in runs) and exit_status == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
