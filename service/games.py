@@ -20,6 +20,7 @@ import hmac
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,19 @@ _WRITE_ATTEMPTS = 3
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class _GameLock:
+    """A lock that a weak dictionary can hold (a bare `threading.Lock` cannot be weakly referenced)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._lock.release()
 
 
 @dataclass
@@ -104,16 +118,18 @@ class GameManager:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._locks: dict[str, threading.Lock] = {}
+        # One lock per game in use; an entry vanishes once nobody holds its lock, so probing
+        # unknown ids cannot grow this without bound.
+        self._locks: weakref.WeakValueDictionary[str, _GameLock] = weakref.WeakValueDictionary()
         self._locks_lock = threading.Lock()
 
     # -- locks and the cache --------------------------------------------------------------------
 
-    def _lock(self, game_id: str) -> threading.Lock:
+    def _lock(self, game_id: str) -> _GameLock:
         with self._locks_lock:
             lock = self._locks.get(game_id)
             if lock is None:
-                lock = self._locks[game_id] = threading.Lock()
+                lock = self._locks[game_id] = _GameLock()
             return lock
 
     def _remember(self, live: LiveGame) -> None:
