@@ -267,7 +267,6 @@ class GameManager:
             )
             game.play(move, seat)
             played.append((seat, move))
-        self.metrics.moves_played.labels("engine").inc(len(played))
         return played
 
     def _advance(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
@@ -280,7 +279,8 @@ class GameManager:
 
     def create(self, request: Any) -> tuple[str, list[str | None], dict[str, Any]]:
         """`POST /v1/games`: deal, let engines play until a human must act, store. Returns
-        the id, the tokens and the view of the first human seat (seat 0 if none)."""
+        the id, the tokens and the view of the first human seat (of seat 0 in a game of
+        engines only, which has no player whose hand must stay hidden)."""
         rules = Rules.from_json(request.rules)
         seats = [self._seat_spec(spec) for spec in request.seats]
         players = request.players if request.players is not None else len(seats)
@@ -312,6 +312,7 @@ class GameManager:
         live.history = played
         self._remember(live)
         self.metrics.games_created.inc()
+        self.metrics.moves_played.labels("engine").inc(len(played))
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         return game_id, tokens, self.view(live, viewer)
 
@@ -324,9 +325,7 @@ class GameManager:
                 move = Move.parse(move_input)
                 game = live.game.clone()
                 game.play(move, seat)
-                played = [(seat, move)]
-                self.metrics.moves_played.labels("human").inc()
-                played += self._advance(live, game)
+                played = [(seat, move), *self._advance(live, game)]
                 try:
                     self.store.append(
                         game_id, live.plies, [(s, m.notation) for s, m in played], _status(game)
@@ -336,6 +335,8 @@ class GameManager:
                     continue
                 updated = LiveGame(game_id, live.setup, game, live.history + played)
                 self._remember(updated)
+                self.metrics.moves_played.labels("human").inc()
+                self.metrics.moves_played.labels("engine").inc(len(played) - 1)
                 return self.view(updated, seat)
         raise ApiError(409, "conflict", f"game {game_id} kept changing while this move was played; retry")
 
