@@ -17,11 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.main import create_app
+from service.schemas import EvaluateResponse, HintResponse, MovesResponse
 from solver.reference import Game
 from solver.rules import PRESETS, Rules
 from tests.service.conftest import TestClient, make_settings
 
 schemathesis = pytest.importorskip("schemathesis")
+from schemathesis.checks import not_a_server_error  # noqa: E402
+from schemathesis.specs.openapi.checks import response_schema_conformance  # noqa: E402
 
 _DB = Path(__file__).resolve().parent / ".fuzz-unused.db"  # replaced per session below
 APP = create_app(make_settings(_DB, default_iterations=50, max_iterations=200, max_time_ms=200))
@@ -47,6 +50,8 @@ def _fresh_database(tmp_path_factory: pytest.TempPathFactory) -> Any:
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_input_makes_a_500(case: Any) -> None:
     response = case.call()
+    # The answer matches the documented schema of its status, so /docs does not lie.
+    case.validate_response(response, checks=[response_schema_conformance, not_a_server_error])
     assert response.status_code < 500, (case.method, case.path, case.body, response.text)
     if response.status_code >= 400:
         body = response.json()
@@ -84,8 +89,11 @@ def test_valid_positions_of_every_preset(position: dict[str, Any], seed: int, al
     to_move = position["to_move"] == position["seat"]
     assert moves.status_code == hint.status_code == (200 if to_move else 422), (moves.text, hint.text)
     assert evaluate.status_code == 200, evaluate.text
+    EvaluateResponse.model_validate(evaluate.json(), strict=True)
     if to_move:
         assert hint.json()["best"] in moves.json()["moves"]
+        HintResponse.model_validate(hint.json(), strict=True)
+        MovesResponse.model_validate(moves.json(), strict=True)
 
 
 _CARD_TEXT = st.sampled_from(["6s", "Th", "10h", "Q♥", "Ad", "2c", "Kc", "7c", "Zz", "", "A", "6S", "9♧"])

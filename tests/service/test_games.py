@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from service.schemas import GameCreatedResponse
 from solver.cards import Card
 from solver.moves import Move
 from solver.reference import Game, random_deck
@@ -63,6 +64,7 @@ def test_create_human_against_greedy(client: TestClient) -> None:
     assert all(entry["seat"] == 1 for entry in body["history"])
     reference = replay(game, body["history"], seed=7)
     assert body["position"] == reference.position(0)
+    GameCreatedResponse.model_validate(game, strict=True)
     assert body == view(client, game, 0)
 
 
