@@ -32,7 +32,7 @@ class Services:
 
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
-        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics)
+        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice)
         searcher = Searcher(settings, metrics)
         store = GameStore(settings.database)
         games = GameManager(store, searcher, pool, metrics, settings.game_cache)

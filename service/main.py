@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 
+from service.capacity import CapacityGate
 from service.deps import services_of
 from service.errors import install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
@@ -88,8 +89,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The web page (a placeholder until the game page arrives)."""
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    # Outermost first: every request is counted, even one refused for its size.
+    # Added innermost first: metrics count every request, even one refused for
+    # its size or for want of a search slot.
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CapacityGate, pool=lambda: services_of(app).pool)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -43,6 +43,12 @@ class Settings(BaseSettings):
         ge=1,
         description="searches that may run at once; beyond that the answer is 503 with Retry-After",
     )
+    search_nice: int = Field(
+        default=5,
+        ge=0,
+        le=19,
+        description="how much lower than the event loop search threads run (Linux nice steps; 0: equal)",
+    )
     retry_after_s: int = Field(default=1, ge=1, description="the Retry-After header of a 503, in seconds")
     max_body_bytes: int = Field(
         default=65_536, ge=256, description="largest request body accepted (413 beyond)"

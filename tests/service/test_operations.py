@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -156,3 +157,30 @@ def test_an_unexpected_failure_is_a_500_in_the_error_format(tmp_path: Path) -> N
         assert answer.status_code == 500
         assert answer.json() == {"detail": "internal server error", "code": "internal"}
         assert "boom" not in answer.text
+
+
+def test_the_gate_refuses_searches_before_reading_them(one_slot: TestClient) -> None:
+    release = _hold_the_slot(one_slot)
+    try:
+        answer = one_slot.post(
+            "/v1/hint", content=b"not even JSON", headers={"content-type": "application/json"}
+        )
+        error(answer, 503, "busy")
+        assert answer.headers["retry-after"] == "2"
+        # Other requests still read and judge their body.
+        error(
+            one_slot.post("/v1/moves", content=b"{", headers={"content-type": "application/json"}),
+            422,
+            "invalid_request",
+        )
+    finally:
+        release.set()
+    _wait_until_free(one_slot)
+
+
+def test_search_threads_run_below_the_event_loop(client: TestClient) -> None:
+    pool = services_of(client.app).pool  # type: ignore[arg-type]
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    inside = pool.submit(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result()
+    assert inside == min(base + 5, 19)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base
