@@ -103,6 +103,8 @@ cdef int next_active(const State* s, int seat) noexcept nogil
 cdef void state_scores(const State* s, double* scores) noexcept nogil
 cdef int playout(State* s, Rng* rng) noexcept nogil
 cdef uint64_t bout_key(const State* s) noexcept nogil
+cdef int can_transfer_c(const State* s) noexcept nogil
+cdef uint64_t beaters_c(const State* s, int card) noexcept nogil
 
 
 cdef class CoreGame:

@@ -378,6 +378,16 @@ cdef int gen_moves(const State* s, int* moves) noexcept nogil:
     return n + 1
 
 
+cdef int can_transfer_c(const State* s) noexcept nogil:
+    """`can_transfer` for other modules."""
+    return can_transfer(s)
+
+
+cdef uint64_t beaters_c(const State* s, int card) noexcept nogil:
+    """`beaters` for other modules."""
+    return beaters(s, card)
+
+
 cdef inline int can_transfer(const State* s) noexcept nogil:
     """Transfer is open: rule on, nothing beaten, and the next seat can face one more card."""
     if not s.rules.transfer or s.n_defended > 0:

@@ -22,7 +22,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._core cimport (
     HISTORY_CAP, MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER,
-    Rng, State, apply_move, bout_key, gen_moves, playout, random_move, rng_below, rng_next,
+    Rng, State, apply_move, beaters_c, bout_key, can_transfer_c, attack_limit, gen_moves, playout, random_move, rng_below, rng_next,
     rng_seed, state_copy, state_scores, tan_lowbit, tan_popcount,
 )
 
@@ -77,11 +77,16 @@ ctypedef struct TTEntry:
     uint8_t upper
     uint8_t used
 
+cdef enum:
+    SOLVER_MAX_DEPTH = 1024
+
 ctypedef struct Solver:
     TTEntry* table
+    State* frames        # one child state per depth, off the C stack (states are large)
     uint64_t mask
     long nodes
     long budget          # 0: unlimited
+    double deadline_ms   # 0: none
     int aborted
     int hero             # the seat whose value (in half points) is computed
 
@@ -89,15 +94,25 @@ ctypedef struct Solver:
 cdef int solver_init(Solver* sv, int log2_size) noexcept nogil:
     sv.mask = (<uint64_t>1 << log2_size) - 1
     sv.table = <TTEntry*>calloc(sv.mask + 1, sizeof(TTEntry))
+    sv.frames = <State*>malloc(SOLVER_MAX_DEPTH * sizeof(State))
     sv.nodes = 0
     sv.budget = 0
+    sv.deadline_ms = 0
     sv.aborted = 0
-    return sv.table != NULL
+    if sv.table == NULL or sv.frames == NULL:
+        free(sv.table)
+        free(sv.frames)
+        sv.table = NULL
+        sv.frames = NULL
+        return 0
+    return 1
 
 
 cdef void solver_free(Solver* sv) noexcept nogil:
     free(sv.table)
+    free(sv.frames)
     sv.table = NULL
+    sv.frames = NULL
 
 
 cdef inline uint64_t mix(uint64_t h, uint64_t x) noexcept nogil:
@@ -168,20 +183,26 @@ cdef void order_moves(const State* s, int* moves, int n, int first) noexcept nog
         costs[j + 1] = c
 
 
-cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta) noexcept nogil:
-    """Value for the hero in half points (0…2) of a perfect-information state."""
+cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta, int depth) noexcept nogil:
+    """Value for the hero in half points (0…2) of a perfect-information state.
+
+    Stops early (`sv.aborted`) past the node budget, the deadline or the
+    depth of `sv.frames`; the caller then discards the value.
+    """
     cdef int moves[MAX_MOVES]
     cdef int n, i, v, best, best_move = -1, alpha0 = alpha, beta0 = beta, tt_move = -1
     cdef uint64_t key
     cdef TTEntry* entry
-    cdef State child
+    cdef State* child
     cdef int maximizing
     if s.over:
         return terminal_value(s, sv.hero)
     sv.nodes += 1
-    if sv.budget and sv.nodes > sv.budget:
+    if ((sv.budget and sv.nodes > sv.budget) or depth >= SOLVER_MAX_DEPTH
+            or (sv.deadline_ms > 0 and (sv.nodes & 4095) == 0 and now_ms() >= sv.deadline_ms)):
         sv.aborted = 1
         return 1
+    child = &sv.frames[depth]
     key = position_key(s)
     entry = &sv.table[key & sv.mask]
     if entry.used and entry.key == key:
@@ -201,12 +222,12 @@ cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta) noexcept nog
     maximizing = s.to_move == sv.hero
     best = -1 if maximizing else 3
     for i in range(n):
-        state_copy(&child, s)
-        apply_move(&child, moves[i])
-        if repeats(&child):
+        state_copy(child, s)
+        apply_move(child, moves[i])
+        if repeats(child):
             v = 1
         else:
-            v = alphabeta(sv, &child, alpha, beta)
+            v = alphabeta(sv, child, alpha, beta, depth + 1)
         if sv.aborted:
             return 1
         if maximizing:
@@ -245,42 +266,75 @@ cdef inline int is_perfect_information(const State* s) noexcept nogil:
 
 cdef int solve_value(Solver* sv, const State* s) noexcept nogil:
     """Exact value for `sv.hero` with a full window."""
-    return alphabeta(sv, s, 0, 2)
+    return alphabeta(sv, s, 0, 2, 0)
 
 
 # -- the light playout policy ----------------------------------------------------------
 
-cdef inline int card_cost(const State* s, int card) noexcept nogil:
-    return (card % 13) + (13 if card // 13 == s.trump_suit else 0)
+cdef inline int cheapest(const State* s, uint64_t cards) noexcept nogil:
+    """The lowest non-trump of `cards` by rank, else the lowest trump (cards must not be empty)."""
+    cdef uint64_t plain = cards & ~s.trump_mask
+    cdef int card, best = -1, best_rank = 99
+    if not plain:
+        return tan_lowbit(cards)  # trumps are one suit: the lowest bit is the lowest trump
+    while plain:
+        card = tan_lowbit(plain)
+        plain &= plain - 1
+        if card % 13 < best_rank:
+            best_rank = card % 13
+            best = card
+    return best
 
 
 cdef int heuristic_move(const State* s, Rng* rng) noexcept nogil:
-    """A quick sensible move: lead and throw low, defend cheaply, keep trumps (greedy in spirit)."""
-    cdef int moves[MAX_MOVES]
-    cdef int n, i, m, kind, card, best = -1, best_cost = 1000, cost
-    if (rng_next(rng) & 15) == 0:
+    """A greedy move, like the `greedy` player, with a little noise.
+
+    Lead the lowest card (trumps last); transfer with a plain card; defend each
+    card as cheaply as possible but take rather than beat with a high trump
+    while the stock is large or when a card cannot be beaten; throw in cheap
+    plain cards (anything plain while the defender is taking or the stock is
+    empty).
+    """
+    cdef uint64_t hand, b, targets
+    cdef int t, c, best_card = -1, best_target = -1, best_cost = 1000, cost
+    if rng_below(rng, 16) == 0:
         return random_move(s, rng)
-    n = gen_moves(s, moves)
-    for i in range(n):
-        m = moves[i]
-        kind = m & 7
-        card = (m >> 3) & 63
-        if kind == MK_ATTACK:
-            cost = card_cost(s, card)
-            if s.n_table > 0:
-                cost += 8  # throw-ins only when cheap
-        elif kind == MK_DEFEND:
-            cost = card_cost(s, card) - 4
-        elif kind == MK_TAKE:
-            cost = 14
-        elif kind == MK_PASS:
-            cost = 16
-        else:
-            cost = card_cost(s, card) - 6
-        if cost < best_cost:
-            best_cost = cost
-            best = m
-    return best
+    hand = s.hands[s.to_move]
+    if s.n_table == 0:
+        return MK_ATTACK | (cheapest(s, hand) << 3)
+    if s.undefended and not s.taking:
+        if can_transfer_c(s):
+            b = hand & s.table_rank_cards & ~s.trump_mask
+            if b:
+                return MK_TRANSFER | (tan_lowbit(b) << 3)
+        targets = s.undefended
+        while targets:
+            t = tan_lowbit(targets)
+            targets &= targets - 1
+            b = hand & beaters_c(s, t)
+            if not b:
+                return MK_TAKE
+            c = cheapest(s, b)
+            cost = c % 13
+            if (s.trump_mask >> c) & 1:
+                cost += 13
+                if c % 13 >= 10 and s.n_stock > 6:
+                    return MK_TAKE
+            if cost < best_cost:
+                best_cost = cost
+                best_card = c
+                best_target = t
+        return MK_DEFEND | (best_card << 3) | (best_target << 9)
+    if s.n_table < attack_limit(s):
+        b = hand & s.table_rank_cards
+        if b:
+            c = cheapest(s, b)
+            if not (s.trump_mask >> c) & 1:
+                if c % 13 < 9 or s.taking or s.n_stock == 0:
+                    return MK_ATTACK | (c << 3)
+            elif s.n_stock == 0 and tan_popcount(hand) <= 2:
+                return MK_ATTACK | (c << 3)
+    return MK_PASS
 
 
 cdef int policy_playout(State* s, Rng* rng, int policy) noexcept nogil:
@@ -530,12 +584,6 @@ cdef class Sampler:
         sample_world(&self.c, &game.state, &rng)
         return game
 
-    def perfect_information(self) -> bool:
-        """True when the sampler has only one world (nothing is hidden)."""
-        return self.c.n_pool == 0 or (sum(self.c.slots[i] for i in range(MAX_SEATS)) == self.c.n_pool
-                                      and len([i for i in range(MAX_SEATS) if self.c.slots[i]]) <= 1
-                                      and self.c.stock_size <= 1)
-
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
                double exploration=0.7, int policy=0, bint resample=True, int worlds=1,
@@ -613,19 +661,19 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     }
 
 
-def solve_exact(CoreGame game, int hero, long budget=0) -> tuple:
+def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> tuple:
     """Exact value of a perfect-information state for `hero`, and each move's value.
 
     Returns `(value, {move_code: value}, nodes)` with values in half points
     (2 win, 1 draw, 0 loss), or raises `ValueError` if the state is not an
     empty-stock two-seat position. `budget` caps nodes (0: none); if it runs out
-    `TimeoutError` is raised.
+    `TimeoutError` is raised, as it is past `time_ms` (0: no limit).
     """
     cdef Solver sv
-    cdef State child
     cdef const State* s = &game.state
     cdef int moves[MAX_MOVES]
     cdef int n, i, v, best
+    cdef State child_state
     if not is_perfect_information(s):
         raise ValueError("not a perfect-information position (needs an empty stock and two active seats)")
     if not (s.active >> hero) & 1:
@@ -636,6 +684,7 @@ def solve_exact(CoreGame game, int hero, long budget=0) -> tuple:
     try:
         sv.hero = hero
         sv.budget = budget
+        sv.deadline_ms = now_ms() + time_ms if time_ms > 0 else 0
         sv.aborted = 0
         sv.nodes = 0
         n = gen_moves(s, moves)
@@ -644,10 +693,10 @@ def solve_exact(CoreGame game, int hero, long budget=0) -> tuple:
         if sv.aborted:
             raise TimeoutError("endgame node budget exhausted")
         for i in range(n):
-            state_copy(&child, s)
-            apply_move(&child, moves[i])
+            state_copy(&child_state, s)
+            apply_move(&child_state, moves[i])
             with nogil:
-                v = 1 if repeats(&child) else solve_value(&sv, &child)
+                v = 1 if repeats(&child_state) else solve_value(&sv, &child_state)
             if sv.aborted:
                 raise TimeoutError("endgame node budget exhausted")
             values[moves[i]] = v

@@ -25,7 +25,8 @@ ENGINES = ("ismcts", "pimc", "greedy", "random")
 class Player(Protocol):
     """Anything that picks a move for the seat to move of a position."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def choose(self, position: Position, seed: int = 0) -> Move: ...
 
@@ -140,12 +141,19 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
     elif engine == "greedy":
         player = GreedyPlayer()
     elif engine in ("ismcts", "pimc"):
-        return SearchPlayer(
-            engine,
-            Limits.from_json(limits) if limits is not None else Limits(iterations=None, time_ms=100),
-            threads,
-            data,
-        )
+        allowed = {"exploration", "policy", "pimc_worlds", "exact_cards", "exact_budget"}
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise TanError(f"engine {engine} has no option(s) {', '.join(unknown)}", "unknown_engine")
+        try:
+            return SearchPlayer(
+                engine,
+                Limits.from_json(limits) if limits is not None else Limits(iterations=None, time_ms=100),
+                threads,
+                data,
+            )
+        except TypeError as error:
+            raise TanError(f"engine {engine}: {error}", "unknown_engine") from None
     else:
         raise TanError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})", "unknown_engine")
     if data or limits is not None:

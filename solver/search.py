@@ -192,13 +192,21 @@ class Evaluation:
 
 
 def _interval(total: float, total_sq: float, n: int) -> tuple[float, float]:
-    """Normal 95% interval of a mean of scores in [0, 1], clipped to [0, 1]."""
+    """95% interval of a mean score in [0, 1].
+
+    The wider of the normal interval (from the observed variance) and the
+    Wilson interval of a proportion with that mean, so a handful of equal
+    results never reads as certainty.
+    """
     if n <= 0:
         return (0.0, 1.0)
     mean = total / n
     variance = max(total_sq / n - mean * mean, 0.0)
-    half = _Z95 * math.sqrt(variance / n) if n > 1 else 1.0
-    return (max(0.0, mean - half), min(1.0, mean + half))
+    half = _Z95 * math.sqrt(variance / n)
+    z2 = _Z95 * _Z95
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    spread = _Z95 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, min(mean - half, centre - spread)), min(1.0, max(mean + half, centre + spread)))
 
 
 def _seed_of(seed: int, thread: int) -> int:
@@ -269,7 +277,9 @@ class Solver:
     `random` or `heuristic` playouts; `pimc_worlds`: worlds for PIMC;
     `exact_cards`: determinized endgames with at most this many cards in hand
     are solved exactly instead of played out; `exact_root`: a root with nothing
-    hidden is solved exactly (off only to test the tree search itself).
+    hidden is solved exactly (off only to test the tree search itself) unless
+    that takes more than `exact_root_nodes` nodes or the time limit, when the
+    tree search answers instead.
     """
 
     def __init__(
@@ -282,6 +292,7 @@ class Solver:
         exact_cards: int = 10,
         exact_budget: int = 20_000,
         exact_root: bool = True,
+        exact_root_nodes: int = 2_000_000,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -298,6 +309,7 @@ class Solver:
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
         self.exact_root = exact_root
+        self.exact_root_nodes = exact_root_nodes
 
     # -- the two questions -------------------------------------------------------------
 
@@ -312,10 +324,14 @@ class Solver:
         limits = limits or Limits()
         root = prepare(position)
         pos = root.position
+        if pos.to_move is None:
+            raise TanError("the game is over: there is no move to hint", "game_over")
         if pos.to_move != pos.seat:
             raise TanError(f"seat {pos.seat} is not to move (seat {pos.to_move} is)", "not_your_turn")
         if root.perfect_information and self.exact_root:
-            return self._exact_hint(root, seed, multipv)
+            exact = self._exact_hint(root, limits, seed, multipv)
+            if exact is not None:
+                return exact
         single = len(root.legal) == 1
         run_limits = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50) if single else limits
         result = self._run(root, run_limits, seed)
@@ -341,7 +357,9 @@ class Solver:
         root = prepare(position)
         pos = root.position
         if (root.perfect_information and self.exact_root) or pos.to_move is None or len(root.active) < 2:
-            return self._exact_evaluation(root, seed)
+            exact = self._exact_evaluation(root, limits, seed)
+            if exact is not None:
+                return exact
         result = self._run(root, limits, seed)
         n = max(result["iterations"], 1)
         value = self._value(result, pos.seat)
@@ -403,7 +421,8 @@ class Solver:
         iterations = result["iterations"]
         time_ms = result["time_ms"]
         if reason is None:
-            reason = "iterations" if limits.iterations is not None and iterations >= limits.iterations else "time"
+            reached = limits.iterations is not None and iterations >= limits.iterations
+            reason = "iterations" if reached else "time"
         return SearchStats(
             algorithm=self.algorithm,
             iterations=iterations,
@@ -423,34 +442,45 @@ class Solver:
 
     # -- exact answers -------------------------------------------------------------------
 
-    def _exact_values(self, root: _Root) -> tuple[int, dict[int, int], int]:
-        world = root.sampler.sample(0)
-        value, values, nodes = _search.solve_exact(world, root.position.seat)
-        return value, values, nodes
+    def _solve(self, root: _Root, hero: int, limits: Limits) -> tuple[int, dict[int, int], int] | None:
+        """The exact values, or None when the node budget or the time limit runs out first."""
+        try:
+            return _search.solve_exact(
+                root.sampler.sample(0), hero, self.exact_root_nodes, float(limits.time_ms or 0.0)
+            )
+        except TimeoutError:
+            return None
 
     def _exact_stats(self, start: float, nodes: int, seed: int) -> SearchStats:
         time_ms = (time.perf_counter() - start) * 1000.0
         return SearchStats("exact", nodes, 1, time_ms, nodes / (time_ms / 1000.0) if time_ms else 0.0,
                            "exact", seed, 1)
 
-    def _exact_hint(self, root: _Root, seed: int, multipv: int | None) -> Hint:
+    def _exact_hint(self, root: _Root, limits: Limits, seed: int, multipv: int | None) -> Hint | None:
         start = time.perf_counter()
-        value, values, nodes = self._exact_values(root)
+        solved = self._solve(root, root.position.seat, limits)
+        if solved is None:
+            return None
+        value, values, nodes = solved
         moves = [MoveValue(decode_move(code), v / 2, (v / 2, v / 2), 0, True) for code, v in values.items()]
         moves.sort(key=lambda m: (-m.score, m.move))
         if multipv is not None:
             moves = moves[: max(1, multipv)]
         evaluation = Value(value / 2, (value / 2, value / 2), True)
-        return Hint(root.position.seat, moves[0].move, moves, evaluation, self._exact_stats(start, nodes, seed))
+        stats = self._exact_stats(start, nodes, seed)
+        return Hint(root.position.seat, moves[0].move, moves, evaluation, stats)
 
-    def _exact_evaluation(self, root: _Root, seed: int) -> Evaluation:
+    def _exact_evaluation(self, root: _Root, limits: Limits, seed: int) -> Evaluation | None:
         pos = root.position
         start = time.perf_counter()
         scores = [1.0] * pos.players
         nodes = 0
         if len(root.active) == 2 and pos.to_move is not None:
             a, b = root.active
-            value, _values, nodes = _search.solve_exact(root.sampler.sample(0), a)
+            solved = self._solve(root, a, limits)
+            if solved is None:
+                return None
+            value, _values, nodes = solved
             scores[a], scores[b] = value / 2, 1 - value / 2
         elif len(root.active) == 1:
             scores[root.active[0]] = 0.0

@@ -1,0 +1,31 @@
+"""Type stub of the Cython search (solver/_search.pyx)."""
+
+from typing import Any
+
+from solver._core import CoreGame
+from solver.rules import Rules
+
+class Sampler:
+    seat: int
+    rules: Rules
+    def __init__(
+        self, template: CoreGame, seat: int, pool: list[int], slots: list[int], stock_size: int
+    ) -> None: ...
+    def sample(self, seed: int) -> CoreGame: ...
+
+def run_search(
+    sampler: Sampler,
+    *,
+    iterations: int,
+    time_ms: float,
+    seed: int,
+    exploration: float = ...,
+    policy: int = ...,
+    resample: bool = ...,
+    worlds: int = ...,
+    exact_cards: int = ...,
+    exact_budget: int = ...,
+) -> dict[str, Any]: ...
+def solve_exact(
+    game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0
+) -> tuple[int, dict[int, int], int]: ...
