@@ -1,6 +1,6 @@
 """Service load: concurrent hint requests against a real `tan serve` on a free loopback port.
 
-    python -m benchmarks.load [--clients 1,50] [--requests 400] [--duration 60]
+    python -m benchmarks.load [--clients 1,2,50] [--requests 400] [--duration 60]
                               [--iterations 10000] [--latency-requests 50] [--output FILE]
 
 Two measurements, both against one server process started here on 127.0.0.1
@@ -224,6 +224,7 @@ async def _load(
     answered = sum(counts.values())
     return {
         "clients": clients,
+        "backoff": backoff,
         "requests": answered,
         "iterations": iterations,
         "seconds": round(seconds, 3),
@@ -238,12 +239,14 @@ async def _load(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", default="1,50", help="comma-separated client counts (default 1,50)")
+    parser.add_argument("--clients", default="1,2,50", help="comma-separated client counts (default 1,2,50)")
     parser.add_argument("--requests", type=int, default=400, help="hint requests per client count (400)")
     parser.add_argument("--duration", type=float, default=60.0, help="most seconds per client count (60)")
     parser.add_argument("--iterations", type=int, default=10_000, help="iterations per hint (10000)")
     parser.add_argument("--latency-requests", type=int, default=50, help="sequential hints for the bar (50)")
-    parser.add_argument("--backoff", type=float, default=0.05, help="fraction of Retry-After a client waits")
+    parser.add_argument(
+        "--backoff", type=float, default=1.0, help="share of Retry-After a client waits (1: all)"
+    )
     parser.add_argument("--max-searches", type=int, help="TAN_MAX_SEARCHES of the server (default: cores)")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json", help="results file")
     args = parser.parse_args(argv)
