@@ -1,16 +1,13 @@
 """Searches as the service runs them: limits capped by settings, hints, evaluations and engine moves.
 
 Every search gets both an iteration and a time limit, whatever the request
-asked: `Limits.capped` fills in and caps both from the settings. A position
-with nothing hidden (empty stock, two active seats) is solved exactly by
-`Solver` regardless of limits, and exact solving time grows steeply with the
-cards in hand (8 cards a hand can take many seconds), so past
-`exact_max_cards` the service asks for the tree search instead.
+asked: `Limits.capped` fills in and caps both from the settings. (A position
+with nothing hidden is solved exactly by `Solver` within that time limit, and
+searched when the exact solver runs out of time.)
 """
 
 from __future__ import annotations
 
-import inspect
 import random
 import time
 from typing import Any
@@ -18,7 +15,7 @@ from typing import Any
 from service.metrics import Metrics
 from service.settings import Settings
 from solver.bots import GreedyPlayer, make_player
-from solver.errors import GameOverError, NotYourTurnError, TanError
+from solver.errors import GameOverError, NotYourTurnError
 from solver.moves import Move
 from solver.position import Position
 from solver.search import Evaluation, Hint, Limits, Solver
@@ -26,7 +23,6 @@ from solver.search import Evaluation, Hint, Limits, Solver
 __all__ = ["SEARCH_ENGINES", "Searcher"]
 
 SEARCH_ENGINES = ("ismcts", "pimc")
-_SOLVER_HAS_EXACT_ROOT = "exact_root" in inspect.signature(Solver).parameters
 
 
 class Searcher:
@@ -49,24 +45,8 @@ class Searcher:
 
     # -- searches -----------------------------------------------------------------------------
 
-    def _solver(self, position: Position, algorithm: str) -> Solver:
-        threads = self.settings.threads
-        if self._exact_too_large(position):
-            if not _SOLVER_HAS_EXACT_ROOT:
-                raise TanError(
-                    "this position has nothing hidden but too many cards to solve exactly within the "
-                    f"time limit (more than {self.settings.exact_max_cards} in hand and on the table)",
-                    "too_complex",
-                )
-            return Solver(algorithm, threads=threads, exact_root=False)  # type: ignore[call-arg,unused-ignore]
-        return Solver(algorithm, threads=threads)
-
-    def _exact_too_large(self, position: Position) -> bool:
-        active = [seat for seat in range(position.players) if seat not in position.finished]
-        if position.stock > 0 or len(active) != 2:
-            return False
-        on_table = sum(1 if defense is None else 2 for _, defense in position.table)
-        return sum(position.hand_counts[seat] for seat in active) + on_table > self.settings.exact_max_cards
+    def _solver(self, algorithm: str) -> Solver:
+        return Solver(algorithm, threads=self.settings.threads)
 
     @staticmethod
     def check_to_move(position: Position) -> None:
@@ -90,13 +70,13 @@ class Searcher:
     ) -> Hint:
         """Ranked moves for the seat to move (runs in a search slot)."""
         self.check_to_move(position)
-        hint = self._solver(position, algorithm).hint(position, limits, seed=seed, multipv=multipv)
+        hint = self._solver(algorithm).hint(position, limits, seed=seed, multipv=multipv)
         self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
         return hint
 
     def evaluate(self, position: Position, limits: Limits, seed: int) -> Evaluation:
         """How good the position is for its seat (runs in a search slot)."""
-        evaluation = self._solver(position, "ismcts").evaluate(position, limits, seed=seed)
+        evaluation = self._solver("ismcts").evaluate(position, limits, seed=seed)
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
 

@@ -62,12 +62,6 @@ class Settings(BaseSettings):
         description="engine seats search for at most this long within one request; "
         "past it they play the greedy engine's move, so a request always ends",
     )
-    exact_max_cards: int = Field(
-        default=14,
-        ge=0,
-        description="a position with nothing hidden is solved exactly only with at most this many "
-        "cards in the two hands and on the table (exact solving time grows steeply with cards)",
-    )
     game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
 
     @field_validator("cors_origins", mode="before")
