@@ -21,6 +21,7 @@ def run_search(
     seed: int,
     exploration: float = ...,
     policy: int = ...,
+    noise: int = ...,
     resample: bool = ...,
     worlds: int = ...,
     exact_cards: int = ...,

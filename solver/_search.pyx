@@ -286,8 +286,8 @@ cdef inline int cheapest(const State* s, uint64_t cards) noexcept nogil:
     return best
 
 
-cdef int heuristic_move(const State* s, Rng* rng) noexcept nogil:
-    """A greedy move, like the `greedy` player, with a little noise.
+cdef int heuristic_move(const State* s, Rng* rng, int noise) noexcept nogil:
+    """A greedy move, like the `greedy` player; a random one `noise` times in 64.
 
     Lead the lowest card (trumps last); transfer with a plain card; defend each
     card as cheaply as possible but take rather than beat with a high trump
@@ -297,7 +297,7 @@ cdef int heuristic_move(const State* s, Rng* rng) noexcept nogil:
     """
     cdef uint64_t hand, b, targets
     cdef int t, c, best_card = -1, best_target = -1, best_cost = 1000, cost
-    if rng_below(rng, 16) == 0:
+    if noise > 0 and rng_below(rng, 64) < noise:
         return random_move(s, rng)
     hand = s.hands[s.to_move]
     if s.n_table == 0:
@@ -337,12 +337,12 @@ cdef int heuristic_move(const State* s, Rng* rng) noexcept nogil:
     return MK_PASS
 
 
-cdef int policy_playout(State* s, Rng* rng, int policy) noexcept nogil:
+cdef int policy_playout(State* s, Rng* rng, int policy, int noise) noexcept nogil:
     if policy == 0:
         return playout(s, rng)
     cdef int plies = 0
     while not s.over:
-        apply_move(s, heuristic_move(s, rng))
+        apply_move(s, heuristic_move(s, rng, noise))
         plies += 1
     return plies
 
@@ -417,6 +417,7 @@ ctypedef struct SearchParams:
     double deadline_ms       # absolute, 0: none
     double exploration
     int policy               # 0 random, 1 light heuristic
+    int noise                # heuristic playouts: random moves in 64
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
@@ -533,7 +534,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 if cards <= p.exact_cards and endgame_scores(sv, &st, scores, p.exact_budget):
                     done = 1
             if not done:
-                policy_playout(&st, rng, p.policy)
+                policy_playout(&st, rng, p.policy, p.noise)
                 state_scores(&st, scores)
         # Backpropagation (max^n: each node keeps its mover's reward).
         for i in range(depth):
@@ -586,7 +587,7 @@ cdef class Sampler:
 
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
-               double exploration=0.7, int policy=0, bint resample=True, int worlds=1,
+               double exploration=1.0, int policy=0, int noise=4, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000) -> dict:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
@@ -607,6 +608,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.deadline_ms = start + time_ms if time_ms > 0 else 0
     p.exploration = exploration
     p.policy = policy
+    p.noise = noise
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget

@@ -273,3 +273,58 @@ def report_playouts(
         results.append(totals)
         print(json.dumps(totals.to_json()) if as_json else totals.describe(), file=out, flush=True)
     return results
+
+
+# -- search speed ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchSpeed:
+    """ISMCTS iterations per second from the opening of a dealt game."""
+
+    rules: str
+    players: int
+    threads: int
+    iterations: int
+    seconds: float
+    policy: str
+
+    @property
+    def iterations_per_s(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_json(self) -> dict[str, Any]:
+        """SPEC §4's `{"bench": "ismcts", …}` line, with the raw totals after it."""
+        return {
+            "bench": "ismcts",
+            "rules": self.rules,
+            "players": self.players,
+            "threads": self.threads,
+            "iterations_per_s": round(self.iterations_per_s, 1),
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 4),
+            "policy": self.policy,
+        }
+
+    def describe(self) -> str:
+        return (
+            f"{self.rules:<6} {self.players} seats  ismcts x{self.threads} ({self.policy} playouts) "
+            f"{self.iterations_per_s:>11,.0f} iterations/s  ({self.iterations:,} in {self.seconds:.2f} s)"
+        )
+
+
+def search_speed(
+    rules: str, players: int, threads: int, iterations: int, seed: int = 1, policy: str | None = None
+) -> SearchSpeed:
+    """Time one hint of `iterations` ISMCTS iterations from the opening of deal `seed`."""
+    from solver.reference import Game
+    from solver.search import Limits, Solver
+
+    game = Game.deal(Rules.from_json(rules), players, seed=seed)
+    solver = Solver(threads=threads) if policy is None else Solver(threads=threads, policy=policy)
+    position = game.position(game.to_move or 0)
+    solver.hint(position, Limits(iterations=min(iterations, 2000)), seed=seed)  # warm up
+    start = time.perf_counter()
+    hint = solver.hint(position, Limits(iterations=iterations), seed=seed)
+    seconds = time.perf_counter() - start
+    return SearchSpeed(rules, players, threads, hint.stats.iterations, seconds, solver.policy)

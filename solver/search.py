@@ -274,7 +274,7 @@ class Solver:
 
     `algorithm`: `ismcts` (default) or `pimc`; `threads`: root-parallel searches
     whose statistics are merged; `exploration`: the UCB constant; `policy`:
-    `random` or `heuristic` playouts; `pimc_worlds`: worlds for PIMC;
+    `random` or `heuristic` playouts (a random move `noise` times in 64); `pimc_worlds`: worlds for PIMC;
     `exact_cards`: determinized endgames with at most this many cards in hand
     are solved exactly instead of played out; `exact_root`: a root with nothing
     hidden is solved exactly (off only to test the tree search itself) unless
@@ -286,8 +286,9 @@ class Solver:
         self,
         algorithm: str = "ismcts",
         threads: int = 1,
-        exploration: float = 0.7,
-        policy: str = "random",
+        exploration: float = 1.0,
+        policy: str = "heuristic",
+        noise: int = 4,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
@@ -305,6 +306,7 @@ class Solver:
         self.threads = threads
         self.exploration = exploration
         self.policy = policy
+        self.noise = noise
         self.pimc_worlds = pimc_worlds
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
@@ -389,6 +391,7 @@ class Solver:
                 seed=_seed_of(seed, thread),
                 exploration=self.exploration,
                 policy=POLICIES.index(self.policy),
+                noise=self.noise,
                 resample=self.algorithm == "ismcts",
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards,

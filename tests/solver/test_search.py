@@ -262,6 +262,6 @@ def test_evaluate_reports_every_seat() -> None:
     game = Game.deal(DURAK, 3, seed=2)
     evaluation = Solver().evaluate(game.position(1), Limits(iterations=3000), seed=1)
     assert len(evaluation.scores) == 3 and len(evaluation.p_lose) == 3
-    assert sum(evaluation.p_lose) == pytest.approx(1.0, abs=0.01)
+    assert 0.8 < sum(evaluation.p_lose) <= 1.0 + 1e-9  # the rest are draws: no loser
     assert evaluation.ci95[0] <= evaluation.score <= evaluation.ci95[1]
     assert evaluation.stats.iterations == 3000
