@@ -444,7 +444,7 @@ def test_play_quit_and_end_of_input(
         (["arena", "--engines", "random,greedy,ismcts"], "3 engines do not fit a 2-seat table"),
         (["arena", "--deals", "0", "--engines", "random"], "deals must be a positive whole number"),
         (["arena", "--resume", "--engines", "random"], "--resume needs --out"),
-        (["arena", "--engines", '[{"engine": "pimc", "depth": 2}]'], "unexpected keyword argument 'depth'"),
+        (["arena", "--engines", '[{"engine": "pimc", "depth": 2}]'], "engine pimc has no option(s) depth"),
     ],
 )
 def test_play_and_arena_refuse_bad_options(
