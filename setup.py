@@ -21,7 +21,7 @@ directives = {
     "nonecheck": DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-march=native"]
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-march=native", "-funroll-loops"]
 macros = [] if DEBUG else [("NDEBUG", "1")]
 
 extensions = [

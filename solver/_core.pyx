@@ -26,12 +26,19 @@ cdef uint64_t SUIT_BITS = 0x1FFF
 # BEATERS[trump suit][card]: every card that beats it (SPEC §1.3); RANK_CARDS[card]: its rank's four cards.
 cdef uint64_t BEATERS[4][52]
 cdef uint64_t RANK_CARDS[52]
+# The cards of each deck in index order (SPEC §1.1).
+cdef uint8_t DECK52[52]
+cdef uint8_t DECK36[36]
 
 
 cdef void _init_tables() noexcept:
-    cdef int trump, card, suit
+    cdef int trump, card, suit, n36 = 0
     cdef uint64_t higher
     for card in range(52):
+        DECK52[card] = card
+        if card % 13 >= 4:
+            DECK36[n36] = card
+            n36 += 1
         suit = card // 13
         RANK_CARDS[card] = RANK_BITS << (card % 13)
         higher = (SUIT_BITS << (13 * suit)) & ~((<uint64_t>2 << card) - 1)
@@ -149,10 +156,9 @@ cdef uint64_t bout_key(const State* s) noexcept nogil:
     """Hash of a bout-start state: hands and main attacker (stock and discard are fixed between resets)."""
     cdef uint64_t h = <uint64_t>(s.attacker + 1) * <uint64_t>0x9E3779B97F4A7C15
     cdef int seat
-    cdef uint64_t x
     for seat in range(s.players):
-        x = h ^ (s.hands[seat] + <uint64_t>(seat + 1) * <uint64_t>0xD6E8FEB86659FD93)
-        h = splitmix64(&x)
+        h = (h ^ s.hands[seat]) * <uint64_t>0xBF58476D1CE4E5B9
+        h ^= h >> 31
     return h
 
 
@@ -178,15 +184,19 @@ cdef inline int check_trump_ace(State* s) noexcept nogil:
 
 cdef inline int draw_up(State* s, int seat) noexcept nogil:
     """Seat draws from the top of the stock up to hand_size; returns the cards drawn."""
-    cdef int drawn = 0
-    while s.n_stock > 0 and tan_popcount(s.hands[seat]) < s.rules.hand_size:
+    cdef int drawn = s.rules.hand_size - tan_popcount(s.hands[seat])
+    cdef int i
+    if drawn <= 0:
+        return 0
+    if drawn > s.n_stock:
+        drawn = s.n_stock
+    for i in range(drawn):
         s.n_stock -= 1
         s.hands[seat] |= <uint64_t>1 << s.stock[s.n_stock]
-        drawn += 1
     return drawn
 
 
-cdef void refill(State* s) noexcept nogil:
+cdef inline void refill(State* s) noexcept nogil:
     """Refill in `refill_order` from the bout's main attacker (SPEC §1.4)."""
     cdef int i, seat, drawn = 0
     cdef int defender_last = s.rules.refill_order == REFILL_ATTACKER_OTHERS_DEFENDER
@@ -216,7 +226,7 @@ cdef inline void clear_table(State* s) noexcept nogil:
     s.passed = 0
 
 
-cdef void start_bout(State* s, int attacker) noexcept nogil:
+cdef inline void start_bout(State* s, int attacker) noexcept nogil:
     """A new bout: attacker leads, the next active seat defends; record it for repetition (SPEC §1.5)."""
     cdef int i, count = 0
     cdef uint64_t key
@@ -492,12 +502,12 @@ cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* 
 cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rng) noexcept nogil:
     """Shuffle a fresh deck with `rng` (Fisher-Yates) and deal it."""
     cdef uint8_t deck[52]
-    cdef int i, j, n = 0, low = 0 if rules.deck == 52 else 4
+    cdef int i, j, n = rules.deck
     cdef uint8_t tmp
-    for i in range(52):
-        if i % 13 >= low:
-            deck[n] = i
-            n += 1
+    if n == 52:
+        memcpy(deck, DECK52, n)
+    else:
+        memcpy(deck, DECK36, n)
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         tmp = deck[i]

@@ -587,7 +587,7 @@ cdef class Sampler:
 
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
-               double exploration=1.0, int policy=0, int noise=4, bint resample=True, int worlds=1,
+               double exploration=1.0, int policy=0, int noise=1, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000) -> dict:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 

@@ -288,7 +288,7 @@ class Solver:
         threads: int = 1,
         exploration: float = 1.0,
         policy: str = "heuristic",
-        noise: int = 4,
+        noise: int = 1,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
