@@ -16,6 +16,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 
 from service.capacity import CapacityGate
 from service.deps import services_of
@@ -86,8 +87,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
-        """The web page (a placeholder until the game page arrives)."""
+        """The web page: play against the engines, with hints (its script and style are under /static)."""
         return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # Added innermost first: metrics count every request, even one refused for
     # its size or for want of a search slot.

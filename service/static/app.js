@@ -1,0 +1,976 @@
+/* Tấn — play bài Tấn / Durak against the engines, with hints.
+ *
+ * Plain JavaScript, no build step and nothing fetched from elsewhere: the page talks only
+ * to this service's API (SPEC §3). The human is seat 0; its token lives in sessionStorage
+ * (this tab only), the chosen language in localStorage.
+ */
+"use strict";
+
+(() => {
+  // -- words ---------------------------------------------------------------------------------
+
+  const TEXT = {
+    vi: {
+      title: "Tấn", language: "Ngôn ngữ", newGame: "Ván mới", close: "Đóng",
+      setupTitle: "Ván mới",
+      intro: "Chơi với máy. Bạn ngồi ghế 0; nhấn Gợi ý để xem cơ hội thắng của từng nước đi.",
+      preset: "Luật chơi", preset_tan: "Tấn (52 lá)", preset_durak: "Durak (36 lá)",
+      preset_perevodnoy: "Durak chuyển (36 lá)",
+      players: "Số người chơi", engine: "Máy chơi",
+      engine_ismcts: "ISMCTS (mạnh nhất)", engine_pimc: "PIMC",
+      engine_greedy: "Tham lam (greedy)", engine_random: "Ngẫu nhiên (random)",
+      timeMs: "Thời gian mỗi nước (ms)", timeNote: "Chỉ cho ISMCTS và PIMC.",
+      seed: "Mã ván (seed)", seedPlaceholder: "để trống: ngẫu nhiên", deal: "Chia bài",
+      trump: "Chủ", stock: "Nọc", discard: "Rác", discardCards: "Bài đã vào rác", table: "Bàn",
+      yourHand: "Bài của bạn", cancel: "Hủy", actions: "Nước đi",
+      attack: "Tấn", defend: "Đỡ", take: "Ôm", pass: "Bỏ qua", transfer: "Chuyển", hint: "Gợi ý",
+      gameOver: "Hết ván", seat: "Ghế", score: "Điểm", replay: "Chơi lại ván này",
+      hintTitle: "Gợi ý", legalMoves: "Nước đi hợp lệ", history: "Diễn biến",
+      hintNote: "Cơ hội thắng = điểm kỳ vọng (thắng 1, hòa ½, thua 0), ước lượng bằng tìm kiếm trên các bài chưa biết.",
+      keys: "Phím: H gợi ý · T ôm · P bỏ qua · C chuyển · 1–9 chọn nước đi · Esc hủy · N ván mới",
+      footer: "Tấn: bộ giải và gợi ý cho bài Tấn / Durak.", rulesLink: "Luật (JSON)",
+      you: "Bạn", seatName: "Máy {n}", cards: "{n} lá", known: "Đã biết:",
+      roleAttacker: "tấn", roleDefender: "đỡ", roleTaking: "ôm", roleDone: "hết bài",
+      emptyTable: "Bàn trống",
+      statusLead: "Lượt bạn: tấn — đánh một lá bất kỳ.",
+      statusDefend: "Lượt bạn: đỡ — chặn lá đang tấn bằng lá lớn hơn cùng chất hoặc bằng chủ, hoặc ôm.",
+      statusDefendTransfer: "Lượt bạn: đỡ, chuyển (lá cùng số) hoặc ôm.",
+      statusThrow: "Lượt bạn: tấn thêm lá cùng số với bài trên bàn, hoặc bỏ qua.",
+      statusThrowTaking: "{name} đang ôm — bạn có thể cho thêm lá cùng số, hoặc bỏ qua.",
+      statusWait: "{name} đang đi.", statusOver: "Hết ván.", statusBusy: "Máy đang đánh…",
+      recent: "Vừa rồi:", hintThinking: "Đang tính…",
+      winChance: "Cơ hội thắng", position: "Thế bài", interval: "khoảng tin cậy 95%: {lo}–{hi}",
+      proven: "đã chứng minh", visits: "{n} lượt thử", best: "tốt nhất",
+      stats: "{alg}: {it} vòng lặp trong {ms} ms",
+      resultWin: "Bạn thắng! {name} thua.", resultWinAlone: "Bạn thắng!",
+      resultLose: "Bạn thua — còn bài trên tay khi người khác đã hết.",
+      resultDraw: "Hòa — không ai thua.", loser: "thua",
+      gameInfo: "Ván {id} · mã ván {seed}", gameInfoNoSeed: "Ván {id}",
+      noLegal: "Lá này không đánh được lúc này.",
+      chooseFor: "Đánh {card} thế nào?", chooseTransfer: "Chuyển lá nào?",
+      chooseTarget: "Dùng {card} đỡ lá nào? (bấm lá trên bàn hoặc chọn)",
+      beat: "đỡ {target}", attackWith: "tấn {card}", defendWith: "đỡ {target} bằng {card}",
+      transferWith: "chuyển {card}", takeMove: "ôm", passMove: "bỏ qua",
+      error: "Lỗi", networkError: "Không gọi được máy chủ: {what}",
+      busy: "Máy chủ đang bận; thử lại sau {s} giây.",
+      gameGone: "Ván đã lưu không còn nữa: {what}", badSeed: "Mã ván phải là số nguyên không âm.",
+      badTime: "Thời gian mỗi nước phải từ 1 đến 10000 ms.",
+      suit_s: "bích", suit_h: "cơ", suit_d: "rô", suit_c: "chuồn",
+    },
+    en: {
+      title: "Tấn", language: "Language", newGame: "New game", close: "Close",
+      setupTitle: "New game",
+      intro: "Play against the engines. You sit in seat 0; press Hint to see each move's chance to win.",
+      preset: "Rules", preset_tan: "Tấn (52 cards)", preset_durak: "Durak (36 cards)",
+      preset_perevodnoy: "Transfer Durak (36 cards)",
+      players: "Players", engine: "Engine",
+      engine_ismcts: "ISMCTS (strongest)", engine_pimc: "PIMC",
+      engine_greedy: "Greedy", engine_random: "Random",
+      timeMs: "Time per move (ms)", timeNote: "For ISMCTS and PIMC only.",
+      seed: "Seed", seedPlaceholder: "blank: random", deal: "Deal",
+      trump: "Trump", stock: "Stock", discard: "Discard", discardCards: "Discarded cards", table: "Table",
+      yourHand: "Your hand", cancel: "Cancel", actions: "Moves",
+      attack: "Attack", defend: "Defend", take: "Take", pass: "Pass", transfer: "Transfer", hint: "Hint",
+      gameOver: "Game over", seat: "Seat", score: "Score", replay: "Replay this deal",
+      hintTitle: "Hint", legalMoves: "Legal moves", history: "History",
+      hintNote: "Win chance = expected score (win 1, draw ½, lose 0), estimated by searching the unseen cards.",
+      keys: "Keys: H hint · T take · P pass · C transfer · 1–9 pick a move · Esc cancel · N new game",
+      footer: "Tấn: a solver and hint service for bài Tấn / Durak.", rulesLink: "Rules (JSON)",
+      you: "You", seatName: "Seat {n}", cards: "{n} cards", known: "Known:",
+      roleAttacker: "attacks", roleDefender: "defends", roleTaking: "takes", roleDone: "finished",
+      emptyTable: "The table is empty",
+      statusLead: "Your turn: attack — lead any card.",
+      statusDefend: "Your turn: defend — beat the attack card with a higher card of its suit or a trump, or take.",
+      statusDefendTransfer: "Your turn: defend, transfer (a card of the same rank) or take.",
+      statusThrow: "Your turn: throw in a card of a rank on the table, or pass.",
+      statusThrowTaking: "{name} takes — you may throw in cards of a rank on the table, or pass.",
+      statusWait: "{name} is to move.", statusOver: "Game over.", statusBusy: "The engines are playing…",
+      recent: "Since your move:", hintThinking: "Thinking…",
+      winChance: "Win chance", position: "Position", interval: "95% interval: {lo}–{hi}",
+      proven: "proven", visits: "{n} visits", best: "best",
+      stats: "{alg}: {it} iterations in {ms} ms",
+      resultWin: "You win! {name} is the fool.", resultWinAlone: "You win!",
+      resultLose: "You lose — you are the fool (durak), left holding cards.",
+      resultDraw: "Draw — nobody loses.", loser: "fool",
+      gameInfo: "Game {id} · seed {seed}", gameInfoNoSeed: "Game {id}",
+      noLegal: "That card cannot be played now.",
+      chooseFor: "Play {card} how?", chooseTransfer: "Transfer which card?",
+      chooseTarget: "Beat which card with {card}? (click it on the table or pick)",
+      beat: "beat {target}", attackWith: "attack {card}", defendWith: "beat {target} with {card}",
+      transferWith: "transfer {card}", takeMove: "take", passMove: "pass",
+      error: "Error", networkError: "Cannot reach the server: {what}",
+      busy: "The server is busy; try again in {s} s.",
+      gameGone: "The saved game is gone: {what}", badSeed: "The seed must be a whole number, 0 or more.",
+      badTime: "Time per move must be 1 to 10000 ms.",
+      suit_s: "spades", suit_h: "hearts", suit_d: "diamonds", suit_c: "clubs",
+    },
+  };
+
+  const RANKS = "23456789TJQKA";
+  const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const SUIT_ORDER = "shcd"; // alternate black and red in the hand
+  const PLAYERS_FALLBACK = { tan: [2, 4], durak: [2, 6], perevodnoy: [2, 6] };
+  const SEARCH_ENGINES = ["ismcts", "pimc"];
+  const GAME_KEY = "tan.game";
+  const LANG_KEY = "tan.lang";
+  const SETUP_KEY = "tan.setup";
+  const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
+
+  const $ = (id) => document.getElementById(id);
+
+  const state = {
+    lang: "vi",
+    game: null, // the GET /v1/games/{id}?seat=0 answer
+    id: null,
+    token: null,
+    seed: null,
+    setup: null, // the form's values of this game, for "replay"
+    hint: null,
+    hintFor: -1, // history length the hint was computed for
+    choosing: null, // {card, moves} while the chooser is open
+    busy: false,
+    playersRange: { ...PLAYERS_FALLBACK },
+  };
+
+  // -- storage that may be missing (private windows, file://) ---------------------------------
+
+  const store = {
+    get(area, key) {
+      try { return window[area].getItem(key); } catch { return null; }
+    },
+    set(area, key, value) {
+      try {
+        if (value === null) window[area].removeItem(key); else window[area].setItem(key, value);
+      } catch { /* storage unavailable: keep in memory only */ }
+    },
+  };
+
+  // -- language ------------------------------------------------------------------------------
+
+  function t(key, vars) {
+    const words = TEXT[state.lang] || TEXT.en;
+    let text = key in words ? words[key] : TEXT.en[key] ?? key;
+    if (vars) for (const [name, value] of Object.entries(vars)) text = text.split(`{${name}}`).join(String(value));
+    return text;
+  }
+
+  function setLanguage(lang) {
+    state.lang = TEXT[lang] ? lang : "en";
+    store.set("localStorage", LANG_KEY, state.lang);
+    document.documentElement.lang = state.lang;
+    $("lang").value = state.lang;
+    for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+    for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+    document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
+    render();
+  }
+
+  // -- messages ------------------------------------------------------------------------------
+
+  function showMessage(text, kind = "error") {
+    const box = $("message");
+    $("message-text").textContent = text;
+    box.classList.toggle("info", kind !== "error");
+    box.hidden = false;
+  }
+
+  function clearMessage() {
+    $("message").hidden = true;
+    $("message-text").textContent = "";
+  }
+
+  class ApiFailure extends Error {
+    constructor(status, code, detail, retryAfter) {
+      super(detail);
+      this.status = status;
+      this.code = code;
+      this.retryAfter = retryAfter;
+    }
+    describe() {
+      if (this.status === 0) return t("networkError", { what: this.message });
+      if (this.status === 503 && this.retryAfter) return `${t("busy", { s: this.retryAfter })} (${this.message})`;
+      return `${t("error")} ${this.status} (${this.code}): ${this.message}`;
+    }
+  }
+
+  function showError(error) {
+    const text = error instanceof ApiFailure ? error.describe() : `${t("error")}: ${error && error.message ? error.message : error}`;
+    showMessage(text, "error");
+  }
+
+  // -- the API -------------------------------------------------------------------------------
+
+  async function api(method, path, body) {
+    const headers = { Accept: "application/json" };
+    if (state.token) headers.Authorization = `Bearer ${state.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new ApiFailure(0, "network", String(error && error.message ? error.message : error));
+    }
+    const text = await response.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (!response.ok) {
+      const detail = data && typeof data.detail === "string" ? data.detail : text || response.statusText;
+      const code = data && data.code ? data.code : "http_" + response.status;
+      throw new ApiFailure(response.status, code, detail, response.headers.get("Retry-After"));
+    }
+    return data;
+  }
+
+  // Run one request at a time; the page shows it is busy meanwhile.
+  async function busyWith(work) {
+    if (state.busy) return undefined;
+    state.busy = true;
+    document.body.classList.add("busy");
+    document.body.setAttribute("aria-busy", "true");
+    render();
+    try {
+      return await work();
+    } catch (error) {
+      showError(error);
+      return undefined;
+    } finally {
+      state.busy = false;
+      document.body.classList.remove("busy");
+      document.body.removeAttribute("aria-busy");
+      render();
+    }
+  }
+
+  // -- cards and moves -----------------------------------------------------------------------
+
+  const rankOf = (card) => card[0];
+  const suitOf = (card) => card[1];
+  const rankText = (card) => (rankOf(card) === "T" ? "10" : rankOf(card));
+  const isRed = (card) => suitOf(card) === "h" || suitOf(card) === "d";
+  const cardText = (card) => rankText(card) + SUIT_GLYPH[suitOf(card)];
+  const cardName = (card) => `${rankText(card)} ${t("suit_" + suitOf(card))}`;
+
+  function miniCard(card) {
+    const span = document.createElement("span");
+    span.className = "mini" + (isRed(card) ? " red" : "");
+    span.textContent = cardText(card);
+    span.title = cardName(card);
+    return span;
+  }
+
+  function cardFace(card, element = "span") {
+    const el = document.createElement(element);
+    el.className = "card" + (isRed(card) ? " red" : "");
+    el.dataset.card = card;
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = rankText(card);
+    const suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = SUIT_GLYPH[suitOf(card)];
+    el.append(rank, suit);
+    el.setAttribute("aria-label", cardName(card));
+    if (element === "span") el.setAttribute("role", "img");
+    return el;
+  }
+
+  // A move in words of the page's language, with cards as glyphs.
+  function moveText(move) {
+    switch (move.action) {
+      case "attack": return t("attackWith", { card: cardText(move.card) });
+      case "defend": return t("defendWith", { target: cardText(move.target), card: cardText(move.card) });
+      case "transfer": return t("transferWith", { card: cardText(move.card) });
+      case "take": return t("takeMove");
+      case "pass": return t("passMove");
+      default: return JSON.stringify(move);
+    }
+  }
+
+  const sameMove = (a, b) =>
+    a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null);
+
+  function seatName(seat) {
+    if (seat === 0) return t("you");
+    const spec = state.game && state.game.seats ? state.game.seats[seat] : null;
+    const engine = spec && spec.engine ? ` (${spec.engine})` : "";
+    return t("seatName", { n: seat }) + engine;
+  }
+
+  const shortSeatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+
+  function sortHand(hand, trumpSuit) {
+    const key = (card) => {
+      const trump = suitOf(card) === trumpSuit ? 1 : 0;
+      return trump * 1000 + SUIT_ORDER.indexOf(suitOf(card)) * 100 + RANKS.indexOf(rankOf(card));
+    };
+    return [...hand].sort((a, b) => key(a) - key(b));
+  }
+
+  const legalMoves = () => (state.game && state.game.status === "playing" ? state.game.legal_moves || [] : []);
+  const movesWithCard = (card) => legalMoves().filter((m) => m.card === card);
+
+  // -- playing -------------------------------------------------------------------------------
+
+  function playMove(move) {
+    if (state.busy || !state.game) return;
+    closeChooser();
+    busyWith(async () => {
+      const answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move });
+      clearMessage();
+      state.game = answer;
+      state.hint = null;
+    });
+  }
+
+  function clickCard(card) {
+    const moves = movesWithCard(card);
+    if (moves.length === 0) {
+      showMessage(t("noLegal"), "info");
+      return;
+    }
+    if (moves.length === 1) {
+      playMove(moves[0]);
+      return;
+    }
+    const title = moves.every((m) => m.action === "defend")
+      ? t("chooseTarget", { card: cardText(card) })
+      : t("chooseFor", { card: cardText(card) });
+    openChooser(card, moves, title);
+  }
+
+  function openChooser(card, moves, title) {
+    state.choosing = { card, moves, title };
+    render();
+    const first = $("chooser-options").querySelector("button");
+    if (first) first.focus();
+  }
+
+  function closeChooser() {
+    if (!state.choosing) return;
+    const card = state.choosing.card;
+    state.choosing = null;
+    render();
+    const back = card && $("hand").querySelector(`button[data-card="${card}"]`);
+    if (back && !back.disabled) back.focus();
+  }
+
+  function chooserLabel(move) {
+    if (move.action === "defend" && state.choosing && state.choosing.card) return t("beat", { target: cardText(move.target) });
+    return moveText(move);
+  }
+
+  function actionMove(action) {
+    return legalMoves().find((m) => m.action === action);
+  }
+
+  function transfer() {
+    const moves = legalMoves().filter((m) => m.action === "transfer");
+    if (moves.length === 1) playMove(moves[0]);
+    else if (moves.length > 1) openChooser(null, moves, t("chooseTransfer"));
+  }
+
+  function askHint() {
+    if (!state.game || state.game.status !== "playing" || legalMoves().length === 0) return;
+    $("hint-panel").hidden = false;
+    $("evaluation").textContent = t("hintThinking");
+    $("hint-moves").replaceChildren();
+    $("hint-stats").textContent = "";
+    busyWith(async () => {
+      const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`);
+      clearMessage();
+      state.hint = hint;
+      state.hintFor = state.game.history.length;
+    });
+  }
+
+  // -- games ---------------------------------------------------------------------------------
+
+  function readForm() {
+    const preset = $("preset").value;
+    const players = Number($("players").value);
+    const engine = $("engine").value;
+    const timeMs = Number($("time-ms").value);
+    const seedText = $("seed").value.trim();
+    if (seedText !== "" && !/^\d+$/.test(seedText)) throw new Error(t("badSeed"));
+    if (SEARCH_ENGINES.includes(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= 10000)) {
+      throw new Error(t("badTime"));
+    }
+    const seed = seedText === "" ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
+    if (!Number.isSafeInteger(seed)) throw new Error(t("badSeed"));
+    return { preset, players, engine, timeMs, seed };
+  }
+
+  function startGame(setup) {
+    const engineSeat = SEARCH_ENGINES.includes(setup.engine)
+      ? { engine: setup.engine, limits: { time_ms: setup.timeMs } }
+      : { engine: setup.engine };
+    const seats = ["human"];
+    for (let i = 1; i < setup.players; i++) seats.push(engineSeat);
+    const request = { rules: setup.preset, players: setup.players, seats, seed: setup.seed };
+    busyWith(async () => {
+      state.token = null;
+      const created = await api("POST", "/v1/games", request);
+      clearMessage();
+      state.id = created.id;
+      state.token = created.tokens[0];
+      state.seed = setup.seed;
+      state.setup = setup;
+      state.game = created.game;
+      state.hint = null;
+      state.choosing = null;
+      store.set("sessionStorage", GAME_KEY, JSON.stringify({ id: state.id, token: state.token, seed: state.seed, setup }));
+      store.set("localStorage", SETUP_KEY, JSON.stringify({ ...setup, seed: undefined }));
+      showGame();
+    });
+  }
+
+  function showGame() {
+    $("setup").hidden = true;
+    $("game").hidden = false;
+    $("new-game-top").hidden = false;
+    render();
+    const target = $("hand").querySelector("button.card.legal") || $("hint-button");
+    if (target && !target.disabled) target.focus();
+  }
+
+  function showSetup() {
+    state.choosing = null;
+    $("game").hidden = true;
+    $("setup").hidden = false;
+    $("new-game-top").hidden = true;
+    $("preset").focus();
+  }
+
+  async function resume() {
+    const saved = store.get("sessionStorage", GAME_KEY);
+    if (!saved) return;
+    let record;
+    try { record = JSON.parse(saved); } catch { store.set("sessionStorage", GAME_KEY, null); return; }
+    if (!record || !record.id || !record.token) return;
+    state.id = record.id;
+    state.token = record.token;
+    state.seed = record.seed ?? null;
+    state.setup = record.setup || null;
+    await busyWith(async () => {
+      try {
+        state.game = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`);
+      } catch (error) {
+        store.set("sessionStorage", GAME_KEY, null);
+        state.id = state.token = state.game = null;
+        throw new Error(t("gameGone", { what: error instanceof ApiFailure ? error.describe() : error }));
+      }
+    });
+    if (state.game) showGame();
+  }
+
+  // -- rendering -----------------------------------------------------------------------------
+
+  function fillPlayers() {
+    const preset = $("preset").value;
+    const [low, high] = state.playersRange[preset] || [2, 4];
+    const select = $("players");
+    const before = Number(select.value) || 2;
+    select.replaceChildren();
+    for (let n = low; n <= high; n++) {
+      const option = document.createElement("option");
+      option.value = String(n);
+      option.textContent = String(n);
+      select.append(option);
+    }
+    select.value = String(Math.min(Math.max(before, low), high));
+  }
+
+  function syncEngineFields() {
+    const search = SEARCH_ENGINES.includes($("engine").value);
+    $("time-ms").disabled = !search;
+  }
+
+  function render() {
+    if (!state.game) return;
+    const game = state.game;
+    const pos = game.position;
+    const over = game.status === "over";
+    const trumpSuit = suitOf(pos.trump);
+    const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0;
+
+    renderStatus(game, pos, over);
+    renderOpponents(pos);
+
+    // stock, trump, discard
+    const trumpCard = cardFace(pos.trump);
+    trumpCard.id = "trump-card";
+    trumpCard.classList.add("trump-card");
+    $("trump-card").replaceWith(trumpCard);
+    const suitSpan = document.createElement("span");
+    suitSpan.className = isRed(pos.trump) ? "red" : "";
+    suitSpan.textContent = SUIT_GLYPH[trumpSuit];
+    const suitName = document.createElement("span");
+    suitName.className = "suit-name";
+    suitName.textContent = ` ${t("suit_" + trumpSuit)} (${cardText(pos.trump)})`;
+    $("trump-suit").replaceChildren(suitSpan, suitName);
+    $("stock-count").textContent = String(pos.stock);
+    $("discard-count").textContent = String(pos.discard.length);
+    const pile = document.querySelector(".pile");
+    pile.classList.toggle("empty-stock", pos.stock <= 1); // only the trump card is left, or none
+    pile.classList.toggle("drawn", pos.stock === 0);
+    $("stock-back").title = `${t("stock")}: ${pos.stock}`;
+    $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
+
+    renderTable(pos);
+    renderRecent(game);
+    renderHand(pos, trumpSuit, myTurn);
+    renderChooser();
+
+    // action buttons
+    const take = actionMove("take");
+    const pass = actionMove("pass");
+    const transfers = legalMoves().filter((m) => m.action === "transfer");
+    $("take-button").disabled = state.busy || !take;
+    $("pass-button").disabled = state.busy || !pass;
+    $("transfer-button").hidden = transfers.length === 0;
+    $("transfer-button").disabled = state.busy || transfers.length === 0;
+    $("hint-button").disabled = state.busy || !myTurn;
+    $("actions").hidden = over;
+    $("moves-panel").hidden = over;
+
+    renderMoves();
+    renderHint();
+    renderHistory(game);
+    renderOver(game, over);
+
+    $("game-info").textContent = state.seed !== null && state.seed !== undefined
+      ? t("gameInfo", { id: state.id, seed: state.seed })
+      : t("gameInfoNoSeed", { id: state.id });
+    $("replay").hidden = !state.setup;
+  }
+
+  function renderStatus(game, pos, over) {
+    const status = $("status");
+    status.classList.toggle("over", over);
+    let text;
+    if (over) text = t("statusOver");
+    else if (state.busy && !state.hint) text = t("statusBusy");
+    else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
+    else if (pos.defender === 0) {
+      text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
+    } else if (pos.table.length === 0) text = t("statusLead");
+    else if (pos.taking) text = t("statusThrowTaking", { name: seatName(pos.defender) });
+    else text = t("statusThrow");
+    status.textContent = text;
+  }
+
+  function renderOpponents(pos) {
+    const box = $("opponents");
+    box.replaceChildren();
+    for (let seat = 1; seat < pos.players; seat++) {
+      const el = document.createElement("div");
+      el.className = "opponent";
+      el.dataset.seat = String(seat);
+      const done = pos.finished.includes(seat);
+      if (pos.to_move === seat) el.classList.add("to-move");
+      if (done) el.classList.add("finished");
+
+      const head = document.createElement("div");
+      head.className = "opponent-head";
+      const name = document.createElement("span");
+      name.className = "opponent-name";
+      name.textContent = seatName(seat);
+      head.append(name);
+      const badge = (cls, text) => {
+        const b = document.createElement("span");
+        b.className = "badge " + cls;
+        b.textContent = text;
+        head.append(b);
+      };
+      if (done) badge("done", t("roleDone"));
+      else if (pos.to_move !== null && pos.attacker === seat) badge("attacker", t("roleAttacker"));
+      if (pos.to_move !== null && pos.defender === seat) {
+        badge(pos.taking ? "taking" : "defender", pos.taking ? t("roleTaking") : t("roleDefender"));
+      }
+      el.append(head);
+
+      const count = pos.hand_counts[seat];
+      const backs = document.createElement("div");
+      backs.className = "backs";
+      const fan = document.createElement("span");
+      fan.className = "backs-fan";
+      fan.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < Math.min(count, 8); i++) {
+        const back = document.createElement("span");
+        back.className = "card back";
+        fan.append(back);
+      }
+      const countText = document.createElement("span");
+      countText.className = "count";
+      countText.textContent = t("cards", { n: count });
+      backs.append(fan, countText);
+      el.append(backs);
+
+      const known = (pos.known && pos.known[String(seat)]) || [];
+      if (known.length) {
+        const line = document.createElement("div");
+        line.className = "known";
+        line.append(document.createTextNode(t("known") + " "));
+        const cards = document.createElement("span");
+        cards.className = "mini-cards";
+        cards.style.display = "inline-flex";
+        cards.append(...sortHand(known, suitOf(pos.trump)).map(miniCard));
+        line.append(cards);
+        el.append(line);
+      }
+      box.append(el);
+    }
+  }
+
+  function renderTable(pos) {
+    const table = $("table");
+    table.replaceChildren();
+    if (pos.table.length === 0) {
+      const empty = document.createElement("span");
+      empty.className = "empty";
+      empty.textContent = t("emptyTable");
+      table.append(empty);
+      return;
+    }
+    const targets = new Set(
+      state.choosing ? state.choosing.moves.filter((m) => m.action === "defend").map((m) => m.target) : [],
+    );
+    for (const pair of pos.table) {
+      const el = document.createElement("div");
+      el.className = "pair" + (pair.defense ? "" : " undefended");
+      let attack;
+      if (targets.has(pair.attack)) {
+        attack = cardFace(pair.attack, "button");
+        attack.type = "button";
+        attack.classList.add("target");
+        const move = state.choosing.moves.find((m) => m.action === "defend" && m.target === pair.attack);
+        attack.addEventListener("click", () => playMove(move));
+      } else {
+        attack = cardFace(pair.attack);
+      }
+      attack.classList.add("attack");
+      el.append(attack);
+      if (pair.defense) {
+        const defense = cardFace(pair.defense);
+        defense.classList.add("defense");
+        el.append(defense);
+      }
+      table.append(el);
+    }
+  }
+
+  function renderRecent(game) {
+    const box = $("recent");
+    box.replaceChildren();
+    const history = game.history;
+    let start = history.length;
+    while (start > 0 && history[start - 1].seat !== 0) start--;
+    if (start === history.length) return;
+    box.append(document.createTextNode(t("recent") + " "));
+    const shown = Math.max(start, history.length - RECENT_MAX);
+    if (shown > start) box.append(document.createTextNode("… "));
+    for (const entry of history.slice(shown)) {
+      const chip = document.createElement("span");
+      chip.className = "move-chip";
+      chip.textContent = `${shortSeatName(entry.seat)}: ${moveText(entry.move)}`;
+      box.append(chip);
+    }
+  }
+
+  function renderHand(pos, trumpSuit, myTurn) {
+    const hand = $("hand");
+    const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    hand.replaceChildren();
+    $("hand-count").textContent = `(${t("cards", { n: pos.hand.length })})`;
+    const sorted = sortHand(pos.hand, trumpSuit);
+    const plain = document.createElement("div");
+    plain.className = "suit-group";
+    const trumps = document.createElement("div");
+    trumps.className = "suit-group trumps";
+    const label = document.createElement("span");
+    label.className = "group-label";
+    label.textContent = `${t("trump")} `;
+    const glyph = document.createElement("span");
+    glyph.className = trumpSuit === "h" || trumpSuit === "d" ? "red" : "";
+    glyph.textContent = SUIT_GLYPH[trumpSuit];
+    label.append(glyph);
+    trumps.append(label);
+    for (const card of sorted) {
+      const button = cardFace(card, "button");
+      button.type = "button";
+      const legal = myTurn && movesWithCard(card).length > 0;
+      button.classList.toggle("legal", legal);
+      button.classList.toggle("trump", suitOf(card) === trumpSuit);
+      button.classList.toggle("chosen", !!(state.choosing && state.choosing.card === card));
+      button.disabled = state.busy || !legal;
+      button.addEventListener("click", () => clickCard(card));
+      (suitOf(card) === trumpSuit ? trumps : plain).append(button);
+    }
+    if (plain.childElementCount) hand.append(plain);
+    if (trumps.childElementCount > 1) hand.append(trumps);
+    if (focused) {
+      const again = hand.querySelector(`button[data-card="${focused}"]`);
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  function renderChooser() {
+    const box = $("chooser");
+    if (!state.choosing) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    $("chooser-title").textContent = state.choosing.title;
+    const options = $("chooser-options");
+    options.replaceChildren(
+      ...state.choosing.moves.map((move) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "choice";
+        button.textContent = chooserLabel(move);
+        button.disabled = state.busy;
+        button.addEventListener("click", () => playMove(move));
+        return button;
+      }),
+    );
+  }
+
+  function renderMoves() {
+    const list = $("moves");
+    list.replaceChildren(
+      ...legalMoves().map((move, index) => {
+        const item = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "move";
+        button.disabled = state.busy;
+        const num = document.createElement("span");
+        num.className = "num";
+        num.textContent = index < 9 ? String(index + 1) : "";
+        button.append(num, document.createTextNode(moveText(move)));
+        button.addEventListener("click", () => playMove(move));
+        item.append(button);
+        return item;
+      }),
+    );
+  }
+
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  const clamp01 = (x) => Math.min(1, Math.max(0, Number(x) || 0));
+
+  function bar(score, ci, extra = "") {
+    const el = document.createElement("div");
+    el.className = "bar" + (extra ? " " + extra : "");
+    el.setAttribute("aria-hidden", "true");
+    const fill = document.createElement("div");
+    fill.className = "fill";
+    fill.style.width = `${(clamp01(score) * 100).toFixed(1)}%`;
+    el.append(fill);
+    if (ci) {
+      const interval = document.createElement("div");
+      interval.className = "interval";
+      interval.style.left = `${(clamp01(ci[0]) * 100).toFixed(1)}%`;
+      interval.style.width = `${((clamp01(ci[1]) - clamp01(ci[0])) * 100).toFixed(1)}%`;
+      el.append(interval);
+    }
+    return el;
+  }
+
+  function provenBadge() {
+    const badge = document.createElement("span");
+    badge.className = "proven";
+    badge.textContent = `✓ ${t("proven")}`;
+    return badge;
+  }
+
+  function renderHint() {
+    const panel = $("hint-panel");
+    const hint = state.hint;
+    if (!hint || state.hintFor !== (state.game ? state.game.history.length : -1)) {
+      if (!state.busy) panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    const ev = hint.evaluation;
+    const evaluation = $("evaluation");
+    evaluation.replaceChildren();
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = `${t("position")}: ${pct(ev.score)}`;
+    evaluation.append(label);
+    if (ev.exact) evaluation.append(provenBadge());
+    const note = document.createElement("div");
+    note.className = "muted small";
+    note.textContent = t("interval", { lo: pct(ev.ci95[0]), hi: pct(ev.ci95[1]) });
+    evaluation.append(bar(ev.score, ev.ci95, "eval"), note);
+
+    $("hint-moves").replaceChildren(
+      ...hint.moves.map((entry, index) => {
+        const item = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "hint-move" + (index === 0 ? " best" : "");
+        button.dataset.score = String(entry.score);
+        button.disabled = state.busy;
+        const what = document.createElement("span");
+        what.className = "what";
+        what.textContent = moveText(entry.move);
+        what.title = entry.notation;
+        if (entry.exact) what.append(provenBadge());
+        const value = document.createElement("span");
+        value.className = "pct";
+        value.textContent = pct(entry.score);
+        value.title = t("winChance");
+        const ci = document.createElement("span");
+        ci.className = "ci";
+        ci.textContent = `${t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) })} · ${t("visits", { n: entry.visits })}`;
+        button.append(what, value, bar(entry.score, entry.ci95), ci);
+        button.setAttribute(
+          "aria-label",
+          `${moveText(entry.move)}: ${t("winChance")} ${pct(entry.score)}, ${ci.textContent}${entry.exact ? ", " + t("proven") : ""}`,
+        );
+        button.addEventListener("click", () => playMove(entry.move));
+        item.append(button);
+        return item;
+      }),
+    );
+    const s = hint.stats;
+    $("hint-stats").textContent = t("stats", {
+      alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms),
+    });
+  }
+
+  function renderHistory(game) {
+    const list = $("history");
+    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    list.replaceChildren(
+      ...game.history.map((entry) => {
+        const item = document.createElement("li");
+        if (entry.seat === 0) item.className = "mine";
+        const who = document.createElement("span");
+        who.className = "who";
+        who.textContent = shortSeatName(entry.seat);
+        const what = document.createElement("span");
+        what.textContent = entry.notation;
+        item.append(who, what);
+        return item;
+      }),
+    );
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  function renderOver(game, over) {
+    const panel = $("over");
+    panel.hidden = !over;
+    if (!over) return;
+    const loser = game.loser;
+    let text;
+    if (loser === 0) text = t("resultLose");
+    else if (loser === null || loser === undefined) text = t("resultDraw");
+    else text = t("resultWin", { name: seatName(loser) });
+    $("result").textContent = text;
+    const scores = game.scores || [];
+    $("scores").replaceChildren(
+      ...scores.map((score, seat) => {
+        const row = document.createElement("tr");
+        if (seat === loser) row.className = "loser";
+        const who = document.createElement("td");
+        who.textContent = seatName(seat) + (seat === loser ? ` — ${t("loser")}` : "");
+        const value = document.createElement("td");
+        value.textContent = String(score);
+        row.append(who, value);
+        return row;
+      }),
+    );
+  }
+
+  // -- keys ----------------------------------------------------------------------------------
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (event.key === "Escape") {
+      if (state.choosing) { closeChooser(); event.preventDefault(); }
+      return;
+    }
+    if ($("game").hidden || !state.game) return;
+    const key = event.key.toLowerCase();
+    if (key === "n") { showSetup(); event.preventDefault(); return; }
+    if (state.busy) return;
+    let handled = true;
+    if (key === "h") askHint();
+    else if (key === "t") { const m = actionMove("take"); if (m) playMove(m); }
+    else if (key === "p") { const m = actionMove("pass"); if (m) playMove(m); }
+    else if (key === "c") transfer();
+    else if (/^[1-9]$/.test(key)) {
+      const list = state.choosing ? state.choosing.moves : legalMoves();
+      const move = list[Number(key) - 1];
+      if (move) playMove(move);
+    } else handled = false;
+    if (handled) event.preventDefault();
+  }
+
+  // -- start ---------------------------------------------------------------------------------
+
+  async function loadPresets() {
+    try {
+      const rules = await api("GET", "/v1/rules");
+      for (const [name, preset] of Object.entries(rules.presets || {})) {
+        if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
+      }
+    } catch (error) {
+      showError(error); // the fallback ranges still work
+    }
+    fillPlayers();
+  }
+
+  function restoreForm() {
+    let saved = null;
+    try { saved = JSON.parse(store.get("localStorage", SETUP_KEY) || "null"); } catch { saved = null; }
+    if (saved && typeof saved === "object") {
+      if (saved.preset) $("preset").value = saved.preset;
+      fillPlayers();
+      if (saved.players) $("players").value = String(saved.players);
+      if (saved.engine) $("engine").value = saved.engine;
+      if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
+    }
+    syncEngineFields();
+  }
+
+  function init() {
+    const stored = store.get("localStorage", LANG_KEY);
+    const guess = (navigator.language || "").toLowerCase().startsWith("vi") ? "vi" : "en";
+    setLanguage(stored && TEXT[stored] ? stored : guess);
+
+    fillPlayers();
+    restoreForm();
+    $("preset").addEventListener("change", fillPlayers);
+    $("engine").addEventListener("change", syncEngineFields);
+    $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
+    $("setup-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      let setup;
+      try { setup = readForm(); } catch (error) { showError(error); return; }
+      startGame(setup);
+    });
+    $("message-close").addEventListener("click", clearMessage);
+    $("take-button").addEventListener("click", () => { const m = actionMove("take"); if (m) playMove(m); });
+    $("pass-button").addEventListener("click", () => { const m = actionMove("pass"); if (m) playMove(m); });
+    $("transfer-button").addEventListener("click", transfer);
+    $("hint-button").addEventListener("click", askHint);
+    $("chooser-cancel").addEventListener("click", closeChooser);
+    $("new-game-top").addEventListener("click", showSetup);
+    $("new-game-over").addEventListener("click", showSetup);
+    $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
+    document.addEventListener("keydown", onKey);
+
+    loadPresets().then(restoreForm);
+    resume();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

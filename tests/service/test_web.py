@@ -1,0 +1,286 @@
+"""The web page at `/`, driven in Debian's headless chromium through Playwright.
+
+A real `tan serve` on a free loopback port, a temporary database, a 2-seat
+`durak` game against the `greedy` engine played to the end by clicking cards
+and buttons, a hint with its bars, the language switch, an error shown on the
+page, and screenshots (desktop and phone width). Set `TAN_WEB_SCREENSHOTS` to a
+folder to keep the screenshots; by default they go to the test's temporary folder.
+
+Nothing is downloaded: Playwright drives /usr/bin/chromium (`make test` installs
+it from Debian when it is missing); without it the test is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import httpx
+import pytest
+
+from benchmarks.load import Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless=new",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+IDLE = "() => !document.body.classList.contains('busy')"
+
+
+def _chromium() -> str | None:
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    database = tmp_path_factory.mktemp("web") / "games.db"
+    with Server(database, default_iterations=300, max_iterations=2000, max_time_ms=1000) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("chromium not found (make test installs Debian's chromium: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright  # a dev dependency: missing, it fails
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("TAN_WEB_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser: Browser, server: Server, viewport: dict[str, int], errors: list[str]) -> Page:
+    page = browser.new_page(viewport=viewport)  # type: ignore[arg-type]
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    # The page may reach only this server: anything else would be an outside fetch.
+    page.on(
+        "request",
+        lambda request: (
+            errors.append(f"outside request: {request.url}")
+            if not request.url.startswith((server.url, "data:"))
+            else None
+        ),
+    )
+    page.set_default_timeout(30_000)
+    return page
+
+
+def _start(page: Page, server: Server, lang: str, seed: int) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#lang", lang)
+    page.select_option("#preset", "durak")
+    page.select_option("#players", "2")
+    page.select_option("#engine", "greedy")
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+
+
+def _check_hint(page: Page) -> None:
+    """Ask for a hint (key H) and check its bars against the API's numbers."""
+    legal = page.locator("#moves button").count()
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-moves .hint-move")
+    page.wait_for_function(IDLE)
+    rows = page.locator("#hint-moves .hint-move")
+    assert 1 <= rows.count() <= legal
+    assert "%" in page.inner_text("#evaluation")
+    for index in range(rows.count()):
+        row = rows.nth(index)
+        score = float(row.get_attribute("data-score"))
+        assert 0.0 <= score <= 1.0
+        width = row.locator(".bar .fill").evaluate("el => parseFloat(el.style.width)")
+        assert width == pytest.approx(score * 100, abs=0.1)
+        assert row.locator(".bar .interval").count() == 1
+        assert f"{round(score * 100)}%" in row.inner_text()
+    scores = [float(rows.nth(i).get_attribute("data-score")) for i in range(rows.count())]
+    assert rows.first.get_attribute("class").split().count("best") == 1
+    assert max(scores) >= scores[-1]
+
+
+def _play_one(page: Page, rng: random.Random) -> None:
+    """One move by clicking: a highlighted card (answering the chooser if it asks), or take / pass."""
+    chooser = page.locator("#chooser:not([hidden]) #chooser-options button")
+    if chooser.count():
+        chooser.nth(rng.randrange(chooser.count())).click()
+        return
+    cards = page.locator("#hand button.card.legal:not([disabled])")
+    buttons = page.locator("#take-button:not([disabled]), #pass-button:not([disabled])")
+    options = [cards.nth(i) for i in range(cards.count())] + [buttons.nth(i) for i in range(buttons.count())]
+    assert options, "no legal card or button while it is our turn"
+    options[rng.randrange(len(options))].click()
+
+
+def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: Server, shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    _start(page, server, "en", seed=11)
+
+    # The table as seat 0 sees it.
+    assert page.locator("#hand button.card").count() == 6
+    assert page.locator("#opponents .opponent").count() == 1
+    assert page.inner_text("#stock-count") == "24"
+    assert page.locator("#trump-card").get_attribute("data-card")
+    assert page.locator("#hand button.card.legal").count() > 0 or page.locator("#moves button").count() > 0
+    red = page.locator("#hand .card.red").first
+    if red.count():
+        assert red.evaluate("el => getComputedStyle(el).color") == "rgb(198, 40, 40)"
+
+    _check_hint(page)
+    page.screenshot(path=str(shots / "web-hint.png"), full_page=True)
+    # Clicking a hinted move plays it: the history grows by it.
+    before = page.locator("#history li").count()
+    page.locator("#hint-moves .hint-move").first.click()
+    page.wait_for_function(IDLE)
+    assert page.locator("#history li").count() > before
+    assert page.locator("#hint-panel").is_hidden()
+
+    rng = random.Random(5)
+    clicks = 0
+    while page.locator("#over").is_hidden():
+        _play_one(page, rng)
+        page.wait_for_function(IDLE)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message")
+        clicks += 1
+        if clicks == 4:
+            page.keyboard.press("1")  # a digit picks a legal move
+            page.wait_for_function(IDLE)
+        assert clicks < 400, "the game did not end"
+
+    result = page.inner_text("#result")
+    assert any(word in result for word in ("You win", "You lose", "Draw"))
+    assert page.locator("#scores tr").count() == 2
+    assert page.locator("#history li").count() > clicks
+    assert page.inner_text("#status") == "Game over."
+    page.screenshot(path=str(shots / "web-over.png"), full_page=True)
+
+    # Vietnamese labels, remembered across a reload (the game comes back from sessionStorage).
+    page.select_option("#lang", "vi")
+    assert page.inner_text("#take-button span") == "Ôm"
+    assert page.inner_text("#over-title") == "Hết ván"
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    assert page.inner_text("#pass-button span") == "Bỏ qua"
+    assert "Chủ" in page.inner_text("#deck-info")
+    page.select_option("#lang", "en")
+    assert page.inner_text("#take-button span") == "Take"
+
+    # A new game from the game-over view.
+    page.click("#new-game-over")
+    assert page.locator("#setup").is_visible()
+    assert errors == []
+    page.close()
+
+
+def test_phone_width_errors_and_keys(browser: Browser, server: Server, shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, server, PHONE, errors)
+    _start(page, server, "vi", seed=3)
+    assert page.inner_text("#hint-button span") == "Gợi ý"
+    # Nothing is wider than the phone's screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-moves .hint-move")
+    page.wait_for_function(IDLE)
+    page.screenshot(path=str(shots / "web-phone.png"), full_page=True)
+
+    # An API error is shown, not swallowed: a saved game whose id the server does not know.
+    page.evaluate(
+        "sessionStorage.setItem('tan.game', JSON.stringify({id: 'nosuchgame', token: 'x', seed: 1}))"
+    )
+    page.reload()
+    page.wait_for_selector("#message:not([hidden])")
+    assert "not_found" in page.inner_text("#message")
+    assert page.locator("#setup").is_visible()
+    # A bad seed is refused in the page, visibly.
+    page.fill("#seed", "-4")
+    page.click("#start")
+    assert "Mã ván" in page.inner_text("#message-text")  # the seed, in Vietnamese
+    assert [e for e in errors if "404" not in e] == []
+    page.close()
+
+
+def _deck(top: list[str]) -> list[str]:
+    """A 36-card deck beginning with `top` (dealt one card at a time, seat 0 first; then the trump card)."""
+    rest = [rank + suit for suit in "shdc" for rank in "6789TJQKA" if rank + suit not in top]
+    return top + rest
+
+
+def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Server, shots: Path) -> None:
+    # Seat 0 holds 6h 7h 9s 9c 9d Ts, seat 1 the other sixes and sevens; hearts are trump and seat 1
+    # leads: greedy attacks 6s, and our 6h can beat it or transfer it.
+    deal = ["6h", "6s", "7h", "6c", "9s", "6d", "9c", "7s", "9d", "7c", "Ts", "7d", "Ah"]
+    request = {"rules": "perevodnoy", "seats": ["human", "greedy"], "deck": _deck(deal), "first_attacker": 1}
+    created = httpx.post(server.url + "/v1/games", json=request, timeout=30.0)
+    assert created.status_code == 201, created.text
+    saved = {"id": created.json()["id"], "token": created.json()["tokens"][0], "seed": None}
+
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    # The page takes up a game kept in this tab's sessionStorage.
+    page.evaluate("saved => sessionStorage.setItem('tan.game', JSON.stringify(saved))", saved)
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.locator("#table .card.attack").get_attribute("data-card") == "6s"
+    assert page.locator("#transfer-button").is_visible()
+    assert "transfer" in page.inner_text("#status")
+    assert page.locator("#hand .suit-group.trumps button.card").count() == 2  # 6h and 7h, apart
+
+    # 6h can beat 6s or transfer it: the page asks.
+    page.click("#hand button[data-card='6h']")
+    options = page.locator("#chooser-options button")
+    assert sorted(options.all_inner_texts()) == ["beat 6♠", "transfer 6♥"]
+    page.keyboard.press("Escape")
+    assert page.locator("#chooser").is_hidden()
+
+    # C transfers (one transfer is legal); greedy transfers back with 6d: three cards to beat.
+    page.keyboard.press("c")
+    page.wait_for_function(IDLE)
+    assert page.locator("#table .pair.undefended").count() == 3
+    page.click("#hand button[data-card='7h']")
+    assert page.locator("#chooser-options button").count() == 3
+    assert "Beat which card" in page.inner_text("#chooser-title")
+    targets = page.locator("#table button.card.target")
+    assert targets.count() == 3
+    page.screenshot(path=str(shots / "web-choose.png"), full_page=True)
+    page.click("#table button.card.target[data-card='6h']")  # pick the target on the table
+    page.wait_for_function(IDLE)
+    assert page.locator("#history li").last.inner_text().endswith("defend 6h with 7h")
+    assert page.locator("#table .card.defense").get_attribute("data-card") == "7h"
+    assert errors == []
+    page.close()
