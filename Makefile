@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard solver/*.pyx solver/*.pxd)
 
-.PHONY: run test build lint bench bench-long test-long clean
+.PHONY: run test build browser lint bench bench-long test-long clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +23,16 @@ solver/.built: $(STAMP) $(SOURCES) setup.py
 run: build
 	$(VENV)/bin/tan serve --host 127.0.0.1 --port 8000
 
-test: build
+# The web page's tests drive Debian's chromium through Playwright (no browser download).
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core) || \
+		echo "chromium could not be installed: the browser tests will be skipped"
+
+test: build browser
 	$(PY) -m pytest -n 2 -q
 
-test-long: build
+test-long: build browser
 	$(PY) -m pytest -n 2 -q -m long
 
 lint: build
