@@ -20,7 +20,7 @@
       engine_ismcts: "ISMCTS (mạnh nhất)", engine_pimc: "PIMC",
       engine_greedy: "Tham lam (greedy)", engine_random: "Ngẫu nhiên (random)",
       timeMs: "Thời gian mỗi nước (ms)", timeNote: "Chỉ cho ISMCTS và PIMC.",
-      seed: "Mã ván (seed)", seedPlaceholder: "để trống: ngẫu nhiên", deal: "Chia bài",
+      backToGame: "Về ván đang chơi", seed: "Mã ván (seed)", seedPlaceholder: "để trống: ngẫu nhiên", deal: "Chia bài",
       trump: "Chủ", stock: "Nọc", discard: "Rác", discardCards: "Bài đã vào rác", table: "Bàn",
       yourHand: "Bài của bạn", cancel: "Hủy", actions: "Nước đi",
       attack: "Tấn", defend: "Đỡ", take: "Ôm", pass: "Bỏ qua", transfer: "Chuyển", hint: "Gợi ý",
@@ -67,7 +67,7 @@
       engine_ismcts: "ISMCTS (strongest)", engine_pimc: "PIMC",
       engine_greedy: "Greedy", engine_random: "Random",
       timeMs: "Time per move (ms)", timeNote: "For ISMCTS and PIMC only.",
-      seed: "Seed", seedPlaceholder: "blank: random", deal: "Deal",
+      backToGame: "Back to the game", seed: "Seed", seedPlaceholder: "blank: random", deal: "Deal",
       trump: "Trump", stock: "Stock", discard: "Discard", discardCards: "Discarded cards", table: "Table",
       yourHand: "Your hand", cancel: "Cancel", actions: "Moves",
       attack: "Attack", defend: "Defend", take: "Take", pass: "Pass", transfer: "Transfer", hint: "Hint",
@@ -239,7 +239,24 @@
       document.body.classList.remove("busy");
       document.body.removeAttribute("aria-busy");
       render();
+      keepFocus();
     }
+  }
+
+  // After a re-render the focused button may be gone: put keyboard focus somewhere useful.
+  function keepFocus() {
+    const active = document.activeElement;
+    const visible = active && active.isConnected && active.getClientRects().length > 0;
+    if (active && active !== document.body && visible && !active.disabled) return;
+    if ($("game").hidden) return;
+    const candidates = [
+      state.choosing && $("chooser-options").querySelector("button"),
+      $("hand").querySelector("button.card.legal:not([disabled])"),
+      !$("over").hidden && $("new-game-over"),
+      $("hint-button"),
+    ];
+    const target = candidates.find((el) => el && !el.disabled && el.getClientRects().length > 0);
+    if (target) target.focus({ preventScroll: true });
   }
 
   // -- cards and moves -----------------------------------------------------------------------
@@ -430,8 +447,7 @@
     $("game").hidden = false;
     $("new-game-top").hidden = false;
     render();
-    const target = $("hand").querySelector("button.card.legal") || $("hint-button");
-    if (target && !target.disabled) target.focus();
+    keepFocus();
   }
 
   function showSetup() {
@@ -439,6 +455,7 @@
     $("game").hidden = true;
     $("setup").hidden = false;
     $("new-game-top").hidden = true;
+    $("back-to-game").hidden = !state.game;
     $("preset").focus();
   }
 
@@ -796,6 +813,7 @@
     const ev = hint.evaluation;
     const evaluation = $("evaluation");
     evaluation.replaceChildren();
+    evaluation.dataset.exact = String(!!ev.exact);
     const label = document.createElement("span");
     label.className = "label";
     label.textContent = `${t("position")}: ${pct(ev.score)}`;
@@ -813,6 +831,7 @@
         button.type = "button";
         button.className = "hint-move" + (index === 0 ? " best" : "");
         button.dataset.score = String(entry.score);
+        button.dataset.exact = String(!!entry.exact);
         button.disabled = state.busy;
         const what = document.createElement("span");
         what.className = "what";
@@ -825,7 +844,8 @@
         value.title = t("winChance");
         const ci = document.createElement("span");
         ci.className = "ci";
-        ci.textContent = `${t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) })} · ${t("visits", { n: entry.visits })}`;
+        ci.textContent = t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) });
+        if (!entry.exact) ci.textContent += ` · ${t("visits", { n: entry.visits })}`;
         button.append(what, value, bar(entry.score, entry.ci95), ci);
         button.setAttribute(
           "aria-label",
@@ -964,6 +984,7 @@
     $("chooser-cancel").addEventListener("click", closeChooser);
     $("new-game-top").addEventListener("click", showSetup);
     $("new-game-over").addEventListener("click", showSetup);
+    $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); });
     $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
     document.addEventListener("keydown", onKey);
 

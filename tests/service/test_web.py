@@ -130,6 +130,12 @@ def _check_hint(page: Page) -> None:
     assert max(scores) >= scores[-1]
 
 
+def _cards_left(page: Page) -> int:
+    """Cards in every hand: ours and the opponents' counts."""
+    counts = page.locator("#opponents .count").all_inner_texts()
+    return page.locator("#hand button.card").count() + sum(int(text.split()[0]) for text in counts)
+
+
 def _play_one(page: Page, rng: random.Random) -> None:
     """One move by clicking: a highlighted card (answering the chooser if it asks), or take / pass."""
     chooser = page.locator("#chooser:not([hidden]) #chooser-options button")
@@ -169,7 +175,17 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
 
     rng = random.Random(5)
     clicks = 0
+    endgame_hint = False
     while page.locator("#over").is_hidden():
+        if not endgame_hint and page.inner_text("#stock-count") == "0" and _cards_left(page) <= 8:
+            # Two seats and an empty stock: nothing is hidden, so the hint is proven.
+            _check_hint(page)
+            assert page.get_attribute("#evaluation", "data-exact") == "true"
+            rows = page.locator("#hint-moves .hint-move")
+            assert rows.count() == page.locator("#hint-moves .hint-move[data-exact='true']").count()
+            assert page.locator("#hint-moves .proven").count() == rows.count()
+            page.screenshot(path=str(shots / "web-proven.png"), full_page=True)
+            endgame_hint = True
         _play_one(page, rng)
         page.wait_for_function(IDLE)
         assert page.locator("#message").is_hidden(), page.inner_text("#message")
@@ -179,6 +195,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
             page.wait_for_function(IDLE)
         assert clicks < 400, "the game did not end"
 
+    assert endgame_hint, "the game ended before a hint with an empty stock"
     result = page.inner_text("#result")
     assert any(word in result for word in ("You win", "You lose", "Draw"))
     assert page.locator("#scores tr").count() == 2
@@ -199,6 +216,10 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
 
     # A new game from the game-over view.
     page.click("#new-game-over")
+    assert page.locator("#setup").is_visible() and page.locator("#game").is_hidden()
+    page.click("#back-to-game")
+    assert page.locator("#over").is_visible()
+    page.keyboard.press("n")
     assert page.locator("#setup").is_visible()
     assert errors == []
     page.close()
