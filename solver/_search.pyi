@@ -22,6 +22,7 @@ def run_search(
     exploration: float = ...,
     policy: int = ...,
     noise: int = ...,
+    prior: float = ...,
     resample: bool = ...,
     worlds: int = ...,
     exact_cards: int = ...,

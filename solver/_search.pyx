@@ -359,6 +359,7 @@ ctypedef struct Node:
     double reward
     double reward_sq
     int exact            # -1 unknown, else the mover's value in half points (root children only)
+    double prior         # 1 when the greedy heuristic plays this move where it was first seen
 
 ctypedef struct Tree:
     Node* nodes
@@ -408,6 +409,7 @@ cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil:
     t.nodes[i].reward = 0.0
     t.nodes[i].reward_sq = 0.0
     t.nodes[i].exact = -1
+    t.nodes[i].prior = 0.0
     t.nodes[parent].first_child = i
     return i
 
@@ -418,6 +420,7 @@ ctypedef struct SearchParams:
     double exploration
     int policy               # 0 random, 1 light heuristic
     int noise                # heuristic playouts: random moves in 64
+    double prior_weight     # progressive bias towards the greedy move: weight / (visits + 1)
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
@@ -462,7 +465,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int legal_child[MAX_MOVES]
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, cards
+    cdef int n, i, node, child, depth, untried, pick, seat, done, cards, greedy
     cdef double best_ucb, ucb, mean, logn
     cdef Node* c
     if not p.resample:
@@ -498,26 +501,36 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 else:
                     t.nodes[child].avail += 1
             if untried > 0:
-                pick = rng_below(rng, untried)
+                # Expand the greedy move first when it is untried, else a random untried move.
+                greedy = heuristic_move(&st, rng, 0) if p.prior_weight > 0 else -1
+                pick = -1
                 for i in range(n):
-                    if legal_child[i] < 0:
-                        if pick == 0:
-                            child = tree_add(t, node, moves[i], st.to_move)
-                            if child < 0:
-                                return
-                            t.nodes[child].avail = 1
-                            apply_move(&st, moves[i])
-                            path[depth] = child
-                            depth += 1
-                            break
-                        pick -= 1
+                    if legal_child[i] < 0 and moves[i] == greedy:
+                        pick = i
+                if pick < 0:
+                    pick = rng_below(rng, untried)
+                    for i in range(n):
+                        if legal_child[i] < 0:
+                            if pick == 0:
+                                pick = i
+                                break
+                            pick -= 1
+                child = tree_add(t, node, moves[pick], st.to_move)
+                if child < 0:
+                    return
+                t.nodes[child].avail = 1
+                t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
+                apply_move(&st, moves[pick])
+                path[depth] = child
+                depth += 1
                 break
             best_ucb = -1.0e300
             child = -1
             for i in range(n):
                 c = &t.nodes[legal_child[i]]
                 mean = c.reward / c.visits
-                ucb = mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
+                ucb = (mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
+                       + p.prior_weight * c.prior / (c.visits + 1))
                 if ucb > best_ucb:
                     best_ucb = ucb
                     child = legal_child[i]
@@ -587,7 +600,8 @@ cdef class Sampler:
 
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
-               double exploration=1.0, int policy=0, int noise=1, bint resample=True, int worlds=1,
+               double exploration=1.0, int policy=0, int noise=1, double prior=0.0,
+               bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000) -> dict:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
@@ -609,6 +623,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.exploration = exploration
     p.policy = policy
     p.noise = noise
+    p.prior_weight = prior
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget

@@ -289,6 +289,7 @@ class Solver:
         exploration: float = 1.0,
         policy: str = "heuristic",
         noise: int = 1,
+        prior: float = 0.0,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
@@ -307,6 +308,7 @@ class Solver:
         self.exploration = exploration
         self.policy = policy
         self.noise = noise
+        self.prior = prior
         self.pimc_worlds = pimc_worlds
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
@@ -392,6 +394,7 @@ class Solver:
                 exploration=self.exploration,
                 policy=POLICIES.index(self.policy),
                 noise=self.noise,
+                prior=self.prior,
                 resample=self.algorithm == "ismcts",
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards,
