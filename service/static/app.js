@@ -988,7 +988,7 @@
     $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
     document.addEventListener("keydown", onKey);
 
-    loadPresets().then(restoreForm);
+    loadPresets(); // refines the seat ranges; keeps what is chosen
     resume();
   }
 

@@ -65,7 +65,7 @@ def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright  # a dev dependency: missing, it fails
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, timeout=120_000)
         try:
             yield launched
         finally:
@@ -92,7 +92,7 @@ def _page(browser: Browser, server: Server, viewport: dict[str, int], errors: li
             else None
         ),
     )
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(120_000)  # generous: CI runs this beside the rest of the suite
     return page
 
 
@@ -264,7 +264,7 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     # leads: greedy attacks 6s, and our 6h can beat it or transfer it.
     deal = ["6h", "6s", "7h", "6c", "9s", "6d", "9c", "7s", "9d", "7c", "Ts", "7d", "Ah"]
     request = {"rules": "perevodnoy", "seats": ["human", "greedy"], "deck": _deck(deal), "first_attacker": 1}
-    created = httpx.post(server.url + "/v1/games", json=request, timeout=30.0)
+    created = httpx.post(server.url + "/v1/games", json=request, timeout=120.0)
     assert created.status_code == 201, created.text
     saved = {"id": created.json()["id"], "token": created.json()["tokens"][0], "seed": None}
 
