@@ -128,7 +128,7 @@
     hint: null,
     hintFor: -1, // history length the hint was computed for
     choosing: null, // {card, moves} while the chooser is open
-    busy: false,
+    busy: false, // false, or what is being waited for: "move" (engines reply too) or "hint"
     playersRange: { ...PLAYERS_FALLBACK },
   };
 
@@ -223,9 +223,9 @@
   }
 
   // Run one request at a time; the page shows it is busy meanwhile.
-  async function busyWith(work) {
+  async function busyWith(work, kind = "move") {
     if (state.busy) return undefined;
-    state.busy = true;
+    state.busy = kind;
     document.body.classList.add("busy");
     document.body.setAttribute("aria-busy", "true");
     render();
@@ -398,7 +398,7 @@
       clearMessage();
       state.hint = hint;
       state.hintFor = state.game.history.length;
-    });
+    }, "hint");
   }
 
   // -- games ---------------------------------------------------------------------------------
@@ -567,7 +567,7 @@
     status.classList.toggle("over", over);
     let text;
     if (over) text = t("statusOver");
-    else if (state.busy && !state.hint) text = t("statusBusy");
+    else if (state.busy === "move") text = t("statusBusy");
     else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
     else if (pos.defender === 0) {
       text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
