@@ -72,17 +72,7 @@ class CEngine:
                 raise EngineUnavailable(f"{self.compiler} failed: {build.stderr.strip()}")
             command = [str(binary), str(games), str(seed)]
             run = subprocess.run(command, capture_output=True, text=True, check=True)
-        out = json.loads(run.stdout)
-        return PlayoutTotals(
-            engine=self.name,
-            rules=rules,
-            players=players,
-            playouts=int(out["playouts"]),
-            seconds=float(out["seconds"]),
-            plies=int(out["plies"]),
-            losses=tuple(int(n) for n in out["losses"]),
-            draws=int(out["draws"]),
-        )
+        return PlayoutTotals.from_counts(self.name, rules, players, json.loads(run.stdout))
 
 
 ENGINE_TYPES: dict[str, type[Any]] = {"c": CEngine, "core": CoreEngine, "reference": ReferenceEngine}

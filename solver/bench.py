@@ -62,6 +62,20 @@ class PlayoutTotals:
     losses: tuple[int, ...]
     draws: int
 
+    @classmethod
+    def from_counts(cls, engine: str, rules: str, players: int, out: dict[str, Any]) -> PlayoutTotals:
+        """Totals from an engine's raw counts: playouts, seconds, plies, losses, draws."""
+        return cls(
+            engine=engine,
+            rules=rules,
+            players=players,
+            playouts=int(out["playouts"]),
+            seconds=float(out["seconds"]),
+            plies=int(out["plies"]),
+            losses=tuple(int(n) for n in out["losses"]),
+            draws=int(out["draws"]),
+        )
+
     @property
     def playouts_per_s(self) -> float:
         return self.playouts / self.seconds if self.seconds > 0 else float("inf")
@@ -136,16 +150,7 @@ class CoreEngine:
         if bench is None:
             raise EngineUnavailable("solver._core has no bench_playouts()")
         out = bench(Rules.from_json(rules).to_json(), players, games, seed)
-        return PlayoutTotals(
-            engine=self.name,
-            rules=rules,
-            players=players,
-            playouts=int(out["playouts"]),
-            seconds=float(out["seconds"]),
-            plies=int(out["plies"]),
-            losses=tuple(int(n) for n in out["losses"]),
-            draws=int(out["draws"]),
-        )
+        return PlayoutTotals.from_counts(self.name, rules, players, out)
 
 
 @dataclass

@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 from solver.cards import Card, deck
 from solver.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
 from solver.moves import Move
-from solver.reference import Game, Pair, check_turn
+from solver.reference import Game, Pair, check_turn, place_cards
 from solver.rules import PRESETS, Rules
 
 __all__ = ["HiddenSlots", "Position"]
@@ -289,23 +289,13 @@ class Position:
             raise PositionError(
                 f"trump: {self.trump} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
             )
-        seen: dict[Card, str] = {}
-        for where, card in places:
-            if card not in full:
-                raise PositionError(
-                    f"{where}: {card} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
-                )
-            if card in seen:
-                raise PositionError(
-                    f"{card} is shown twice: in {seen[card]} and in {where}", "duplicate_card"
-                )
-            if card == self.trump and self.stock > 0:
-                raise PositionError(
-                    f"{where}: the trump card {card} still lies at the bottom of the stock "
-                    f"(stock {self.stock}), so it cannot be here too",
-                    "count_mismatch",
-                )
-            seen[card] = where
+        seen = place_cards(self.rules.deck, places)
+        if self.stock > 0 and self.trump in seen:
+            raise PositionError(
+                f"{seen[self.trump]}: the trump card {self.trump} still lies at the bottom of the stock "
+                f"(stock {self.stock}), so it cannot be here too",
+                "count_mismatch",
+            )
 
     # -- what this seat does not know ----------------------------------------------
 

@@ -519,15 +519,7 @@ class Game:
             if pair.defense is not None:
                 places.append((f"table[{i}]", pair.defense))
         full = set(deck(self.rules.deck))
-        seen: dict[Card, str] = {}
-        for where, card in places:
-            if card not in full:
-                raise PositionError(
-                    f"{where}: {card} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
-                )
-            if card in seen:
-                raise PositionError(f"{card} is in two places: {seen[card]} and {where}", "duplicate_card")
-            seen[card] = where
+        seen = place_cards(self.rules.deck, places)
         if len(seen) != len(full):
             missing = sorted(full - set(seen))
             raise PositionError(
@@ -943,6 +935,23 @@ class Game:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def place_cards(deck_size: int, places: Iterable[tuple[str, Card]]) -> dict[Card, str]:
+    """Where each card lies, refusing a card outside the deck or in two places (SPEC §2.2).
+
+    `places` pairs a field name (for the message) with a card; the answer maps
+    every card to the first field that holds it.
+    """
+    full = set(deck(deck_size))
+    seen: dict[Card, str] = {}
+    for where, card in places:
+        if card not in full:
+            raise PositionError(f"{where}: {card} is not in a {deck_size}-card deck", "card_not_in_deck")
+        if card in seen:
+            raise PositionError(f"{card} is shown twice: in {seen[card]} and in {where}", "duplicate_card")
+        seen[card] = where
+    return seen
 
 
 def _card(move: Move) -> Card:
