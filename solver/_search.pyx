@@ -609,7 +609,6 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     squares for the searcher, plus per-seat sums and losses over all iterations.
     """
     cdef Tree tree
-    cdef Tree merged
     cdef Solver sv
     cdef Solver* svp = NULL
     cdef SearchParams p
@@ -617,7 +616,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     cdef double start = now_ms()
     cdef int w, n_worlds = worlds if not resample else 1
     cdef long per_world, done_iterations = 0
-    cdef int ok = 1, c
+    cdef int c
     rng_seed(&rng, seed)
     p.deadline_ms = start + time_ms if time_ms > 0 else 0
     p.exploration = exploration
