@@ -23,6 +23,7 @@ def run_search(
     policy: int = ...,
     noise: int = ...,
     prior: float = ...,
+    opponent_policy: bool = ...,
     resample: bool = ...,
     worlds: int = ...,
     exact_cards: int = ...,

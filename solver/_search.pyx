@@ -43,6 +43,7 @@ ctypedef struct SamplerC:
     int n_pool
     int slots[MAX_SEATS]      # unknown cards in each seat's hand
     int stock_size            # cards in the stock, trump card included while it lies there
+    int seat                  # the searcher
 
 
 cdef void sample_world(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
@@ -421,6 +422,7 @@ ctypedef struct SearchParams:
     int policy               # 0 random, 1 light heuristic
     int noise                # heuristic playouts: random moves in 64
     double prior_weight     # progressive bias towards the greedy move: weight / (visits + 1)
+    int opponent_policy      # 1: other seats' tree moves come from the heuristic in the sampled world
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
@@ -500,6 +502,25 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                     untried += 1
                 else:
                     t.nodes[child].avail += 1
+            if p.opponent_policy and st.to_move != smp.seat:
+                # The opponent plays its heuristic move with the hand this world gave it;
+                # the node is still made, so our later decisions are told its move apart.
+                greedy = heuristic_move(&st, rng, p.noise)
+                child = find_child(t, node, greedy)
+                if child < 0:
+                    child = tree_add(t, node, greedy, st.to_move)
+                    if child < 0:
+                        return
+                    t.nodes[child].avail = 1
+                    apply_move(&st, greedy)
+                    path[depth] = child
+                    depth += 1
+                    break
+                apply_move(&st, greedy)
+                path[depth] = child
+                depth += 1
+                node = child
+                continue
             if untried > 0:
                 # Expand the greedy move first when it is untried, else a random untried move.
                 greedy = heuristic_move(&st, rng, 0) if p.prior_weight > 0 else -1
@@ -589,6 +610,7 @@ cdef class Sampler:
         for i in range(MAX_SEATS):
             self.c.slots[i] = slots[i] if i < len(slots) else 0
         self.c.stock_size = stock_size
+        self.c.seat = seat
 
     def sample(self, uint64_t seed) -> CoreGame:
         """One world drawn with `seed`."""
@@ -601,7 +623,7 @@ cdef class Sampler:
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
                double exploration=1.0, int policy=0, int noise=1, double prior=0.0,
-               bint resample=True, int worlds=1,
+               bint opponent_policy=False, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000) -> dict:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
@@ -623,6 +645,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.policy = policy
     p.noise = noise
     p.prior_weight = prior
+    p.opponent_policy = opponent_policy
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget

@@ -141,7 +141,10 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
     elif engine == "greedy":
         player = GreedyPlayer()
     elif engine in ("ismcts", "pimc"):
-        allowed = {"exploration", "policy", "noise", "prior", "pimc_worlds", "exact_cards", "exact_budget"}
+        allowed = {
+            "exploration", "policy", "noise", "prior", "opponent_policy",
+            "pimc_worlds", "exact_cards", "exact_budget",
+        }
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise TanError(f"engine {engine} has no option(s) {', '.join(unknown)}", "unknown_engine")

@@ -238,6 +238,19 @@ def test_same_seed_same_answer_and_only_legal_moves() -> None:
         assert first.stats.iterations == 4000
 
 
+def test_opponent_model_answers_legal_moves_reproducibly() -> None:
+    game = Game.deal(DURAK, 2, seed=8)
+    position = game.position(game.to_move)
+    legal = set(game.legal_moves())
+    first = Solver(opponent_policy=True).hint(position, Limits(iterations=3000), seed=2)
+    again = Solver(opponent_policy=True).hint(position, Limits(iterations=3000), seed=2)
+    assert first.to_json()["moves"] == again.to_json()["moves"]
+    assert {move.move for move in first.moves} <= legal
+    other = game.position(1 - game.to_move)
+    evaluation = Solver(opponent_policy=True).evaluate(other, Limits(iterations=2000), seed=2)
+    assert evaluation.stats.iterations == 2000
+
+
 def test_single_legal_move_answers_at_once() -> None:
     position = endgame_position(
         Rules.preset_named("tan"),
