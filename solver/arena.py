@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
+import itertools
 import json
 import math
 import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,13 +43,17 @@ __all__ = [
     "ArenaSummary",
     "EngineStats",
     "GameTask",
+    "Sprt",
+    "SprtResult",
     "build_tasks",
     "checked_player",
     "elo_difference",
     "engine_label",
+    "expected_score",
     "play_game",
     "read_results",
     "run_arena",
+    "sprt_result",
     "summarize",
     "wilson_interval",
 ]
@@ -289,19 +294,27 @@ def run_arena(
     resume: bool = False,
     progress: bool | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    scheduler: str | None = None,
+    sprt: Sprt | None = None,
 ) -> list[dict[str, Any]]:
     """Play `tasks` and return their records, sorted by deal and rotation.
 
     `workers`: processes (default: every core; 1 plays in this process).
+    `scheduler`: the address of a Dask scheduler (`tcp://host:8786`) to play
+    the games on its cluster instead; `workers` is then the cluster's business.
     `out`: a JSON-lines file each record is appended to as its game ends; it
     is started afresh unless `resume`, which keeps its records and plays only
     the tasks it lacks. `progress`: a progress bar on standard error (default:
-    when standard error is a terminal).
+    when standard error is a terminal). `sprt`: stop handing out games once the
+    sequential test over the first whole deals decides (see `Sprt`); only the
+    records of those deals are returned, though any game that finished after
+    is still written to `out`.
     """
     if workers is None:
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ArenaError(f"workers must be a positive whole number, not {workers!r}")
+    watch = _SprtWatch(sprt, tasks) if sprt is not None else None
     done: dict[str, dict[str, Any]] = {}
     wanted = {task.key for task in tasks}
     if out is not None and resume:
@@ -313,12 +326,18 @@ def run_arena(
         Path(out).write_text("".join(json.dumps(record) + "\n" for record in kept), encoding="utf-8")
     elif out is not None:
         Path(out).write_text("", encoding="utf-8")
+    if watch is not None:
+        for record in done.values():
+            watch.add(record)
     todo = [task for task in tasks if task.key not in done]
+    if watch is not None and watch.result().decided:
+        todo = []
     sink = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
     show = sys.stderr.isatty() if progress is None else progress
+    games = _play(todo, workers, scheduler, bounded=watch is not None)
     try:
         with _Progress(show, len(tasks), done.values()) as bar:
-            for record in _play(todo, workers):
+            for record in games:
                 done[_key(record)] = record
                 if sink is not None:
                     sink.write(json.dumps(record) + "\n")
@@ -326,28 +345,93 @@ def run_arena(
                 if on_result is not None:
                     on_result(record)
                 bar.advance(record)
+                if watch is not None and watch.add(record).decided:
+                    break
     finally:
+        games.close()
         if sink is not None:
             sink.close()
-    return sorted(
+    records = sorted(
         (done[task.key] for task in tasks if task.key in done), key=lambda r: (r["deal"], r["rotation"])
     )
+    if watch is not None and watch.result().decided:
+        records = [record for record in records if record["deal"] < watch.result().deals]
+    return records
 
 
-def _play(tasks: Sequence[GameTask], workers: int) -> Iterator[dict[str, Any]]:
-    """Records as games finish: in this process for one worker, else in a process pool."""
-    if workers == 1 or len(tasks) <= 1:
-        yield from map(play_game, tasks)
-        return
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        futures = [pool.submit(play_game, task) for task in tasks]
+def _play(
+    tasks: Sequence[GameTask], workers: int, scheduler: str | None, bounded: bool
+) -> Generator[dict[str, Any], None, None]:
+    """Records as games finish: in this process for one worker, in a local process pool, or on a
+    Dask cluster. `bounded`: hand out games in task order, two per worker slot at a time, so a
+    caller that stops reading (SPRT) leaves the rest unplayed; else hand them all out at once."""
+    if scheduler is not None:
+        yield from _play_on_dask(tasks, scheduler, bounded)
+    elif workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_game(task)
+    else:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
         try:
-            for future in concurrent.futures.as_completed(futures):
-                yield future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+            yield from _as_finished(
+                lambda task: pool.submit(play_game, task), tasks, 2 * workers if bounded else None,
+                lambda pending: concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED
+                ),
+            )
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _play_on_dask(tasks: Sequence[GameTask], scheduler: str, bounded: bool) -> Iterator[dict[str, Any]]:
+    """Games as tasks of the Dask cluster at `scheduler` (its workers need `tan` installed).
+
+    Each game carries its own seeds, so a record does not depend on the worker that plays it;
+    a game lost with its worker is run again by the scheduler.
+    """
+    try:
+        import distributed
+    except ImportError:
+        raise ArenaError(
+            "--scheduler needs dask.distributed: pip install 'dask[distributed]>=2024.1'"
+        ) from None
+    with distributed.Client(scheduler) as client:
+        window = 2 * max(1, sum(client.nthreads().values())) if bounded else None
+        yield from _as_finished(
+            lambda task: client.submit(play_game, task, pure=False),
+            tasks,
+            window,
+            lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
+        )
+
+
+def _as_finished(
+    submit: Callable[[GameTask], Any],
+    tasks: Sequence[GameTask],
+    window: int | None,
+    first_done: Callable[[set[Any]], tuple[set[Any], set[Any]]],
+) -> Iterator[dict[str, Any]]:
+    """Results of futures as they finish, keeping at most `window` submitted and unread.
+
+    `submit` makes a future of a task (concurrent.futures or Dask alike); `first_done` waits
+    for one of a set of futures and answers (done, not done). Futures not yet read when the
+    caller stops are cancelled.
+    """
+    queue = iter(tasks)
+    pending: set[Any] = {submit(task) for task in itertools.islice(queue, window or len(tasks))}
+    try:
+        while pending:
+            finished, pending = first_done(pending)
+            pending = set(pending)
+            for future in finished:
+                record = future.result()
+                following = next(queue, None)
+                if following is not None:
+                    pending.add(submit(following))
+                yield record
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 class _Progress:
@@ -417,6 +501,154 @@ def elo_difference(score: float) -> float:
     if score >= 1.0:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no -0 for an even score
+
+
+def expected_score(elo: float) -> float:
+    """The expected score of a player `elo` points stronger than its opponent (logistic Elo)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0 "the first engine is `elo0` stronger than the
+    second" against H1 "it is `elo1` stronger", with error rates `alpha` (accepting H1 when H0
+    holds) and `beta` (accepting H0 when H1 holds).
+
+    The log-likelihood ratio is the generalized SPRT with the normal approximation on the mean
+    score: for `n` game scores `x_i` (1 a win, 0.5 a draw, 0 a loss) with sum `S` and variance
+    `var = Σx_i²/n - (S/n)²`, and `s0`, `s1` the expected scores of `elo0` and `elo1`,
+
+        LLR = (s1 - s0) · (2·S - n·(s0 + s1)) / (2·var)
+
+    which is n·((m - s0)² - (m - s1)²) / (2·var) with `m = S/n`: how much nearer the
+    observed mean is to `s1` than to `s0`, in units of its variance. While every game scored
+    alike the variance is 0 and nothing can be weighed, so it is then taken over the scores
+    with one win and one loss added. The test accepts H1 once `LLR >= ln((1 - beta)/alpha)`,
+    H0 once `LLR <= ln(beta/(1 - alpha))`, and goes on in between. The two games of a deal
+    are counted as they are, not as a pair (no pentanomial model): paired deals make the
+    variance estimate, and so the test, somewhat conservative.
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not all(math.isfinite(x) for x in (self.elo0, self.elo1)) or self.elo0 >= self.elo1:
+            raise ArenaError(f"SPRT needs elo0 < elo1, not {self.elo0:g}, {self.elo1:g}")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < value < 0.5:
+                raise ArenaError(f"SPRT {name} must be between 0 and 0.5, not {value:g}")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper): the LLR at which H0, respectively H1, is accepted."""
+        return (math.log(self.beta / (1.0 - self.alpha)), math.log((1.0 - self.beta) / self.alpha))
+
+    def llr(self, scores: Sequence[float]) -> float:
+        """The log-likelihood ratio of H1 against H0 after games scoring `scores`."""
+        n = len(scores)
+        if n == 0:
+            return 0.0
+        total = math.fsum(scores)
+        var = _variance(scores)
+        if var <= 0.0:
+            var = _variance([*scores, 0.0, 1.0])
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return (s1 - s0) * (2.0 * total - n * (s0 + s1)) / (2.0 * var)
+
+    def decision(self, llr: float) -> str:
+        """"H1", "H0" or "inconclusive" for a log-likelihood ratio `llr`."""
+        lower, upper = self.bounds
+        return "H1" if llr >= upper else "H0" if llr <= lower else "inconclusive"
+
+
+def _variance(values: Sequence[float]) -> float:
+    n = len(values)
+    mean = math.fsum(values) / n
+    return max(math.fsum(x * x for x in values) / n - mean * mean, 0.0)
+
+
+@dataclass(frozen=True)
+class SprtResult:
+    """Where a `Sprt` stands after the first `deals` whole deals (`games` games)."""
+
+    sprt: Sprt
+    engine: str
+    opponent: str
+    llr: float
+    decision: str
+    deals: int
+    games: int
+
+    @property
+    def decided(self) -> bool:
+        return self.decision != "inconclusive"
+
+    def to_json(self) -> dict[str, Any]:
+        lower, upper = self.sprt.bounds
+        return {
+            "engine": self.engine,
+            "opponent": self.opponent,
+            "elo0": self.sprt.elo0,
+            "elo1": self.sprt.elo1,
+            "alpha": self.sprt.alpha,
+            "beta": self.sprt.beta,
+            "llr": round(self.llr, 4),
+            "bounds": [round(lower, 4), round(upper, 4)],
+            "decision": self.decision,
+            "deals": self.deals,
+            "games": self.games,
+        }
+
+
+class _SprtWatch:
+    """Runs a `Sprt` over whole deals in deal order, whatever order the games finish in.
+
+    A deal counts once all its seat rotations are in; the test looks at deals 0, 1, 2, …
+    and stops at the first that decides it, so its decision, and the deals it used, are
+    the same on one core, many cores or a cluster.
+    """
+
+    def __init__(self, sprt: Sprt, tasks: Sequence[GameTask]) -> None:
+        labels = list(dict.fromkeys(label for task in tasks for label in task.engines))
+        if len(labels) != 2 or any(task.players != 2 for task in tasks):
+            raise ArenaError("SPRT needs two engines at a two-seat table")
+        self.sprt = sprt
+        self.engine, self.opponent = tasks[0].engines[0], tasks[0].engines[1]
+        self.by_deal: dict[int, list[Mapping[str, Any]]] = {}
+        self.scores: list[float] = []
+        self.deals = 0
+        self.llr = 0.0
+        self._decision = "inconclusive"
+
+    def add(self, record: Mapping[str, Any]) -> SprtResult:
+        """Count a finished game; answer where the test stands."""
+        if self._decision != "inconclusive":
+            return self.result()
+        self.by_deal.setdefault(record["deal"], []).append(record)
+        while len(self.by_deal.get(self.deals, ())) == 2:
+            for game in self.by_deal.pop(self.deals):
+                self.scores.append(float(game["scores"][game["engines"].index(self.engine)]))
+            self.deals += 1
+            self.llr = self.sprt.llr(self.scores)
+            self._decision = self.sprt.decision(self.llr)
+            if self._decision != "inconclusive":
+                break
+        return self.result()
+
+    def result(self) -> SprtResult:
+        return SprtResult(self.sprt, self.engine, self.opponent, self.llr, self._decision,
+                          self.deals, len(self.scores))
+
+
+def sprt_result(sprt: Sprt, tasks: Sequence[GameTask], records: Iterable[Mapping[str, Any]]) -> SprtResult:
+    """Where `sprt` stands over the records of an arena of `tasks` (as `run_arena` decides)."""
+    watch = _SprtWatch(sprt, tasks)
+    for record in sorted(records, key=lambda r: (r["deal"], r["rotation"])):
+        watch.add(record)
+    return watch.result()
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +12,13 @@ import pytest
 from solver import arena
 from solver.arena import (
     ArenaError,
+    Sprt,
     build_tasks,
     elo_difference,
     play_game,
     read_results,
     run_arena,
+    sprt_result,
     summarize,
     wilson_interval,
 )
@@ -231,3 +234,103 @@ def test_resume_ignores_records_of_another_match(tmp_path: Path) -> None:
 def test_workers_must_be_positive() -> None:
     with pytest.raises(ArenaError):
         run_arena([], workers=0)
+
+
+# -- SPRT ---------------------------------------------------------------------------------
+
+
+def test_sprt_llr_by_hand() -> None:
+    sprt = Sprt(0, 50)
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-50 / 400))
+    assert sprt.bounds == pytest.approx((-math.log(19), math.log(19)))
+    assert s1 == pytest.approx(0.571463, abs=1e-6)
+    # Scores 1, 0, 1, ½: n = 4, S = 2.5, var = 2.25/4 - 0.625² = 0.171875;
+    # LLR = (s1 - s0)(2·2.5 - 4(s0 + s1)) / (2·0.171875) = 0.071463 · 0.714148 / 0.34375 = 0.148466.
+    assert sprt.llr([1, 0, 1, 0.5]) == pytest.approx(0.148466, abs=1e-6)
+    assert sprt.llr([1, 0, 1, 0.5]) == pytest.approx((s1 - s0) * (5 - 4 * (s0 + s1)) / (2 * 0.171875))
+    # Two wins have no variance: it is taken over 1, 1, 0, 1 (mean 0.75, var 0.1875);
+    # LLR = 0.071463 · (4 - 2·1.071463) / 0.375 = 0.353899.
+    assert sprt.llr([1, 1]) == pytest.approx(0.353899, abs=1e-6)
+    assert sprt.llr([0, 0]) == pytest.approx(0.071463 * (0 - 2 * 1.071463) / 0.375, abs=1e-5)
+    assert sprt.llr([]) == 0.0
+    # A mean score halfway between s0 and s1 favours neither.
+    assert Sprt(-100, 100).llr([0, 1, 0.5, 0.5]) == pytest.approx(0.0, abs=1e-12)
+    assert sprt.decision(2.95) == "H1" and sprt.decision(-2.95) == "H0"
+    assert sprt.decision(2.9) == "inconclusive"
+    wider = Sprt(0, 10, alpha=0.01, beta=0.1)
+    assert wider.bounds == pytest.approx((math.log(0.1 / 0.99), math.log(0.9 / 0.01)))
+
+
+@pytest.mark.parametrize(("elo0", "elo1", "alpha", "beta"), [(50, 0, 0.05, 0.05), (0, 0, 0.05, 0.05),
+                                                             (0, 50, 0, 0.05), (0, 50, 0.05, 0.5)])
+def test_bad_sprt_is_refused(elo0: float, elo1: float, alpha: float, beta: float) -> None:
+    with pytest.raises(ArenaError):
+        Sprt(elo0, elo1, alpha, beta)
+
+
+def _scripted(results: dict[int, tuple[float, float]], played: list[tuple[int, int]]) -> Any:
+    """A stand-in for `play_game`: deal d's rotation r gives the first engine results[d][r]."""
+
+    def play(task: arena.GameTask) -> dict[str, Any]:
+        played.append((task.deal, task.rotation))
+        score = results[task.deal][task.rotation]
+        first = task.engines.index("greedy")
+        scores = [1.0 - score, 1.0 - score]
+        scores[first] = score
+        return {**task.to_json(), "scores": scores, "loser": None, "plies": 1, "seconds": 0.0}
+
+    return play
+
+
+def test_sprt_stops_once_the_llr_crosses_a_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Wins only: after 2n games the LLR is 0.066356 · 2n (2n + 2)² / (2(2n + 1)):
+    # 1.820 after 3 deals, 2.949 >= ln 19 after 4, so H1 with the fourth deal.
+    played: list[tuple[int, int]] = []
+    monkeypatch.setattr(arena, "play_game", _scripted({d: (1.0, 1.0) for d in range(10)}, played))
+    tasks = build_tasks(["greedy", "random"], deals=10, rules="durak", seed=1)
+    sprt = Sprt(0, 50)
+    out = tmp_path / "sprt.jsonl"
+    records = run_arena(tasks, workers=1, out=out, sprt=sprt)
+    assert played == [(d, r) for d in range(4) for r in range(2)]
+    assert len(records) == 8 and len(read_results(out)) == 8
+    result = sprt_result(sprt, tasks, records)
+    assert (result.decision, result.deals, result.games) == ("H1", 4, 8)
+    assert result.llr == pytest.approx(0.071463 * 0.928537 * 8 * 100 / 18, abs=1e-4)
+    played.clear()  # resuming a decided test plays nothing more
+    assert len(run_arena(tasks, workers=1, out=out, resume=True, sprt=sprt)) == 8
+    assert played == []
+
+
+def test_sprt_goes_by_whole_deals_in_deal_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deals alternate a loss (0, 0) and a split (1, 0): against elo1 = 100 the LLR falls to H0
+    # with the fifth deal (mean score 0.2, -3.239);
+    # the games are given back shuffled, as a pool would finish them.
+    script = {d: ((1.0, 0.0) if d % 2 else (0.0, 0.0)) for d in range(12)}
+    played: list[tuple[int, int]] = []
+    monkeypatch.setattr(arena, "play_game", _scripted(script, played))
+    tasks = build_tasks(["greedy", "random"], deals=12, rules="durak", seed=1)
+    sprt = Sprt(0, 100)
+    scores: list[float] = []
+    expected = None
+    for deal in range(12):
+        scores += script[deal]
+        if sprt.decision(sprt.llr(scores)) != "inconclusive":
+            expected = (sprt.decision(sprt.llr(scores)), deal + 1)
+            break
+    assert expected == ("H0", 5)
+    assert sprt.llr(scores) == pytest.approx(-3.2393, abs=1e-4)
+    records = run_arena(tasks, workers=1, sprt=sprt)
+    assert len(records) == 10
+    shuffled = [*records[5:], *records[:5]]
+    shuffled.reverse()
+    result = sprt_result(sprt, tasks, shuffled)
+    assert (result.decision, result.deals) == expected
+    assert result.to_json()["decision"] == "H0" and result.to_json()["bounds"] == [-2.9444, 2.9444]
+
+
+def test_sprt_needs_two_engines_at_two_seats() -> None:
+    with pytest.raises(ArenaError, match="two engines"):
+        run_arena(build_tasks(["greedy"], deals=1, rules="durak"), workers=1, sprt=Sprt(0, 50))
+    with pytest.raises(ArenaError, match="two engines"):
+        run_arena(build_tasks(["greedy", "random"], deals=1, rules="durak", players=3), workers=1,
+                  sprt=Sprt(0, 50))
