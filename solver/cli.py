@@ -5,6 +5,7 @@
     tan hint | evaluate | moves FILE|- [--json]   answers about a SPEC §2.2 position
     tan play [--rules R --players N --seat S --engine E]   a game in the terminal
     tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
+              [--scheduler tcp://host:8786] [--sprt ELO0,ELO1 --sprt-alpha A --sprt-beta B]
 
 Bad input (a position, a move, an option) is one line on standard error
 naming the field or card at fault, and exit status 2 — never a traceback.
@@ -25,7 +26,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver.arena import ArenaSummary, build_tasks, run_arena, summarize, with_limits
+from solver.arena import (
+    ArenaSummary,
+    Sprt,
+    SprtResult,
+    build_tasks,
+    run_arena,
+    sprt_result,
+    summarize,
+    with_limits,
+)
 from solver.bench import (
     DEFAULT_CONFIGS,
     CoreEngine,
@@ -299,21 +309,54 @@ def _arena(args: argparse.Namespace) -> int:
                         limits=limits)
     if args.resume and args.out is None:
         raise TanError("--resume needs --out, the results file to resume", "bad_arena")
+    sprt = _sprt_option(args)
     finished: list[dict[str, Any]] = []
     try:
         records = run_arena(tasks, workers=args.workers, out=args.out, resume=args.resume,
-                            progress=args.progress, on_result=finished.append)
+                            progress=args.progress, on_result=finished.append, scheduler=args.scheduler,
+                            sprt=sprt)
     except KeyboardInterrupt:
         kept = f"; they are in {args.out}, and --resume plays the rest" if args.out else ""
         print(f"tan arena: interrupted after {len(finished)} new games{kept}", file=sys.stderr)
         return 130
     summary = summarize(records, order=list(dict.fromkeys(tasks[0].engines[i] for i in range(len(specs)))))
+    test = sprt_result(sprt, tasks, records) if sprt is not None else None
     if args.json:
         _print_json({"rules": args.rules, "players": args.players, "deals": args.deals, "seed": args.seed,
-                     **summary.to_json()})
+                     **summary.to_json(), **({"sprt": test.to_json()} if test is not None else {})})
     else:
-        print(format_arena(summary, deals=args.deals, players=args.players))
+        print(format_arena(summary, deals=args.deals if test is None else test.deals, players=args.players))
+        if test is not None:
+            print(format_sprt(test))
     return 0
+
+
+def _sprt_option(args: argparse.Namespace) -> Sprt | None:
+    """`--sprt ELO0,ELO1` with `--sprt-alpha` and `--sprt-beta` as a `Sprt`, or None."""
+    if args.sprt is None:
+        return None
+    parts = args.sprt.split(",")
+    try:
+        elo0, elo1 = (float(part) for part in parts)
+    except ValueError:
+        raise TanError(f"--sprt wants two Elo bounds ELO0,ELO1 such as 0,50, not {args.sprt!r}",
+                       "bad_arena") from None
+    return Sprt(elo0, elo1, alpha=args.sprt_alpha, beta=args.sprt_beta)
+
+
+def format_sprt(test: SprtResult) -> str:
+    """One line: the test, its LLR against the bounds, and what it decided after how many games."""
+    lower, upper = test.sprt.bounds
+    verdict = {
+        "H1": f"H1 accepted ({test.engine} {test.sprt.elo1:+g} Elo rather than {test.sprt.elo0:+g})",
+        "H0": f"H0 accepted ({test.engine} {test.sprt.elo0:+g} Elo rather than {test.sprt.elo1:+g})",
+        "inconclusive": "inconclusive: the deals ran out first",
+    }[test.decision]
+    return (
+        f"SPRT {test.engine} - {test.opponent}, elo0 {test.sprt.elo0:g}, elo1 {test.sprt.elo1:g} "
+        f"(alpha {test.sprt.alpha:g}, beta {test.sprt.beta:g}): LLR {test.llr:.3f} "
+        f"in [{lower:.3f}, {upper:.3f}] after {test.games} games ({test.deals} deals), {verdict}"
+    )
 
 
 def format_arena(summary: ArenaSummary, deals: int, players: int) -> str:
@@ -434,6 +477,18 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--workers", type=int, help="processes (default: every core; 1 plays in-process)")
     arena.add_argument("--out", help="append each game's record to this JSON-lines file")
     arena.add_argument("--resume", action="store_true", help="keep --out's records, play only the rest")
+    arena.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="play the games on the Dask cluster of this scheduler (tcp://host:8786; its workers need tan "
+        "installed) instead of local processes; needs dask[distributed]",
+    )
+    arena.add_argument(
+        "--sprt", metavar="ELO0,ELO1",
+        help="sequential test of 'the first engine is ELO0 stronger' against 'ELO1 stronger' (e.g. 0,50): "
+        "stop once it decides; --deals is then the most to play",
+    )
+    arena.add_argument("--sprt-alpha", type=float, default=0.05, help="SPRT false-H1 rate (default 0.05)")
+    arena.add_argument("--sprt-beta", type=float, default=0.05, help="SPRT false-H0 rate (default 0.05)")
     arena.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="a progress bar on stderr (default: when stderr is a terminal)",

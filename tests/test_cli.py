@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import subprocess
 import sys
@@ -445,6 +446,11 @@ def test_play_quit_and_end_of_input(
         (["arena", "--deals", "0", "--engines", "random"], "deals must be a positive whole number"),
         (["arena", "--resume", "--engines", "random"], "--resume needs --out"),
         (["arena", "--engines", '[{"engine": "pimc", "depth": 2}]'], "engine pimc has no option(s) depth"),
+        (["arena", "--engines", "random,greedy", "--sprt", "50"], "--sprt wants two Elo bounds"),
+        (["arena", "--engines", "random,greedy", "--sprt", "50,0"], "SPRT needs elo0 < elo1"),
+        (["arena", "--engines", "random,greedy", "--sprt", "0,50", "--sprt-alpha", "0.7"],
+         "SPRT alpha must be between 0 and 0.5"),
+        (["arena", "--engines", "random", "--sprt", "0,50"], "SPRT needs two engines at a two-seat table"),
     ],
 )
 def test_play_and_arena_refuse_bad_options(
@@ -480,3 +486,40 @@ def test_arena_random_against_greedy(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert lines[1].split() == ["engine", "games", "score", "95%", "(Wilson)", "wins", "draws", "losses"]
     assert lines[2].split()[:2] == ["random", "4"] and lines[3].split()[:2] == ["greedy", "4"]
     assert lines[4].startswith("Elo random - greedy: ")
+
+
+def test_arena_sprt_stops_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sprt.jsonl"
+    argv = ["arena", "--engines", "greedy,random", "--deals", "12", "--rules", "durak", "--workers", "1",
+            "--seed", "5", "--sprt", "0,200", "--out", str(out), "--json"]
+    status, stdout, _ = _run(argv, capsys)
+    assert status == 0
+    summary = json.loads(stdout)
+    test = summary["sprt"]
+    assert test["decision"] == "H1"
+    assert test["llr"] >= test["bounds"][1] == pytest.approx(math.log(19), abs=1e-4)
+    assert (test["engine"], test["opponent"], test["elo0"], test["elo1"]) == ("greedy", "random", 0, 200)
+    assert summary["games"] == test["games"] == 2 * test["deals"] < 24
+    assert len(out.read_text().splitlines()) == test["games"]
+    status, stdout, _ = _run([*argv[:-1], "--resume"], capsys)
+    assert status == 0
+    last = stdout.splitlines()[-1]
+    assert last.startswith("SPRT greedy - random, elo0 0, elo1 200 (alpha 0.05, beta 0.05): LLR ")
+    assert f"after {test['games']} games ({test['deals']} deals), H1 accepted" in last
+
+
+def test_arena_on_a_dask_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    argv = ["arena", "--engines", "random,greedy", "--deals", "2", "--rules", "durak", "--seed", "1",
+            "--json"]
+    status, stdout, _ = _run([*argv, "--workers", "1"], capsys)
+    assert status == 0
+    local = json.loads(stdout)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        status, stdout, _ = _run([*argv, "--scheduler", cluster.scheduler_address], capsys)
+    assert status == 0
+    on_cluster = json.loads(stdout)
+    for summary in (local, on_cluster):
+        del summary["seconds"]
+    assert on_cluster == local

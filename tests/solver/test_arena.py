@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -334,3 +336,13 @@ def test_sprt_needs_two_engines_at_two_seats() -> None:
     with pytest.raises(ArenaError, match="two engines"):
         run_arena(build_tasks(["greedy", "random"], deals=1, rules="durak", players=3), workers=1,
                   sprt=Sprt(0, 50))
+
+
+def test_a_scheduler_without_dask_or_at_no_address_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks = build_tasks(["random", "greedy"], deals=1, rules="durak")
+    if importlib.util.find_spec("distributed") is not None:
+        with pytest.raises(ArenaError, match="no Dask scheduler at nonsense"):
+            run_arena(tasks, scheduler="nonsense")
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask were not installed
+    with pytest.raises(ArenaError, match=r"--scheduler needs dask.distributed: pip install"):
+        run_arena(tasks, scheduler="tcp://127.0.0.1:8786")
