@@ -395,7 +395,11 @@ def _play_on_dask(tasks: Sequence[GameTask], scheduler: str, bounded: bool) -> I
         raise ArenaError(
             "--scheduler needs dask.distributed: pip install 'dask[distributed]>=2024.1'"
         ) from None
-    with distributed.Client(scheduler) as client:
+    try:
+        client = distributed.Client(scheduler)
+    except (OSError, ValueError) as error:  # no scheduler there, or an address Dask cannot read
+        raise ArenaError(f"no Dask scheduler at {scheduler}: {error}") from None
+    with client:
         window = 2 * max(1, sum(client.nthreads().values())) if bounded else None
         yield from _as_finished(
             lambda task: client.submit(play_game, task, pure=False),
