@@ -39,8 +39,17 @@ lint: build
 	$(VENV)/bin/ruff check solver service tests benchmarks
 	$(VENV)/bin/mypy
 
+# Short runs of every benchmark (a few minutes on 2 cores). They write *-short.json and
+# *-short.png beside the committed full results, never over them.
 bench: build
 	$(PY) -m benchmarks.speed --short
+	$(PY) -m benchmarks.search --short
+	$(PY) -m benchmarks.strength --short --workers 2
+	$(PY) -m benchmarks.load --clients 1,2,8 --requests 40 --duration 20 --iterations 2000 \
+		--latency-requests 10 --output benchmarks/results/load-short.json
+	$(PY) -m benchmarks.load --clients 1 --requests 10 --iterations 10000 \
+		--latency-requests 10 --output benchmarks/results/load-10000-short.json
+	$(PY) -m benchmarks.plots --short
 
 clean:
 	rm -rf build solver/*.c solver/*.so solver/.built

@@ -1,13 +1,16 @@
 """Strength against iterations: ISMCTS against an opponent at several search sizes.
 
     python -m benchmarks.strength [--rules durak] [--opponent greedy] [--deals 60]
-                                  [--iterations 300,1000,3000,10000] [--workers N]
+                                  [--iterations 300,1000,3000,10000] [--workers N] [--short]
 
 Each point is a paired-deal arena (every deal in both seat rotations) of
 `ismcts` with a fixed iteration count per move against the opponent. Iteration
 limits (not time) make every point reproducible whatever else the machine does.
 Writes `benchmarks/results/strength.json` and the plot
-`benchmarks/results/winrate_vs_iterations.png`.
+`benchmarks/results/winrate_vs_iterations.png`; `--short` (10 deals at 100,
+300 and 1000 iterations unless told otherwise) writes `strength-short.json` and
+`winrate_vs_iterations-short.png` instead, so a quick run never replaces the
+figures of a full one.
 """
 
 from __future__ import annotations
@@ -60,26 +63,32 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rules", default="durak")
     parser.add_argument("--opponent", default="greedy")
-    parser.add_argument("--deals", type=int, default=60)
-    parser.add_argument("--iterations", default="300,1000,3000,10000")
+    parser.add_argument("--deals", type=int)
+    parser.add_argument("--iterations")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
+    parser.add_argument("--short", action="store_true", help="a quick run: 10 deals at 100-1000 iterations")
     args = parser.parse_args(argv)
+    if args.deals is None:
+        args.deals = 10 if args.short else 60
+    if args.iterations is None:
+        args.iterations = "100,300,1000" if args.short else "300,1000,3000,10000"
+    suffix = "-short" if args.short else ""
     points = []
     for iterations in (int(x) for x in args.iterations.split(",")):
         point = measure(args.rules, args.opponent, args.deals, iterations, args.seed, args.workers or None)
         print(json.dumps(point), flush=True)
         points.append(point)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "strength.json").write_text(
+    (RESULTS / f"strength{suffix}.json").write_text(
         json.dumps(
             {"rules": args.rules, "opponent": args.opponent, "deals": args.deals, "seed": args.seed,
-             "points": points},
+             "short": args.short, "points": points},
             indent=2,
         )
         + "\n"
     )
-    plot(points, args.rules, args.opponent, RESULTS / "winrate_vs_iterations.png")
+    plot(points, args.rules, args.opponent, RESULTS / f"winrate_vs_iterations{suffix}.png")
     return 0
 
 
