@@ -8,9 +8,11 @@ the game depends on, its seeds included — and `play_game(task)` is a pure
 function of it, so games can run in any order, in any process, and a run can
 be resumed from the results already written.
 
-`run_arena` runs the tasks through an executor (local processes by default),
-appends one JSON line per finished game to an output file and, with
-`resume=True`, skips the tasks whose results are already there. `summarize`
+`run_arena` runs the tasks through an executor (local processes by default,
+or a Dask cluster given its scheduler's address), appends one JSON line per
+finished game to an output file and, with `resume=True`, skips the tasks whose
+results are already there. With a `Sprt` it stops handing out games once the
+sequential test over the first whole deals decides. `summarize`
 turns the records into per-engine statistics: mean score with its Wilson 95%
 interval (the score read as a proportion: a draw is half a win) and, for two
 engines at a two-seat table, the Elo difference with its interval.
