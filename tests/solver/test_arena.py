@@ -346,3 +346,16 @@ def test_a_scheduler_without_dask_or_at_no_address_is_refused(monkeypatch: pytes
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if dask were not installed
     with pytest.raises(ArenaError, match=r"--scheduler needs dask.distributed: pip install"):
         run_arena(tasks, scheduler="tcp://127.0.0.1:8786")
+
+
+def test_sprt_in_a_pool_hands_out_only_a_few_games_past_the_decision(tmp_path: Path) -> None:
+    tasks = build_tasks(["greedy", "random"], deals=40, rules="durak", seed=5)
+    sprt = Sprt(0, 200)
+    out = tmp_path / "sprt.jsonl"
+    records = run_arena(tasks, workers=2, out=out, sprt=sprt)
+    alone = run_arena(tasks, workers=1, sprt=sprt)
+    assert _without_time(records) == _without_time(alone)
+    result = sprt_result(sprt, tasks, records)
+    assert result.decided and len(records) == result.games
+    # Two games a worker are handed out at a time, so at most four past the deciding one.
+    assert result.games <= len(read_results(out)) <= result.games + 4
