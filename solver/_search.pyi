@@ -23,7 +23,7 @@ def run_search(
     policy: int = ...,
     noise: int = ...,
     prior: float = ...,
-    opponent_policy: bool = ...,
+    opponent_policy: float = ...,
     resample: bool = ...,
     worlds: int = ...,
     exact_cards: int = ...,

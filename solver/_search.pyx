@@ -422,7 +422,7 @@ ctypedef struct SearchParams:
     int policy               # 0 random, 1 light heuristic
     int noise                # heuristic playouts: random moves in 64
     double prior_weight     # progressive bias towards the greedy move: weight / (visits + 1)
-    int opponent_policy      # 1: other seats' tree moves come from the heuristic in the sampled world
+    int opponent_policy      # in 64 iterations, how many let other seats play the heuristic in the tree
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
@@ -467,7 +467,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int legal_child[MAX_MOVES]
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, cards, greedy
+    cdef int n, i, node, child, depth, untried, pick, seat, done, cards, greedy, modelled
     cdef double best_ucb, ucb, mean, logn
     cdef Node* c
     if not p.resample:
@@ -484,6 +484,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         node = 0
         depth = 0
         done = 0
+        modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
             if sv != NULL and depth > 0 and is_perfect_information(&st):
@@ -502,7 +503,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                     untried += 1
                 else:
                     t.nodes[child].avail += 1
-            if p.opponent_policy and st.to_move != smp.seat:
+            if modelled and st.to_move != smp.seat:
                 # The opponent plays its heuristic move with the hand this world gave it;
                 # the node is still made, so our later decisions are told its move apart.
                 greedy = heuristic_move(&st, rng, p.noise)
@@ -623,7 +624,7 @@ cdef class Sampler:
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
                double exploration=1.0, int policy=0, int noise=1, double prior=0.0,
-               bint opponent_policy=False, bint resample=True, int worlds=1,
+               double opponent_policy=0.0, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000) -> dict:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
@@ -645,7 +646,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.policy = policy
     p.noise = noise
     p.prior_weight = prior
-    p.opponent_policy = opponent_policy
+    p.opponent_policy = <int>(opponent_policy * 64 + 0.5)
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget

@@ -276,9 +276,10 @@ class Solver:
     whose statistics are merged; `exploration`: the UCB constant; `policy`:
     `random` or `heuristic` playouts (a random move `noise` times in 64); `pimc_worlds`: worlds for PIMC;
     `prior`: progressive bias towards the greedy move; `opponent_policy`: the
-    other seats' moves inside the tree come from the greedy heuristic with the
-    hand each world deals them, a model of a heuristic opponent (much stronger
-    against such players, weaker against searching ones: see BENCHMARKS.md);
+    share of iterations (0-1, `True` = 1) in which the other seats' moves inside
+    the tree come from the greedy heuristic with the hand each world deals them,
+    a model of a heuristic opponent (much stronger against such players, weaker
+    against searching ones: see BENCHMARKS.md);
     `exact_cards`: determinized endgames with at most this many cards in hand
     are solved exactly instead of played out; `exact_root`: a root with nothing
     hidden is solved exactly (off only to test the tree search itself) unless
@@ -294,7 +295,7 @@ class Solver:
         policy: str = "heuristic",
         noise: int = 1,
         prior: float = 0.0,
-        opponent_policy: bool = False,
+        opponent_policy: float = 0.75,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
@@ -314,7 +315,7 @@ class Solver:
         self.policy = policy
         self.noise = noise
         self.prior = prior
-        self.opponent_policy = opponent_policy
+        self.opponent_policy = float(opponent_policy)
         self.pimc_worlds = pimc_worlds
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
