@@ -359,7 +359,6 @@ ctypedef struct Node:
     int avail
     double reward
     double reward_sq
-    int exact            # -1 unknown, else the mover's value in half points (root children only)
     double prior         # 1 when the greedy heuristic plays this move where it was first seen
 
 ctypedef struct Tree:
@@ -385,7 +384,6 @@ cdef int tree_init(Tree* t, int cap) noexcept nogil:
     t.nodes[0].first_child = -1
     t.nodes[0].next_sibling = -1
     t.nodes[0].mover = -1
-    t.nodes[0].exact = -1
     return 1
 
 
@@ -409,7 +407,6 @@ cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil:
     t.nodes[i].avail = 0
     t.nodes[i].reward = 0.0
     t.nodes[i].reward_sq = 0.0
-    t.nodes[i].exact = -1
     t.nodes[i].prior = 0.0
     t.nodes[parent].first_child = i
     return i
@@ -460,6 +457,17 @@ cdef int endgame_scores(Solver* sv, const State* s, double* scores, long budget)
     return 1
 
 
+cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* p,
+                               double* scores) noexcept nogil:
+    """Exact scores of a small perfect-information world instead of a playout (0 if not solved)."""
+    cdef int seat, cards = 0
+    if sv == NULL or not is_perfect_information(st):
+        return 0
+    for seat in range(st.players):
+        cards += tan_popcount(st.hands[seat])
+    return cards <= p.exact_cards and endgame_scores(sv, st, scores, p.exact_budget)
+
+
 cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
     """ISMCTS iterations (or UCT in one fixed world) until a limit is reached."""
     cdef State world, st
@@ -467,7 +475,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int legal_child[MAX_MOVES]
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, cards, greedy, modelled
+    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled
     cdef double best_ucb, ucb, mean, logn
     cdef Node* c
     if not p.resample:
@@ -487,13 +495,9 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
-            if sv != NULL and depth > 0 and is_perfect_information(&st):
-                cards = 0
-                for seat in range(st.players):
-                    cards += tan_popcount(st.hands[seat])
-                if cards <= p.exact_cards and endgame_scores(sv, &st, scores, p.exact_budget):
-                    done = 1
-                    break
+            if depth > 0 and solved_endgame(sv, &st, p, scores):
+                done = 1
+                break
             n = gen_moves(&st, moves)
             untried = 0
             for i in range(n):
@@ -561,16 +565,9 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             depth += 1
             node = child
         # Simulation.
-        if not done:
-            if not st.over and sv != NULL and is_perfect_information(&st):
-                cards = 0
-                for seat in range(st.players):
-                    cards += tan_popcount(st.hands[seat])
-                if cards <= p.exact_cards and endgame_scores(sv, &st, scores, p.exact_budget):
-                    done = 1
-            if not done:
-                policy_playout(&st, rng, p.policy, p.noise)
-                state_scores(&st, scores)
+        if not done and not solved_endgame(sv, &st, p, scores):
+            policy_playout(&st, rng, p.policy, p.noise)
+            state_scores(&st, scores)
         # Backpropagation (max^n: each node keeps its mover's reward).
         for i in range(depth):
             c = &t.nodes[path[i]]
