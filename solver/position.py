@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from solver.cards import Card, deck
+from solver.cards import Card, Rank, deck
 from solver.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
 from solver.moves import Move
 from solver.reference import Game, Pair, check_turn, place_cards
@@ -302,6 +302,45 @@ class Position:
     @property
     def over(self) -> bool:
         return self.to_move is None
+
+    def final_scores(self) -> list[float]:
+        """SPEC §1.5 scores of a finished game (`to_move` null), as far as this seat can tell.
+
+        - A seat whose only card is the trump ace with the stock empty, where
+          `trump_ace_last_loses` is on, lost (thối A chủ ends the game at once).
+        - Otherwise one seat still holding cards is the loser, and several are a
+          repetition draw: each scores 0.5, finished seats 1.
+        - No seat holding cards: the seats that finished in the last bout drew
+          (0.5). A position does not say which those were, only that they were
+          at least the last two of `finished` (two seats were active when the
+          last bout began, or the game would have ended before it); with two
+          seats that is exact, with more the earlier finishers are given 1.
+        """
+        if not self.over:
+            raise TanError("the game is not over: it has no final scores", "inconsistent_turn")
+        holding = [seat for seat in range(self.players) if self.hand_counts[seat] > 0]
+        loser = self._trump_ace_loser()
+        if loser is None and len(holding) == 1:
+            loser = holding[0]
+        if loser is not None:
+            return [0.0 if seat == loser else 1.0 for seat in range(self.players)]
+        drawn = set(holding) if holding else set(self.finished[-2:])
+        return [0.5 if seat in drawn else 1.0 for seat in range(self.players)]
+
+    def _trump_ace_loser(self) -> int | None:
+        """The seat that lost by holding only the trump ace (SPEC §1.5), if the position shows one."""
+        if not self.rules.trump_ace_last_loses or self.stock > 0:
+            return None
+        ace = Card(Rank.ACE, self.trump.suit)
+        for seat in range(self.players):
+            cards = self.hand if seat == self.seat else self.known[seat]
+            if self.hand_counts[seat] == 1 and ace in cards:
+                return seat
+        if ace in self.unseen_cards():  # by elimination, when one other seat has unknown cards
+            slots = [seat for seat, count in self.hidden_slots().seats.items() if count > 0]
+            if len(slots) == 1 and self.hand_counts[slots[0]] == 1:
+                return slots[0]
+        return None
 
     def unseen_cards(self) -> list[Card]:
         """Cards whose place this seat does not know: in other hands' unknown slots or the stock."""

@@ -862,6 +862,7 @@ class Game:
         ace = Card(Rank.ACE, self.trump_suit)
         for seat in self._active():
             if self.hands[seat] == {ace}:
+                self.known[seat].add(ace)  # shown to end the game (docs/rules-notes.md)
                 self._game_over(seat)
                 return True
         return False

@@ -367,7 +367,7 @@ class Solver:
         limits = limits or Limits()
         root = prepare(position)
         pos = root.position
-        if (root.perfect_information and self.exact_root) or pos.to_move is None or len(root.active) < 2:
+        if (root.perfect_information and self.exact_root) or pos.over:
             exact = self._exact_evaluation(root, limits, seed)
             if exact is not None:
                 return exact
@@ -487,17 +487,17 @@ class Solver:
     def _exact_evaluation(self, root: _Root, limits: Limits, seed: int) -> Evaluation | None:
         pos = root.position
         start = time.perf_counter()
-        scores = [1.0] * pos.players
         nodes = 0
-        if len(root.active) == 2 and pos.to_move is not None:
+        if pos.over:
+            scores = pos.final_scores()
+        else:
             a, b = root.active
             solved = self._solve(root, a, limits)
             if solved is None:
                 return None
             value, _values, nodes = solved
+            scores = [1.0] * pos.players
             scores[a], scores[b] = value / 2, 1 - value / 2
-        elif len(root.active) == 1:
-            scores[root.active[0]] = 0.0
         p_lose = [1.0 if score == 0.0 else 0.0 for score in scores]
         score = scores[pos.seat]
         return Evaluation(pos.seat, score, (score, score), True, scores, p_lose,

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from solver.cards import Card, parse_cards
+from solver.cards import Card, deck, parse_cards
 from solver.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
 from solver.position import Position
-from solver.reference import Game
+from solver.reference import Game, play_random_game
 from solver.rules import PRESETS, Rules
 
 SPEC_EXAMPLE: dict[str, Any] = {
@@ -324,3 +324,60 @@ def test_round_trip_through_random_games(preset: str, players: int) -> None:
                 break
             game.play(rng.choice(game.legal_moves()))
             ply += 1
+
+
+FINAL_CASES = [
+    (rules, players)
+    for rules in (*PRESETS.values(), Rules.from_json({"preset": "durak", "trump_ace_last_loses": True}))
+    for players in (2, 3, rules.max_players)
+]
+
+
+@pytest.mark.parametrize(("rules", "players"), FINAL_CASES)
+def test_final_scores_match_the_game(rules: Rules, players: int) -> None:
+    """Every seat's view of a finished random game scores it as the game did, except where a
+    position cannot tell: more than two seats finishing together in the last bout."""
+    for seed in range(40):
+        game = play_random_game(rules, players, seed)
+        for seat in range(players):
+            scores = Position.from_game(game, seat).final_scores()
+            if players == 2 or game.loser is not None or any(game.hands):
+                assert scores == game.scores
+            else:
+                drawn = {s for s in range(players) if scores[s] == 0.5}
+                assert drawn == set(game.finished[-2:])
+                assert drawn <= {s for s in range(players) if game.scores[s] == 0.5}
+
+
+def finished_position(**fields: Any) -> Position:
+    """A 36-card durak position after the game; cards neither placed nor `hidden` are discarded."""
+    placed = set(parse_cards(fields.get("hand", [])))
+    for cards in fields.get("known", {}).values():
+        placed |= set(parse_cards(cards))
+    placed |= set(parse_cards(fields.pop("hidden", [])))
+    data: dict[str, Any] = {
+        "rules": "durak", "players": 2, "seat": 0, "trump": "6h", "stock": 0,
+        "attacker": 0, "defender": 1, "to_move": None, "defended_once": True,
+        "discard": [str(card) for card in deck(36) if card not in placed],
+    }
+    data.update(fields)
+    return Position.from_json(data)
+
+
+def test_final_scores_of_hand_made_endings() -> None:
+    assert finished_position(hand=[], hand_counts=[0, 0], finished=[1, 0]).final_scores() == [0.5, 0.5]
+    lost = finished_position(hand=[], hand_counts=[0, 2], finished=[0], hidden=["7s", "8s"])
+    assert lost.final_scores() == [1.0, 0.0]
+    # Two seats still holding cards at the end: the repetition draw.
+    assert finished_position(hand=["7s"], hand_counts=[1, 1], hidden=["8s"]).final_scores() == [0.5, 0.5]
+    ace_rule = {"preset": "durak", "trump_ace_last_loses": True}
+    # thối A chủ: seat 1 holds only the trump ace, seen (known) or by elimination.
+    for known, hidden in (({"1": ["Ah"]}, []), ({}, ["Ah"])):
+        ended = finished_position(
+            rules=ace_rule, hand=["7s", "8s"], hand_counts=[2, 1], known=known, hidden=hidden
+        )
+        assert ended.final_scores() == [1.0, 0.0]
+    ended = finished_position(players=3, hand=[], hand_counts=[0, 0, 0], finished=[2, 0, 1])
+    assert ended.final_scores() == [0.5, 0.5, 1.0]
+    with pytest.raises(TanError, match="not over"):
+        finished_position(hand=["7s"], hand_counts=[1, 1], hidden=["8s"], to_move=0).final_scores()

@@ -278,3 +278,19 @@ def test_evaluate_reports_every_seat() -> None:
     assert 0.8 < sum(evaluation.p_lose) <= 1.0 + 1e-9  # the rest are draws: no loser
     assert evaluation.ci95[0] <= evaluation.score <= evaluation.ci95[1]
     assert evaluation.stats.iterations == 3000
+
+
+def test_evaluate_a_finished_game() -> None:
+    """Both seats emptied their hands in the last bout: a draw, 0.5 each, proven."""
+    position = endgame_position(
+        DURAK, players=2, seat=0, hand=[], hand_counts=[0, 0], trump="6h",
+        attacker=0, defender=1, to_move=None, finished=[1, 0],
+    )
+    evaluation = Solver().evaluate(position)
+    assert evaluation.exact
+    assert evaluation.scores == [0.5, 0.5] and evaluation.p_lose == [0.0, 0.0]
+    lost = endgame_position(
+        DURAK, players=2, seat=0, hand=["7s"], hand_counts=[1, 0], trump="6h",
+        attacker=0, defender=1, to_move=None, finished=[1],
+    )
+    assert Solver().evaluate(lost).p_lose == [1.0, 0.0]
