@@ -189,40 +189,90 @@ def test_exact_root_is_proven() -> None:
     assert all(move.exact for move in hint.moves)
 
 
-@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
-def test_tree_search_finds_the_winning_throw_in(algorithm: str) -> None:
-    solver = Solver(algorithm, exact_cards=0, exact_root=False)
-    hint = solver.hint(throw_in_wins(), Limits(iterations=3000), seed=5)
-    assert hint.best == Move.parse("attack 7c")
-    assert not hint.evaluation.exact
+# -- hand-made positions with a clearly best move ---------------------------------------
+# Each is a perfect-information endgame (empty stock, two seats) where one move wins
+# and every other loses, proven by the exact solver; the tree search, with the exact
+# solver switched off, must find the same move at a modest iteration count.
 
 
-def test_forced_take_is_found() -> None:
-    """Seat 1 defends 9s; beating it with Ts empties its hand... and loses the race; taking wins.
-
-    Seat 0 holds Ac, Ad, 6c after the lead. If seat 1 beats 9s with Ts, seat 0
-    throws nothing more, and seat 1 (holding Kh, the only trump) attacks; seat 0
-    cannot lose that race unless... the solver decides; we only require that the
-    tree search agrees with the exact answer.
-    """
-    position = endgame_position(
-        DURAK,
-        players=2,
-        seat=1,
-        hand=["Ts", "Kh", "7d"],
-        hand_counts=[3, 3],
-        known={"0": ["Ac", "Ad", "6c"]},
-        trump="6h",
-        table=[{"attack": "9s", "defense": None}],
-        attacker=0,
-        defender=1,
-        to_move=1,
+def lead_the_king() -> dict[str, Any]:
+    """Seat 0 leads Kd, which seat 1 cannot beat (no higher diamond, no trump): seat 1 takes
+    and seat 0 attacks again with three sixes, each beaten, and goes out. Leading a six
+    first leaves Kd in hand when the sixes are gone, and seat 1 runs out on it."""
+    return endgame_position(
+        DURAK, players=2, seat=0, hand=["6h", "6d", "Kd", "6c"], hand_counts=[4, 4],
+        known={"1": ["7h", "8d", "7c", "Jc"]}, trump="Qs", attacker=0, defender=1, to_move=0,
     )
-    exact = Solver().hint(position)
-    best_value = exact.moves[0].score
-    winners = {move.move for move in exact.moves if move.score == best_value}
-    searched = Solver(exact_cards=0, exact_root=False).hint(position, Limits(iterations=20000), seed=3)
-    assert searched.best in winners
+
+
+def defend_with_the_ten() -> dict[str, Any]:
+    """Seat 0 beats 9h with Th and keeps the trump Kc for the 9s seat 1 may throw in;
+    beating with Kc leaves nothing for 9s, and taking gives seat 1 the lead: it leads
+    its last card, 8h, and goes out."""
+    return endgame_position(
+        DURAK, players=2, seat=0, hand=["Th", "Jd", "Kc"], hand_counts=[3, 2],
+        known={"1": ["9s", "8h"]}, trump="Kc", table=[{"attack": "9h", "defense": None}],
+        attacker=1, defender=0, to_move=0,
+    )
+
+
+def take_the_ten() -> dict[str, Any]:
+    """A forced take: seat 1 can beat Tc only with a trump (Qh or Kh); then Td comes in and
+    costs the other trump, and Qd or Kd, matching the table, ends in a take of the whole
+    table anyway. Taking at once keeps both trumps."""
+    return endgame_position(
+        DURAK, players=2, seat=1, hand=["Js", "Qh", "Kh", "6c"], hand_counts=[3, 4],
+        known={"0": ["Td", "Qd", "Kd"]}, trump="9h", table=[{"attack": "Tc", "defense": None}],
+        attacker=0, defender=1, to_move=1,
+    )
+
+
+CLEAR_BEST = {
+    "throw in 7c": (throw_in_wins, "attack 7c"),
+    "lead Kd": (lead_the_king, "attack Kd"),
+    "defend with Th": (defend_with_the_ten, "defend 9h with Th"),
+    "forced take": (take_the_ten, "take"),
+}
+
+
+@pytest.mark.parametrize("name", CLEAR_BEST)
+def test_the_clear_best_move_is_the_only_winner(name: str) -> None:
+    make, best = CLEAR_BEST[name]
+    hint = Solver().hint(make())
+    assert hint.evaluation.exact and hint.evaluation.score == 1.0
+    assert {move.notation: move.score for move in hint.moves} == {
+        move.notation: 1.0 if move.notation == best else 0.0 for move in hint.moves
+    }
+    assert len(hint.moves) > 1
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+@pytest.mark.parametrize("name", CLEAR_BEST)
+def test_tree_search_finds_the_clear_best_move(name: str, algorithm: str) -> None:
+    make, best = CLEAR_BEST[name]
+    solver = Solver(algorithm, exact_cards=0, exact_root=False)
+    for seed in range(3):
+        hint = solver.hint(make(), Limits(iterations=3000), seed=seed)
+        assert hint.best == Move.parse(best)
+        assert not hint.evaluation.exact
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+def test_going_out_is_found_with_hidden_hands(algorithm: str) -> None:
+    """Three seats, nine cards hidden between seats 1 and 2: seat 0 throws in its last card,
+    7c, and goes out whatever the others hold; passing keeps it in the game."""
+    position = endgame_position(
+        Rules.preset_named("tan"), players=3, seat=0, hand=["7c"], hand_counts=[1, 4, 5],
+        trump="Ad", table=[{"attack": "7s", "defense": "9s"}],
+        hidden=["3h", "4h", "5h", "Jh", "Qh", "Kh", "Ah", "8c", "Kc"],
+        attacker=0, defender=1, to_move=0,
+    )
+    for seed in range(3):
+        hint = Solver(algorithm).hint(position, Limits(iterations=3000), seed=seed)
+        assert hint.best == Move.parse("attack 7c")
+        scores = {move.notation: move.score for move in hint.moves}
+        assert scores["attack 7c"] == 1.0 > scores["pass"]
+        assert not hint.evaluation.exact
 
 
 def test_same_seed_same_answer_and_only_legal_moves() -> None:
