@@ -3,7 +3,9 @@
 `create_app(settings)` builds an app; `app` is the one `tan serve` runs
 (`uvicorn service.main:app`), configured from `TAN_*` environment variables
 (`service.settings`). The web page is served at `/`, the API under `/v1`,
-its manual at `/docs`.
+its manual at `/docs`: Swagger UI from the files the `fastapi-offline` package
+ships, so it works with no outside network (no `/redoc`: ReDoc fetches its logo
+from outside).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from service.capacity import CapacityGate
 from service.deps import services_of
@@ -69,7 +72,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             del app.state.services  # a later start opens them anew
             services.stop()
 
-    app = FastAPI(
+    app = FastAPIOffline(
+        redoc_url=None,
         title="Tấn",
         summary="Solver and hint service for bài Tấn / Durak",
         description=DESCRIPTION,

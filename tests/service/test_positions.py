@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,13 @@ def test_healthz(client: TestClient) -> None:
 def test_index_page_and_docs(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert client.get("/docs").status_code == 200
+    assert client.get("/redoc").status_code == 404  # ReDoc fetches its logo from outside
+    html = client.get("/docs")
+    assert html.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html.text)
+    assert assets and all(asset.startswith("/static-offline-docs/") for asset in assets), assets
+    for asset in assets:
+        assert client.get(asset).status_code == 200, asset
     schema = client.get("/openapi.json").json()
     for path in (
         "/v1/rules",

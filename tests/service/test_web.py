@@ -88,7 +88,7 @@ def _page(browser: Browser, server: Server, viewport: dict[str, int], errors: li
         "request",
         lambda request: (
             errors.append(f"outside request: {request.url}")
-            if not request.url.startswith((server.url, "data:"))
+            if not request.url.startswith((server.url, "data:", "blob:" + server.url))
             else None
         ),
     )
@@ -303,5 +303,18 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     page.wait_for_function(IDLE)
     assert page.locator("#history li").last.inner_text().endswith("defend 6h with 7h")
     assert page.locator("#table .card.defense").get_attribute("data-card") == "7h"
+    assert errors == []
+    page.close()
+
+
+def test_the_api_manual_renders_offline(browser: Browser, server: Server, shots: Path) -> None:
+    """/docs (Swagger UI) draws every route from local files, with no outside fetch."""
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".opblock-summary-path")
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any("/v1/hint" in path for path in paths) and any("/v1/games" in path for path in paths)
+    page.screenshot(path=str(shots / "web-docs.png"))
     assert errors == []
     page.close()
