@@ -61,7 +61,7 @@ def free_port() -> int:
 
 
 class Server:
-    """`python -m solver.cli serve` (that is, `tan serve`) on 127.0.0.1 with `TAN_*` settings.
+    """`python -m service.cli serve` (that is, `tan serve`) on 127.0.0.1 with `TAN_*` settings.
 
     `stop()` sends SIGINT, as Ctrl-C does, and returns the exit status. Used by
     this benchmark and by the service's end-to-end tests.
@@ -76,7 +76,7 @@ class Server:
 
     def start(self, timeout: float = 30.0) -> None:
         command = [
-            sys.executable, "-m", "solver.cli", "serve",
+            sys.executable, "-m", "service.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
         ]  # fmt: skip
         self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stderr=subprocess.PIPE)

@@ -1,11 +1,15 @@
-"""The `tan` command (SPEC §4).
+"""The `tan` command's solver subcommands (SPEC §4).
 
-    tan serve [--host 127.0.0.1] [--port 8000]    the HTTP API and web page
     tan bench [--short] [--json] [--rules R --players N] [--engines core,reference,c]
     tan hint | evaluate | moves FILE|- [--json]   answers about a SPEC §2.2 position
     tan play [--rules R --players N --seat S --engine E]   a game in the terminal
     tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
               [--scheduler tcp://host:8786] [--sprt ELO0,ELO1 --sprt-alpha A --sprt-beta B]
+
+`tan serve` (the HTTP API and web page) is added by `service.cli`, the
+installed script's entry point, so nothing here imports the service (the
+one-way flow: service → solver). Without the service, `python -m solver.cli`
+runs every other subcommand.
 
 Bad input (a position, a move, an option) is one line on standard error
 naming the field or card at fault, and exit status 2 — never a traceback.
@@ -64,19 +68,6 @@ def version() -> str:
 
 
 # -- subcommands ----------------------------------------------------------------------------
-
-
-def _serve(args: argparse.Namespace) -> int:
-    """Run the HTTP service with uvicorn (SPEC §3)."""
-    import uvicorn
-
-    from service.settings import get_settings  # TAN_HOST, TAN_PORT when --host, --port are not given
-
-    settings = get_settings()
-    host = args.host if args.host is not None else settings.host
-    port = args.port if args.port is not None else settings.port
-    uvicorn.run("service.main:app", host=host, port=port, log_level=args.log_level)
-    return 0
 
 
 def _engine(name: str) -> PlayoutEngine | None:
@@ -419,21 +410,19 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+Commands = argparse._SubParsersAction  # what `add_commands` hooks add their subcommands to
+
+
+def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argparse.ArgumentParser:
+    """The `tan` parser; `add_commands` adds subcommands from outside the solver (`tan serve`)."""
     parser = argparse.ArgumentParser(
         prog="tan",
         description="Tấn: solver and hint service for bài Tấn / Durak.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    serve = commands.add_parser("serve", help="run the HTTP API and web page")
-    serve.add_argument("--host", help="address to listen on (default $TAN_HOST or 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port (default $TAN_PORT or 8000)")
-    serve.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug", "trace"]
-    )
-    serve.set_defaults(run=_serve)
+    if add_commands is not None:
+        add_commands(commands)
 
     for name, text, run in (
         ("hint", "rank the moves of a position", _hint),
@@ -514,9 +503,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tan` script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, add_commands: Callable[[Commands], None] | None = None) -> int:
+    """Parse `argv` and run its subcommand; returns the exit status."""
+    args = build_parser(add_commands).parse_args(argv)
     status: int = args.run(args)
     return status
 

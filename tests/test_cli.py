@@ -1,4 +1,5 @@
-"""The `tan` command: bench, serve's app, hint/evaluate/moves, play and arena."""
+"""The `tan` command's solver subcommands: bench, hint/evaluate/moves, play and arena
+(`tan serve` is the service's: tests/service/test_cli.py)."""
 
 from __future__ import annotations
 
@@ -124,17 +125,6 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["--version"])
     assert caught.value.code == 0
     assert capsys.readouterr().out.strip() == f"tan {cli.version()}"
-
-
-def test_serve_runs_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
-    calls: list[tuple[str, dict[str, object]]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append((app, kwargs)))
-    assert cli.main(["serve"]) == 0
-    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "9000"]) == 0
-    assert calls[0] == ("service.main:app", {"host": "127.0.0.1", "port": 8000, "log_level": "info"})
-    assert calls[1][1]["host"] == "0.0.0.0" and calls[1][1]["port"] == 9000
 
 
 def _client() -> TestClient:

@@ -1,0 +1,47 @@
+"""The installed `tan` script (SPEC §4): the solver's subcommands plus `tan serve`.
+
+`tan serve` lives here, beside the app it runs, so that the solver never
+imports the service; every other subcommand is `solver.cli`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from service.settings import get_settings
+from solver import cli as solver_cli
+
+__all__ = ["main"]
+
+LOG_LEVELS = ["critical", "error", "warning", "info", "debug", "trace"]
+
+
+def add_serve(commands: solver_cli.Commands) -> None:
+    """`tan serve [--host H] [--port P] [--log-level L]`."""
+    serve = commands.add_parser("serve", help="run the HTTP API and web page")
+    serve.add_argument("--host", help="address to listen on (default $TAN_HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default $TAN_PORT or 8000)")
+    serve.add_argument("--log-level", default="info", choices=LOG_LEVELS)
+    serve.set_defaults(run=serve_app)
+
+
+def serve_app(args: argparse.Namespace) -> int:
+    """Run the HTTP service with uvicorn; `--host`/`--port` win over `TAN_HOST`/`TAN_PORT`."""
+    import uvicorn
+
+    settings = get_settings()
+    host = args.host if args.host is not None else settings.host
+    port = args.port if args.port is not None else settings.port
+    uvicorn.run("service.main:app", host=host, port=port, log_level=args.log_level)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `tan` script; returns the exit status."""
+    return solver_cli.main(argv, add_commands=add_serve)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

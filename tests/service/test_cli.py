@@ -1,0 +1,43 @@
+"""The installed `tan` script: `tan serve` from the service, every other subcommand from the solver."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from service import cli
+
+
+def test_serve_runs_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    calls: list[tuple[str, dict[str, object]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append((app, kwargs)))
+    monkeypatch.delenv("TAN_HOST", raising=False)
+    monkeypatch.delenv("TAN_PORT", raising=False)
+    assert cli.main(["serve"]) == 0
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "9000"]) == 0
+    assert calls[0] == ("service.main:app", {"host": "127.0.0.1", "port": 8000, "log_level": "info"})
+    assert calls[1][1]["host"] == "0.0.0.0" and calls[1][1]["port"] == 9000
+
+
+def test_the_script_has_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--help"])
+    assert caught.value.code == 0
+    listed = capsys.readouterr().out
+    for command in ("serve", "hint", "evaluate", "moves", "play", "arena", "bench"):
+        assert command in listed
+
+
+def test_the_solver_never_imports_the_service() -> None:
+    """STYLE's one-way flow: loading the solver's command line (and so the whole solver) loads
+    nothing of the service."""
+    code = (
+        "import sys, solver.cli, solver.search, solver.bots, solver.arena; "
+        "print(sorted(m for m in sys.modules if m == 'service' or m.startswith('service.')))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
