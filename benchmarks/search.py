@@ -4,7 +4,8 @@
 
 1. ISMCTS iterations per second from the opening of 2-seat `durak` and `tan`,
    with one and two threads (root-parallel), with the default playout policy
-   and with uniformly random playouts.
+   and with uniformly random playouts: the median of 5 timed hints (1 with
+   `--short`), a search of t threads pinned to t cores.
 2. Exact endgame solve times: 2-seat positions with an empty stock at a bout
    start and exactly k cards in the larger hand (k = 4, 5, 6, 8), reached by
    random play from random deals; median and maximum per k.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -25,7 +27,7 @@ from typing import Any
 
 from solver import _search
 from solver._core import CoreGame
-from solver.bench import search_speed
+from solver.bench import pin_to_cores, search_speed
 from solver.cards import deck
 from solver.rules import Rules
 
@@ -90,11 +92,15 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(line)
         print(json.dumps(line) if args.json else text, flush=True)
 
+    cpus = sorted(os.sched_getaffinity(0))
     for preset in ("durak", "tan"):
         for policy in ("heuristic", "random"):
             for threads in (1, 2):
-                speed = search_speed(preset, 2, threads, iterations, seed=1, policy=policy)
+                pin_to_cores(threads, cpus)
+                speed = search_speed(preset, 2, threads, iterations, seed=1, policy=policy,
+                                     repeats=1 if args.short else 5)
                 emit(speed.to_json(), speed.describe())
+    pin_to_cores(len(cpus), cpus)
     for preset in ("durak", "tan"):
         for cards in (4, 5, 6, 8):
             line = endgame_times(preset, cards, positions if cards < 8 else positions // 2, seed=1)

@@ -1,4 +1,4 @@
-"""Playout speed: whole random games per second, per engine (SPEC §4 `tan bench`, §5).
+"""Playout and search speed (SPEC §4 `tan bench`, §5).
 
 A playout deals a shuffled deck and plays uniformly random legal moves until
 the game ends. An *engine* is anything that can run many playouts and report
@@ -11,6 +11,10 @@ hand-written C loop beside the engines defined here:
 An engine whose module is missing raises `EngineUnavailable`; callers skip it
 with a note. Figures are single-core: `pin_to_one_core` pins the process (and
 the programs it starts) before timing.
+
+Search speed (`search_speed`, `report_search`) is ISMCTS iterations per second
+from the opening of a dealt game: the median of a few timed hints, each thread
+count on as many cores (`pin_to_cores`).
 """
 
 from __future__ import annotations
@@ -36,9 +40,12 @@ __all__ = [
     "ReferenceEngine",
     "Skipped",
     "default_engines",
+    "pin_to_cores",
     "pin_to_one_core",
     "report_playouts",
+    "report_search",
     "run_playouts",
+    "search_speed",
 ]
 
 # The rules and seat counts `tan bench` measures by default (SPEC §5 names the first two).
@@ -242,14 +249,26 @@ def pin_to_one_core() -> int | None:
 
     The last CPU the process may use is taken: CPU 0 tends to serve interrupts.
     """
+    cpus = pin_to_cores(1)
+    return None if cpus is None else max(cpus)
+
+
+def pin_to_cores(count: int, among: Iterable[int] | None = None) -> set[int] | None:
+    """Let this process use the last `count` CPUs of `among` (default: those it may use now).
+
+    Returns the CPUs, or None where affinity is unsupported or `among` has fewer than `count`.
+    """
     if not hasattr(os, "sched_setaffinity"):
         return None
     try:
-        cpu = max(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
+        cpus = sorted(os.sched_getaffinity(0) if among is None else among)
+        if len(cpus) < count:
+            return None
+        chosen = set(cpus[-count:])
+        os.sched_setaffinity(0, chosen)
     except OSError:
         return None
-    return cpu
+    return chosen
 
 
 def report_playouts(
@@ -291,8 +310,9 @@ class SearchSpeed:
     players: int
     threads: int
     iterations: int
-    seconds: float
+    seconds: float  # the median of `runs`
     policy: str
+    runs: tuple[float, ...] = ()  # seconds of each timed hint
 
     @property
     def iterations_per_s(self) -> float:
@@ -300,6 +320,7 @@ class SearchSpeed:
 
     def to_json(self) -> dict[str, Any]:
         """SPEC §4's `{"bench": "ismcts", …}` line, with the raw totals after it."""
+        runs = self.runs or (self.seconds,)
         return {
             "bench": "ismcts",
             "rules": self.rules,
@@ -309,19 +330,39 @@ class SearchSpeed:
             "iterations": self.iterations,
             "seconds": round(self.seconds, 4),
             "policy": self.policy,
+            "runs": len(runs),
+            "iterations_per_s_range": [
+                round(self.iterations / max(runs), 1), round(self.iterations / min(runs), 1)
+            ],
         }
 
     def describe(self) -> str:
+        runs = self.runs or (self.seconds,)
+        spread = (
+            f", {self.iterations / max(runs):,.0f}-{self.iterations / min(runs):,.0f} over {len(runs)} runs"
+            if len(runs) > 1 else ""
+        )
         return (
             f"{self.rules:<6} {self.players} seats  ismcts x{self.threads} ({self.policy} playouts) "
-            f"{self.iterations_per_s:>11,.0f} iterations/s  ({self.iterations:,} in {self.seconds:.2f} s)"
+            f"{self.iterations_per_s:>11,.0f} iterations/s  "
+            f"({self.iterations:,} in {self.seconds:.2f} s{spread})"
         )
 
 
 def search_speed(
-    rules: str, players: int, threads: int, iterations: int, seed: int = 1, policy: str | None = None
+    rules: str,
+    players: int,
+    threads: int,
+    iterations: int,
+    seed: int = 1,
+    policy: str | None = None,
+    repeats: int = 1,
 ) -> SearchSpeed:
-    """Time one hint of `iterations` ISMCTS iterations from the opening of deal `seed`."""
+    """Time `repeats` hints of `iterations` ISMCTS iterations from the opening of deal `seed`.
+
+    The median run is the figure: the first hint of a process can run on a cold,
+    slowly clocking core, and one run alone reads low.
+    """
     from solver.reference import Game
     from solver.search import Limits, Solver
 
@@ -329,7 +370,52 @@ def search_speed(
     solver = Solver(threads=threads) if policy is None else Solver(threads=threads, policy=policy)
     position = game.position(game.to_move or 0)
     solver.hint(position, Limits(iterations=min(iterations, 2000)), seed=seed)  # warm up
-    start = time.perf_counter()
-    hint = solver.hint(position, Limits(iterations=iterations), seed=seed)
-    seconds = time.perf_counter() - start
-    return SearchSpeed(rules, players, threads, hint.stats.iterations, seconds, solver.policy)
+    runs = []
+    for _ in range(max(repeats, 1)):
+        start = time.perf_counter()
+        hint = solver.hint(position, Limits(iterations=iterations), seed=seed)
+        runs.append(time.perf_counter() - start)
+    median = sorted(runs)[len(runs) // 2]
+    return SearchSpeed(rules, players, threads, hint.stats.iterations, median, solver.policy, tuple(runs))
+
+
+def report_search(
+    configs: Sequence[tuple[str, int]],
+    threads: Sequence[int],
+    iterations: int,
+    *,
+    repeats: int = 3,
+    pin: bool = True,
+    cpus: Iterable[int] | None = None,
+    seed: int = 1,
+    as_json: bool = False,
+    out: TextIO | None = None,
+    notes: TextIO | None = None,
+) -> list[SearchSpeed]:
+    """ISMCTS speed per rule set and thread count, printed as it comes (SPEC §4 JSON lines or text).
+
+    With `pin`, a search of t threads runs on t of `cpus` (default: the cores the
+    process may use now), so one thread is a one-core figure; afterwards the
+    process may use all of `cpus`.
+    """
+    out = sys.stdout if out is None else out
+    notes = sys.stderr if notes is None else notes
+    if cpus is not None:
+        start_cpus: list[int] | None = sorted(cpus)
+    else:
+        start_cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    results = []
+    try:
+        for rules, players in configs:
+            for count in threads:
+                if pin and start_cpus is not None and pin_to_cores(count, start_cpus) is None:
+                    print(f"tan bench: {count} search threads on {len(start_cpus)} cores share cores",
+                          file=notes, flush=True)
+                    pin_to_cores(len(start_cpus), start_cpus)
+                speed = search_speed(rules, players, count, iterations, seed=seed, repeats=repeats)
+                results.append(speed)
+                print(json.dumps(speed.to_json()) if as_json else speed.describe(), file=out, flush=True)
+    finally:
+        if start_cpus is not None:
+            pin_to_cores(len(start_cpus), start_cpus)
+    return results

@@ -1,6 +1,7 @@
 """The `tan` command's solver subcommands (SPEC §4).
 
     tan bench [--short] [--json] [--rules R --players N] [--engines core,reference,c]
+              [--threads 1,2] [--search-iterations N] [--no-search]
     tan hint | evaluate | moves FILE|- [--json]   answers about a SPEC §2.2 position
     tan play [--rules R --players N --seat S --engine E]   a game in the terminal
     tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
@@ -47,6 +48,7 @@ from solver.bench import (
     ReferenceEngine,
     pin_to_one_core,
     report_playouts,
+    report_search,
 )
 from solver.console import TerminalGame, format_evaluation, format_hint, format_moves, format_position
 from solver.errors import RulesError, TanError
@@ -104,7 +106,7 @@ def _benchmarks_speed() -> ModuleType | None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    """Time random playouts per engine (SPEC §4 `tan bench`)."""
+    """Time random playouts per engine, then ISMCTS per thread count (SPEC §4 `tan bench`)."""
     if args.games is not None and args.games < 1:
         return _usage("tan bench: --games must be at least 1")
     if args.rules is None:
@@ -123,12 +125,25 @@ def _bench(args: argparse.Namespace) -> int:
     unknown = [name for name in names if name not in ("core", "reference", "c")]
     if unknown or not names:
         return _usage(f"tan bench: unknown engine(s) {', '.join(unknown)}; known: core, reference, c")
+    try:
+        threads = [int(count) for count in args.threads.split(",") if count.strip()]
+    except ValueError:
+        threads = []
+    if args.search and (not threads or min(threads) < 1):
+        return _usage(f"tan bench: --threads must be positive whole numbers, not {args.threads!r}")
+    iterations = args.search_iterations or (20_000 if args.short else 300_000)
+    if iterations < 1:
+        return _usage("tan bench: --search-iterations must be at least 1")
     engines = [engine for engine in map(_engine, names) if engine is not None]
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     if args.pin and pin_to_one_core() is None:
         print("tan bench: could not pin to one core; figures may mix cores", file=sys.stderr)
     results = report_playouts(
         engines, configs, short=args.short, games=args.games, seed=args.seed, as_json=args.json
     )
+    if args.search:
+        report_search(configs, threads, iterations, repeats=1 if args.short else 3, pin=args.pin,
+                      cpus=cpus, seed=args.seed, as_json=args.json)
     return 0 if results else 1
 
 
@@ -497,7 +512,17 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
         help="comma-separated engines: core, reference, c (c needs a source checkout and gcc)",
     )
     bench.add_argument(
-        "--no-pin", dest="pin", action="store_false", help="do not pin the process to one CPU core"
+        "--no-pin", dest="pin", action="store_false",
+        help="do not pin the process to one CPU core (nor a search of t threads to t cores)",
+    )
+    bench.add_argument(
+        "--search", action=argparse.BooleanOptionalAction, default=True,
+        help="after the playouts, ISMCTS iterations/s from the opening (default: on)",
+    )
+    bench.add_argument("--threads", default="1,2", help="search threads, comma-separated (default 1,2)")
+    bench.add_argument(
+        "--search-iterations", type=int,
+        help="iterations of each timed hint (default 300,000; 20,000 with --short)",
     )
     bench.set_defaults(run=_bench)
     return parser

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -24,11 +25,13 @@ if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
+AFFINITY = os.sched_getaffinity(0)
 
 
 def test_bench_reference_json(capsys: pytest.CaptureFixture[str]) -> None:
     status = cli.main(
-        ["bench", "--json", "--no-pin", "--engines", "reference", "--rules", "durak", "--games", "3"]
+        ["bench", "--json", "--no-pin", "--no-search", "--engines", "reference", "--rules", "durak",
+         "--games", "3"]
     )
     assert status == 0
     lines = capsys.readouterr().out.splitlines()
@@ -54,7 +57,9 @@ def test_bench_reference_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_short_default_configs(capsys: pytest.CaptureFixture[str]) -> None:
-    status = cli.main(["bench", "--short", "--no-pin", "--engines", "reference", "--games", "1"])
+    status = cli.main(
+        ["bench", "--short", "--no-pin", "--no-search", "--engines", "reference", "--games", "1"]
+    )
     assert status == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[:3] for line in lines] == [
@@ -67,10 +72,27 @@ def test_bench_short_default_configs(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_bench_core_when_built(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("solver._core")
-    argv = ["bench", "--json", "--no-pin", "--engines", "core", "--rules", "tan", "--games", "200"]
+    argv = ["bench", "--json", "--no-pin", "--no-search", "--engines", "core", "--rules", "tan",
+            "--games", "200"]
     assert cli.main(argv) == 0
     line = json.loads(capsys.readouterr().out)
     assert (line["engine"], line["rules"], line["players"], line["playouts"]) == ("core", "tan", 2, 200)
+
+
+def test_bench_search_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    """After the playouts, SPEC §4's ISMCTS lines: one per thread count, each a median of runs."""
+    argv = ["bench", "--json", "--engines", "reference", "--games", "1", "--rules", "durak",
+            "--search-iterations", "400", "--threads", "1,2"]
+    assert cli.main(argv) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["bench"] for line in lines] == ["playouts", "ismcts", "ismcts"]
+    for line, threads in zip(lines[1:], (1, 2), strict=True):
+        assert {"bench", "rules", "players", "threads", "iterations_per_s"} <= set(line)
+        assert (line["rules"], line["players"], line["iterations"]) == ("durak", 2, 400)
+        assert line["threads"] == threads
+        low, high = line["iterations_per_s_range"]
+        assert line["runs"] == 3 and 0 < low <= line["iterations_per_s"] <= high
+    assert os.sched_getaffinity(0) == AFFINITY  # pinning is undone
 
 
 def test_reference_engine_is_reproducible() -> None:
@@ -107,6 +129,9 @@ def test_run_playouts_skips_an_unavailable_engine() -> None:
         ["bench", "--engines", "fortran", "--no-pin"],
         ["bench", "--games", "0", "--no-pin"],
         ["bench", "--players", "3", "--no-pin"],
+        ["bench", "--threads", "0", "--no-pin"],
+        ["bench", "--threads", "two", "--no-pin"],
+        ["bench", "--search-iterations", "-5", "--no-pin"],
     ],
 )
 def test_bench_refuses_bad_options(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -167,6 +192,7 @@ def test_tan_script_in_a_subprocess() -> None:
             "tan",
             "--players",
             "4",
+            "--no-search",
         ],
         capture_output=True,
         text=True,
