@@ -115,3 +115,21 @@ def test_speed_script_writes_its_results(tmp_path: Path, capsys: pytest.CaptureF
     record = json.loads(output.read_text())
     assert record["results"] == lines
     assert record["short"] is False and record["pinned_cpu"] is None
+
+
+def test_speed_script_compares_c_and_core_in_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("solver._core")
+    from benchmarks import speed
+
+    output = tmp_path / "speed.json"
+    argv = ["--json", "--games", "50", "--engines", "c,core", "--rounds", "3", "--no-pin",
+            "--output", str(output)]
+    assert speed.main(argv) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    ratio = lines[-1]
+    assert ratio["bench"] == "c_core_ratio" and ratio["rounds"] == 3 and len(ratio["ratios"]) == 3
+    assert sorted(ratio["ratios"])[1] == pytest.approx(ratio["ratio"], abs=1e-3)
+    assert json.loads(output.read_text())["c_core_rounds"] == {k: v for k, v in ratio.items()
+                                                               if k not in ("bench", "rules", "players")}
