@@ -416,6 +416,6 @@ def report_search(
                 results.append(speed)
                 print(json.dumps(speed.to_json()) if as_json else speed.describe(), file=out, flush=True)
     finally:
-        if start_cpus is not None:
+        if pin and start_cpus is not None:
             pin_to_cores(len(start_cpus), start_cpus)
     return results

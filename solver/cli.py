@@ -131,7 +131,9 @@ def _bench(args: argparse.Namespace) -> int:
         threads = []
     if args.search and (not threads or min(threads) < 1):
         return _usage(f"tan bench: --threads must be positive whole numbers, not {args.threads!r}")
-    iterations = args.search_iterations or (20_000 if args.short else 300_000)
+    iterations = args.search_iterations
+    if iterations is None:
+        iterations = 20_000 if args.short else 300_000
     if iterations < 1:
         return _usage("tan bench: --search-iterations must be at least 1")
     engines = [engine for engine in map(_engine, names) if engine is not None]

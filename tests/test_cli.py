@@ -132,6 +132,7 @@ def test_run_playouts_skips_an_unavailable_engine() -> None:
         ["bench", "--threads", "0", "--no-pin"],
         ["bench", "--threads", "two", "--no-pin"],
         ["bench", "--search-iterations", "-5", "--no-pin"],
+        ["bench", "--search-iterations", "0", "--no-pin"],
     ],
 )
 def test_bench_refuses_bad_options(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
