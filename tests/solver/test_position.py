@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from solver.cards import Card, deck, parse_cards
+from solver.cards import Card, parse_cards
 from solver.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
 from solver.position import Position
 from solver.reference import Game, play_random_game
 from solver.rules import PRESETS, Rules
+from tests.solver.positions import endgame_position
 
 SPEC_EXAMPLE: dict[str, Any] = {
     "rules": "tan",
@@ -350,18 +351,13 @@ def test_final_scores_match_the_game(rules: Rules, players: int) -> None:
 
 
 def finished_position(**fields: Any) -> Position:
-    """A 36-card durak position after the game; cards neither placed nor `hidden` are discarded."""
-    placed = set(parse_cards(fields.get("hand", [])))
-    for cards in fields.get("known", {}).values():
-        placed |= set(parse_cards(cards))
-    placed |= set(parse_cards(fields.pop("hidden", [])))
-    data: dict[str, Any] = {
-        "rules": "durak", "players": 2, "seat": 0, "trump": "6h", "stock": 0,
-        "attacker": 0, "defender": 1, "to_move": None, "defended_once": True,
-        "discard": [str(card) for card in deck(36) if card not in placed],
-    }
-    data.update(fields)
-    return Position.from_json(data)
+    """A finished 2-seat durak position (`to_move` null, `rules` may add options); unplaced
+    cards are discarded."""
+    defaults: dict[str, Any] = {"players": 2, "seat": 0, "trump": "6h", "attacker": 0, "defender": 1,
+                                "to_move": None}
+    rules = fields.pop("rules", "durak")
+    data = endgame_position(Rules.from_json(rules), **{**defaults, **fields})
+    return Position.from_json({**data, "rules": rules})
 
 
 def test_final_scores_of_hand_made_endings() -> None:
