@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import statistics
@@ -27,7 +26,7 @@ from typing import Any
 
 from solver import _search
 from solver._core import CoreGame
-from solver.bench import pin_to_cores, search_speed
+from solver.bench import report_search
 from solver.cards import deck
 from solver.rules import Rules
 
@@ -92,15 +91,11 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(line)
         print(json.dumps(line) if args.json else text, flush=True)
 
-    cpus = sorted(os.sched_getaffinity(0))
     for preset in ("durak", "tan"):
         for policy in ("heuristic", "random"):
-            for threads in (1, 2):
-                pin_to_cores(threads, cpus)
-                speed = search_speed(preset, 2, threads, iterations, seed=1, policy=policy,
-                                     repeats=1 if args.short else 5)
-                emit(speed.to_json(), speed.describe())
-    pin_to_cores(len(cpus), cpus)
+            speeds = report_search([(preset, 2)], (1, 2), iterations, repeats=1 if args.short else 5,
+                                   policy=policy, seed=1, as_json=args.json)
+            lines.extend(speed.to_json() for speed in speeds)
     for preset in ("durak", "tan"):
         for cards in (4, 5, 6, 8):
             line = endgame_times(preset, cards, positions if cards < 8 else positions // 2, seed=1)

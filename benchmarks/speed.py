@@ -41,6 +41,7 @@ from solver.bench import (
     PlayoutEngine,
     PlayoutTotals,
     ReferenceEngine,
+    game_count,
     pin_to_one_core,
     report_playouts,
 )
@@ -120,7 +121,7 @@ def c_core_rounds(rounds: int, *, short: bool, games: int | None, seed: int) -> 
     try:
         for _ in range(rounds):
             for engine, rates in ((c_engine, c_rates), (core, core_rates)):
-                count = games if games is not None else engine.short_games if short else engine.games
+                count = game_count(engine, short=short, games=games)
                 rates.append(engine.run("durak", 2, count, seed).playouts_per_s)
     except EngineUnavailable:
         return None

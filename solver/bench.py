@@ -40,6 +40,7 @@ __all__ = [
     "ReferenceEngine",
     "Skipped",
     "default_engines",
+    "game_count",
     "pin_to_cores",
     "pin_to_one_core",
     "report_playouts",
@@ -235,13 +236,20 @@ def run_playouts(
         for engine in engines:
             if engine.name in dead or not engine.supports(rules, players):
                 continue
-            count = games if games is not None else engine.short_games if short else engine.games
+            count = game_count(engine, short=short, games=games)
             try:
                 yield engine.run(rules, players, count, seed)
             except EngineUnavailable as error:
                 dead.add(engine.name)
                 if on_skip is not None:
                     on_skip(Skipped(engine.name, rules, players, str(error)))
+
+
+def game_count(engine: PlayoutEngine, *, short: bool = False, games: int | None = None) -> int:
+    """Games to time `engine` on: `games` if given, else its own count (`short_games` with `short`)."""
+    if games is not None:
+        return games
+    return engine.short_games if short else engine.games
 
 
 def pin_to_one_core() -> int | None:
@@ -385,6 +393,7 @@ def report_search(
     iterations: int,
     *,
     repeats: int = 3,
+    policy: str | None = None,
     pin: bool = True,
     cpus: Iterable[int] | None = None,
     seed: int = 1,
@@ -393,6 +402,8 @@ def report_search(
     notes: TextIO | None = None,
 ) -> list[SearchSpeed]:
     """ISMCTS speed per rule set and thread count, printed as it comes (SPEC §4 JSON lines or text).
+
+    `policy` is the playout policy (default: the solver's).
 
     With `pin`, a search of t threads runs on t of `cpus` (default: the cores the
     process may use now), so one thread is a one-core figure; afterwards the
@@ -409,10 +420,11 @@ def report_search(
         for rules, players in configs:
             for count in threads:
                 if pin and start_cpus is not None and pin_to_cores(count, start_cpus) is None:
-                    print(f"tan bench: {count} search threads on {len(start_cpus)} cores share cores",
+                    print(f"search speed: {count} threads on {len(start_cpus)} cores share cores",
                           file=notes, flush=True)
                     pin_to_cores(len(start_cpus), start_cpus)
-                speed = search_speed(rules, players, count, iterations, seed=seed, repeats=repeats)
+                speed = search_speed(rules, players, count, iterations, seed=seed, policy=policy,
+                                     repeats=repeats)
                 results.append(speed)
                 print(json.dumps(speed.to_json()) if as_json else speed.describe(), file=out, flush=True)
     finally:
