@@ -287,19 +287,20 @@ cdef inline int cheapest(const State* s, uint64_t cards) noexcept nogil:
     return best
 
 
-cdef int heuristic_move(const State* s, Rng* rng, int noise) noexcept nogil:
-    """A greedy move, like the `greedy` player; a random one `noise` times in 64.
+cdef inline int greedy_move(const State* s) noexcept nogil:
+    """The greedy policy: the one definition behind the `greedy` player, the playout
+    policy and the opponent model. It reads only what the seat to move can see.
 
     Lead the lowest card (trumps last); transfer with a plain card; defend each
     card as cheaply as possible but take rather than beat with a high trump
-    while the stock is large or when a card cannot be beaten; throw in cheap
-    plain cards (anything plain while the defender is taking or the stock is
-    empty).
+    (queen or better) while the stock holds more than six cards, or when a card
+    cannot be beaten; throw in the cheapest card of a rank on the table when it
+    is a plain card below the jack, or any plain card while the defender takes
+    or once the stock is empty, or a trump once the stock is empty and the hand
+    holds at most two cards; else pass.
     """
     cdef uint64_t hand, b, targets
     cdef int t, c, best_card = -1, best_target = -1, best_cost = 1000, cost
-    if noise > 0 and rng_below(rng, 64) < noise:
-        return random_move(s, rng)
     hand = s.hands[s.to_move]
     if s.n_table == 0:
         return MK_ATTACK | (cheapest(s, hand) << 3)
@@ -336,6 +337,13 @@ cdef int heuristic_move(const State* s, Rng* rng, int noise) noexcept nogil:
             elif s.n_stock == 0 and tan_popcount(hand) <= 2:
                 return MK_ATTACK | (c << 3)
     return MK_PASS
+
+
+cdef int heuristic_move(const State* s, Rng* rng, int noise) noexcept nogil:
+    """The greedy move, or a uniformly random one `noise` times in 64 (playouts and the model)."""
+    if noise > 0 and rng_below(rng, 64) < noise:
+        return random_move(s, rng)
+    return greedy_move(s)
 
 
 cdef int policy_playout(State* s, Rng* rng, int policy, int noise) noexcept nogil:
@@ -696,6 +704,13 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
         "seat_sq": seat_sq,
         "seat_losses": seat_losses,
     }
+
+
+def greedy_code(CoreGame game) -> int:
+    """The greedy policy's move (a core move code) for the seat to move of `game`."""
+    if game.state.over:
+        raise ValueError("the game is over: no seat is to move")
+    return greedy_move(&game.state)
 
 
 def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> tuple:

@@ -11,9 +11,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from solver.cards import Card, Rank
+from solver import _search
+from solver._core import decode_move
 from solver.errors import TanError
-from solver.moves import Action, Move
+from solver.moves import Move
 from solver.position import Position
 from solver.search import Limits, Solver, prepare
 
@@ -48,64 +49,22 @@ class RandomPlayer:
 
 @dataclass
 class GreedyPlayer:
-    """A sensible human heuristic with no look-ahead.
+    """A sensible human heuristic with no look-ahead: the search's greedy policy.
 
-    Shed low non-trumps, defend each card with the cheapest card that beats it,
+    Shed low plain cards, defend each card with the cheapest card that beats it,
     keep trumps (and take instead of spending a high trump while the stock is
-    still large), throw in only cheap cards, transfer with a cheap card.
+    still large), throw in cheap cards, transfer with a plain card. The policy
+    is defined once, in the Cython search (`greedy_move` in `_search.pyx`),
+    where it also drives the playouts and models the other seats; it reads only
+    what the seat to move can see, so any world consistent with the position
+    gives the same move.
     """
 
     name: str = "greedy"
 
     def choose(self, position: Position, seed: int = 0) -> Move:
-        moves = legal_moves(position)
-        if len(moves) == 1:
-            return moves[0]
-        trump = position.trump.suit
-
-        def cost(card: Card) -> int:
-            return card.rank + (13 if card.suit == trump else 0)
-
-        by_action: dict[Action, list[Move]] = {}
-        for move in moves:
-            by_action.setdefault(move.action, []).append(move)
-        if Action.DEFEND in by_action or Action.TAKE in by_action:
-            return self._defend(position, by_action, cost)
-        attacks = sorted(by_action.get(Action.ATTACK, []), key=lambda m: cost(m.card))  # type: ignore[arg-type]
-        if not attacks:
-            return moves[0]
-        if not position.table:
-            return attacks[0]  # the lead: lowest card, trumps last
-        cheapest = attacks[0].card
-        assert cheapest is not None
-        late = position.stock == 0
-        if cheapest.suit != trump and (cheapest.rank < Rank.JACK or late):
-            return attacks[0]
-        if late and cheapest.suit == trump and len(position.hand) <= 2:
-            return attacks[0]
-        return Move.pass_() if Action.PASS in by_action else attacks[0]
-
-    @staticmethod
-    def _defend(position: Position, by_action: dict[Action, list[Move]], cost: Any) -> Move:
-        transfers = sorted(by_action.get(Action.TRANSFER, []), key=lambda m: cost(m.card))
-        if transfers and transfers[0].card is not None and transfers[0].card.suit != position.trump.suit:
-            return transfers[0]
-        defends = by_action.get(Action.DEFEND, [])
-        undefended = {attack for attack, defense in position.table if defense is None}
-        cheapest: dict[Card, Move] = {}
-        for move in defends:
-            assert move.target is not None and move.card is not None
-            best = cheapest.get(move.target)
-            if best is None or cost(move.card) < cost(best.card):
-                cheapest[move.target] = move
-        if set(cheapest) != undefended:
-            return Move.take()  # some card cannot be beaten: taking now saves cards
-        spend = [move.card for move in cheapest.values() if move.card is not None]
-        expensive = sum(1 for card in spend if card.suit == position.trump.suit and card.rank >= Rank.QUEEN)
-        if expensive and position.stock > 6:
-            return Move.take()
-        target_move = min(cheapest.values(), key=lambda m: cost(m.card))
-        return target_move
+        root = prepare(position)
+        return decode_move(_search.greedy_code(root.sampler.sample(0)))
 
 
 @dataclass

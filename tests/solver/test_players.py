@@ -1,0 +1,53 @@
+"""The players: one greedy policy, seen from a seat's position and inside the search."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import _search
+from solver._core import decode_move
+from solver.bots import GreedyPlayer, RandomPlayer
+from solver.position import Position
+from solver.rules import Rules
+from tests.support.games import twin_games, variants
+
+
+@pytest.mark.parametrize(("rules", "players"), list(variants()), ids=lambda x: getattr(x, "preset", x))
+def test_greedy_player_plays_the_search_policy(rules: Rules, players: int) -> None:
+    """On every state of random games, the `greedy` player (which sees one seat's position)
+    and the in-tree policy (which sees the whole state) choose the same, legal, move."""
+    greedy = GreedyPlayer()
+    states = 0
+    for seed in range(4):
+        for reference, core in twin_games(rules, players, 7000 + seed):
+            if reference.over:
+                break
+            seat = reference.to_move
+            assert seat is not None
+            chosen = greedy.choose(Position.from_game(reference, seat))
+            assert chosen == decode_move(_search.greedy_code(core))
+            assert chosen in reference.legal_moves()
+            states += 1
+    assert states > 100
+
+
+def test_greedy_throws_in_any_plain_card_onto_a_taker() -> None:
+    """While the defender takes, greedy sheds any plain card of a rank on the table, even an ace."""
+    position = Position.from_json({
+        "rules": "durak", "players": 2, "seat": 0, "hand": ["As", "Kd", "7h", "9h", "Jh", "Qh"],
+        "hand_counts": [6, 6], "trump": "6c", "stock": 11,
+        "discard": ["7s", "8s", "7d", "8d", "9s", "Ts", "9d", "Td", "Js", "Qs", "Jd", "Qd"],
+        "table": [{"attack": "Ac", "defense": None}], "attacker": 0, "defender": 1, "to_move": 0,
+        "taking": True, "defended_once": True,
+    })
+    assert str(GreedyPlayer().choose(position)) == "attack As"
+
+
+def test_random_player_plays_legal_moves() -> None:
+    position = Position.from_json({
+        "rules": "durak", "players": 2, "seat": 1, "hand": ["6s", "7s", "8h", "Qd", "Ac", "9c"],
+        "hand_counts": [6, 6], "trump": "6c", "stock": 24,
+        "table": [], "attacker": 1, "defender": 0, "to_move": 1,
+    })
+    legal = set(position.legal_moves())
+    assert {RandomPlayer().choose(position, seed) for seed in range(40)} <= legal
