@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-SOURCES := $(wildcard solver/*.pyx solver/*.pxd)
+SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/limits.py
 
 .PHONY: run test build browser lint bench bench-long test-long clean
 
@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 
 build: $(STAMP) solver/.built
 
+# Built for this machine (-march=native); a wheel built without TAN_NATIVE is portable.
 solver/.built: $(STAMP) $(SOURCES) setup.py
-	$(PY) setup.py -q build_ext --inplace
+	TAN_NATIVE=1 $(PY) setup.py -q build_ext --inplace
 	touch solver/.built
 
 run: build
@@ -52,4 +53,4 @@ bench: build
 	$(PY) -m benchmarks.plots --short
 
 clean:
-	rm -rf build solver/*.c solver/*.so solver/.built
+	rm -rf build solver/*/*.c solver/*/*.so solver/.built

@@ -1,16 +1,27 @@
 """Builds the Cython extensions only; the metadata lives in pyproject.toml.
 
-Fast directives by default. `TAN_DEBUG=1` builds with bounds checks,
-wraparound and C assertions on, so tests can run the checked core.
+- `solver.core._core` (solver/core/_core.pyx): the fast game state and playouts.
+- `solver.search._search` (solver/search/_search.pyx): sampling, the tree
+  searches, exact endgames and the greedy policy.
+
+The C array sizes (most seats, the repetition history) are defined once, in
+solver/game/limits.py, and handed to the C compiler as macros.
+
+Flags: portable by default (`-O3`), so a wheel runs on any machine of its
+architecture. `TAN_NATIVE=1` adds `-march=native` for the machine that
+builds (the Makefile does, for `make build`). `TAN_DEBUG=1` builds with bounds
+checks, wraparound and C assertions on, so tests can run the checked core.
 """
 
 import os
+import runpy
 
-import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("TAN_DEBUG") == "1"
+NATIVE = os.environ.get("TAN_NATIVE") == "1"
+LIMITS = runpy.run_path(os.path.join("solver", "game", "limits.py"))
 
 directives = {
     "language_level": "3",
@@ -21,19 +32,22 @@ directives = {
     "nonecheck": DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-march=native", "-funroll-loops"]
-macros = [] if DEBUG else [("NDEBUG", "1")]
+if DEBUG:
+    compile_args = ["-O0", "-g"]
+else:
+    compile_args = ["-O3", "-funroll-loops"] + (["-march=native"] if NATIVE else [])
+macros = [(f"TAN_{name}", str(LIMITS[name])) for name in LIMITS["C_CONSTANTS"]]
+if not DEBUG:
+    macros.append(("NDEBUG", "1"))
 
 extensions = [
     Extension(
-        f"solver.{name}",
-        [f"solver/{name}.pyx"],
-        include_dirs=[numpy.get_include()],
+        f"solver.{package}.{name}",
+        [os.path.join("solver", package, f"{name}.pyx")],
         extra_compile_args=compile_args,
         define_macros=macros,
     )
-    for name in ("_core", "_search")
-    if os.path.exists(f"solver/{name}.pyx")
+    for package, name in (("core", "_core"), ("search", "_search"))
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False))

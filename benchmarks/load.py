@@ -42,8 +42,8 @@ from typing import Any
 
 import httpx
 
-from solver.reference import Game
-from solver.rules import Rules
+from solver.game.reference import Game
+from solver.game.rules import Rules
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

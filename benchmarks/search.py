@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from solver import _search
-from solver._core import CoreGame
-from solver.bench import report_search
-from solver.cards import deck
-from solver.rules import Rules
+from solver.search import _search
+from solver.core._core import CoreGame
+from solver.tools.bench import report_search
+from solver.game.cards import deck
+from solver.game.rules import Rules
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.bench import (
+from solver.tools.bench import (
     DEFAULT_CONFIGS,
     CoreEngine,
     EngineUnavailable,

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from solver.errors import TanError
+from solver.game.errors import TanError
 
 __all__ = [
     "ApiError",

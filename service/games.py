@@ -31,14 +31,14 @@ from service.engine import SEARCH_ENGINES, Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
 from service.store import GameRecord, GameStore, StaleGameError
-from solver.bots import ENGINES, make_player
-from solver.cards import parse_cards
-from solver.errors import RulesError, TanError
-from solver.moves import Move
-from solver.position import Position
-from solver.reference import Game, random_deck
-from solver.rules import Rules
-from solver.search import Limits
+from solver.players.specs import ENGINES, make_player
+from solver.game.cards import parse_cards
+from solver.game.errors import RulesError, TanError
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.reference import Game, random_deck
+from solver.game.rules import Rules
+from solver.search.solver import Limits
 
 __all__ = ["GameManager", "LiveGame"]
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver.arena import (
+from solver.tools.arena.tasks import (
     ArenaSummary,
     Sprt,
     SprtResult,
@@ -41,7 +41,7 @@ from solver.arena import (
     summarize,
     with_limits,
 )
-from solver.bench import (
+from solver.tools.bench import (
     DEFAULT_CONFIGS,
     CoreEngine,
     PlayoutEngine,
@@ -50,11 +50,11 @@ from solver.bench import (
     report_playouts,
     report_search,
 )
-from solver.console import TerminalGame, format_evaluation, format_hint, format_moves, format_position
-from solver.errors import RulesError, TanError
-from solver.position import Position
-from solver.rules import PRESETS, Rules
-from solver.search import ALGORITHMS, Limits, Solver
+from solver.tools.console import TerminalGame, format_evaluation, format_hint, format_moves, format_position
+from solver.game.errors import RulesError, TanError
+from solver.game.position import Position
+from solver.game.rules import PRESETS, Rules
+from solver.search.solver import ALGORITHMS, Limits, Solver
 
 __all__ = ["main", "version"]
 

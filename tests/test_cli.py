@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from solver import cli
-from solver.bench import PlayoutTotals, ReferenceEngine, run_playouts
-from solver.reference import Game
-from solver.rules import Rules
+from solver.tools.bench import PlayoutTotals, ReferenceEngine, run_playouts
+from solver.game.reference import Game
+from solver.game.rules import Rules
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -71,7 +71,7 @@ def test_bench_short_default_configs(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_bench_core_when_built(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("solver._core")
+    pytest.importorskip("solver.core._core")
     argv = ["bench", "--json", "--no-pin", "--no-search", "--engines", "core", "--rules", "tan",
             "--games", "200"]
     assert cli.main(argv) == 0
@@ -104,7 +104,7 @@ def test_reference_engine_is_reproducible() -> None:
 
 
 def test_run_playouts_skips_an_unavailable_engine() -> None:
-    from solver.bench import EngineUnavailable, Skipped
+    from solver.tools.bench import EngineUnavailable, Skipped
 
     class Missing:
         name = "missing"

@@ -19,8 +19,8 @@ from service.schemas import (
     MovesRequest,
     MovesResponse,
 )
-from solver.bots import legal_moves
-from solver.position import Position
+from solver.players.specs import legal_moves
+from solver.game.position import Position
 
 __all__ = ["router"]
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from solver.cards import Card, deck
-from solver.moves import Move
-from solver.rules import Rules
+from solver.game.cards import Card, deck
+from solver.game.moves import Move
+from solver.game.rules import Rules
 
 SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "c" / "durak_playout.c"
 GAMES = 300
@@ -65,7 +65,7 @@ def test_traces_are_whole_games(traces: list[dict[str, Any]]) -> None:
 
 
 def test_c_games_replay_in_the_core(traces: list[dict[str, Any]]) -> None:
-    core = pytest.importorskip("solver._core")
+    core = pytest.importorskip("solver.core._core")
     rules = Rules.from_json("durak")
     for number, trace in enumerate(traces):
         game = core.CoreGame.deal(rules, 2, [Card.parse(card) for card in trace["deck"]])
@@ -81,7 +81,7 @@ def test_c_games_replay_in_the_core(traces: list[dict[str, Any]]) -> None:
 
 
 def test_c_games_replay_in_the_reference(traces: list[dict[str, Any]]) -> None:
-    reference = pytest.importorskip("solver.reference")
+    reference = pytest.importorskip("solver.game.reference")
     rules = Rules.from_json("durak")
     for number, trace in enumerate(traces[:100]):
         game = reference.Game.deal(rules, 2, deck=trace["deck"])
@@ -120,7 +120,7 @@ def test_speed_script_writes_its_results(tmp_path: Path, capsys: pytest.CaptureF
 def test_speed_script_compares_c_and_core_in_rounds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("solver._core")
+    pytest.importorskip("solver.core._core")
     from benchmarks import speed
 
     output = tmp_path / "speed.json"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from solver.cards import deck
-from solver.reference import Game
-from solver.rules import Rules
+from solver.game.cards import deck
+from solver.game.reference import Game
+from solver.game.rules import Rules
 
 
 def played(rules: str = "durak", players: int = 2, seed: int = 1, plies: int = 10) -> Game:

@@ -36,7 +36,7 @@ def test_the_solver_never_imports_the_service() -> None:
     """STYLE's one-way flow: loading the solver's command line (and so the whole solver) loads
     nothing of the service."""
     code = (
-        "import sys, solver.cli, solver.search, solver.bots, solver.arena; "
+        "import sys, solver.cli, solver.search, solver.players.specs, solver.tools.arena.tasks; "
         "print(sorted(m for m in sys.modules if m == 'service' or m.startswith('service.')))"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

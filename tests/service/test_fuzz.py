@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from service.main import create_app
 from service.schemas import EvaluateResponse, HintResponse, MovesResponse
-from solver.reference import Game
-from solver.rules import PRESETS, Rules
+from solver.game.reference import Game
+from solver.game.rules import PRESETS, Rules
 from tests.service.conftest import TestClient, make_settings
 
 schemathesis = pytest.importorskip("schemathesis")

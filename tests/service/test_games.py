@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from service.schemas import GameCreatedResponse
-from solver.cards import Card
-from solver.moves import Move
-from solver.reference import Game, random_deck
-from solver.rules import Rules
+from solver.game.cards import Card
+from solver.game.moves import Move
+from solver.game.reference import Game, random_deck
+from solver.game.rules import Rules
 from tests.service.conftest import TestClient, bearer, make_client, make_settings
 from tests.service.test_positions import error
 

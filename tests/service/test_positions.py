@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from service.main import VERSION
-from solver.rules import OPTION_DOCS, PRESETS
+from solver.game.rules import OPTION_DOCS, PRESETS
 from tests.service.conftest import TestClient, make_client, make_settings
 from tests.service.positions import (
     finished_position,

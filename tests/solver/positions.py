@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.cards import deck, parse_cards
-from solver.rules import Rules
+from solver.game.cards import deck, parse_cards
+from solver.game.rules import Rules
 
 
 def endgame_position(rules: Rules, **fields: Any) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from solver import arena
-from solver.arena import (
+from solver.tools.arena import tasks as arena
+from solver.tools.arena.tasks import (
     ArenaError,
     Sprt,
     build_tasks,
@@ -24,8 +24,8 @@ from solver.arena import (
     summarize,
     wilson_interval,
 )
-from solver.errors import TanError
-from solver.search import Limits
+from solver.game.errors import TanError
+from solver.search.solver import Limits
 
 
 def _without_time(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import Card, CardError, Rank, Suit, deck, format_cards, parse_cards
-from solver.errors import TanError
+from solver.game.cards import Card, CardError, Rank, Suit, deck, format_cards, parse_cards
+from solver.game.errors import TanError
 
 ALL_CARDS = deck(52)
 cards = st.sampled_from(ALL_CARDS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.rules import Rules
+from solver.game.rules import Rules
 from tests.support.games import twin_games, variants
 
 def drive(rules: Rules, players: int, seed: int) -> int:

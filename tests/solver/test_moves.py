@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import Card, deck
-from solver.errors import CardError, MoveError, TanError
-from solver.moves import Action, Move
+from solver.game.cards import Card, deck
+from solver.game.errors import CardError, MoveError, TanError
+from solver.game.moves import Action, Move
 
 cards = st.sampled_from(deck(52))
 moves = st.one_of(

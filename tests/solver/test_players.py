@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from solver import _search
-from solver._core import decode_move
-from solver.bots import GreedyPlayer, RandomPlayer
-from solver.position import Position
-from solver.rules import Rules
+from solver.search import _search
+from solver.core._core import decode_move
+from solver.players.specs import GreedyPlayer, RandomPlayer
+from solver.game.position import Position
+from solver.game.rules import Rules
 from tests.support.games import twin_games, variants
 
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from solver.cards import Card, parse_cards
-from solver.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
-from solver.position import Position
-from solver.reference import Game, play_random_game
-from solver.rules import PRESETS, Rules
+from solver.game.cards import Card, parse_cards
+from solver.game.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
+from solver.game.position import Position
+from solver.game.reference import Game, play_random_game
+from solver.game.rules import PRESETS, Rules
 from tests.solver.positions import endgame_position
 
 SPEC_EXAMPLE: dict[str, Any] = {

@@ -13,10 +13,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, deck
-from solver.position import Position
-from solver.reference import Game
-from solver.rules import PRESETS, Rules
+from solver.game.cards import Card, deck
+from solver.game.position import Position
+from solver.game.reference import Game
+from solver.game.rules import PRESETS, Rules
 
 # Random games run 100-650 plies (measured over 1,200 deals); this bound only
 # catches a game that fails to end.

@@ -11,12 +11,12 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from solver import reference
-from solver.cards import Card, deck, parse_cards
-from solver.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError, RulesError
-from solver.moves import Move
-from solver.reference import Game, play_random_game, random_deck
-from solver.rules import PRESETS, Rules
+from solver.game import reference
+from solver.game.cards import Card, deck, parse_cards
+from solver.game.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError, RulesError
+from solver.game.moves import Move
+from solver.game.reference import Game, play_random_game, random_deck
+from solver.game.rules import PRESETS, Rules
 
 
 def rules_of(preset: str, **options: object) -> Rules:

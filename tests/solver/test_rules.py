@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.errors import RulesError, TanError
-from solver.rules import (
+from solver.game.errors import RulesError, TanError
+from solver.game.rules import (
     OPTION_DOCS,
     PRESETS,
     DefenderEmpty,

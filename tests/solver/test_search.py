@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from solver import _search
-from solver._core import CoreGame
-from solver.cards import deck
-from solver.moves import Move
-from solver.position import Position
-from solver.reference import Game
-from solver.rules import Rules
-from solver.search import Limits, Solver, prepare
+from solver.search import _search
+from solver.core._core import CoreGame
+from solver.game.cards import deck
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.reference import Game
+from solver.game.rules import Rules
+from solver.search.solver import Limits, Solver, prepare
 from tests.solver.positions import endgame_position
 
 DURAK = Rules.preset_named("durak")

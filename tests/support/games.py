@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from solver._core import CoreGame
-from solver.reference import Game, random_deck
-from solver.rules import Rules
+from solver.core._core import CoreGame
+from solver.game.reference import Game, random_deck
+from solver.game.rules import Rules
 
 # Every preset alone, then option mixes that together touch every option.
 VARIANTS: list[tuple[str, dict[str, object]]] = [

@@ -11,7 +11,7 @@ reason a move is refused, `can()` answers a bool, `play()` applies a move and
 returns a `MoveRecord`.
 
 The module-level helpers (`next_active`, `throwers`, `attack_limit`,
-`seat_to_move`, `check_turn`) work on plain fields, so `solver.position` can
+`seat_to_move`, `check_turn`) work on plain fields, so `solver.game.position` can
 ask the same questions of a position whose hidden hands are only counts.
 """
 
@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any
 
-from solver.cards import Card, Rank, Suit, deck, parse_cards
-from solver.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError
-from solver.moves import Action, Move
-from solver.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
+from solver.game.cards import Card, Rank, Suit, deck, parse_cards
+from solver.game.limits import HISTORY_CAP
+from solver.game.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError
+from solver.game.moves import Action, Move
+from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 
 __all__ = [
-    "HISTORY_CAP",
     "Game",
     "MoveRecord",
     "Pair",
@@ -42,9 +42,6 @@ __all__ = [
     "throwers",
 ]
 
-# docs/rules-notes.md, repetition: at most this many bout starts are recorded
-# between two defences or draws; the next bout start is a draw.
-HISTORY_CAP = 512
 
 
 @dataclass
@@ -65,7 +62,7 @@ class MoveRecord:
     game_over: bool = False
 
 
-# -- seats and turns on plain fields (shared with solver.position) ----------------------
+# -- seats and turns on plain fields (shared with solver.game.position) ----------------------
 
 
 def next_active(players: int, finished: Collection[int], seat: int) -> int:
@@ -925,7 +922,7 @@ class Game:
 
     def position(self, seat: int) -> dict[str, Any]:
         """SPEC §2.2: what `seat` sees, as JSON."""
-        from solver.position import Position  # solver.position builds on this module
+        from solver.game.position import Position  # solver.game.position builds on this module
 
         return Position.from_game(self, seat).to_json()
 

@@ -9,11 +9,20 @@ so the search can run it without the interpreter (`nogil`).
 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
-cdef enum:
-    MAX_SEATS = 6
-    MAX_TABLE = 52
-    MAX_MOVES = 256
-    HISTORY_CAP = 512
+# The array sizes come from solver/game/limits.py, passed by setup.py as macros.
+cdef extern from *:
+    """
+    #if !defined(TAN_MAX_SEATS) || !defined(TAN_HISTORY_CAP) || !defined(TAN_MAX_TABLE) || !defined(TAN_MAX_MOVES)
+    #error "build with setup.py: it defines the TAN_* limits from solver/game/limits.py"
+    #endif
+    enum { MAX_SEATS = TAN_MAX_SEATS, HISTORY_CAP = TAN_HISTORY_CAP,
+           MAX_TABLE = TAN_MAX_TABLE, MAX_MOVES = TAN_MAX_MOVES };
+    """
+    enum:
+        MAX_SEATS
+        HISTORY_CAP
+        MAX_TABLE
+        MAX_MOVES
 
 cdef enum MoveKind:
     MK_ATTACK = 0

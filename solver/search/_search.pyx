@@ -20,13 +20,13 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from solver._core cimport (
+from solver.core._core cimport (
     HISTORY_CAP, MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER,
     Rng, State, apply_move, beaters_c, bout_key, can_transfer_c, attack_limit, gen_moves, playout, random_move, rng_below, rng_next,
     rng_seed, state_copy, state_scores, tan_lowbit, tan_popcount,
 )
 
-from solver._core cimport CoreGame
+from solver.core._core cimport CoreGame
 
 
 cdef inline double now_ms() noexcept nogil:

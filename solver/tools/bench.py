@@ -6,7 +6,7 @@ the totals; the list is pluggable, so `benchmarks/speed.py` adds the
 hand-written C loop beside the engines defined here:
 
 - `core`: the Cython core's `bench_playouts`, one nogil loop;
-- `reference`: the plain Python rules (`solver.reference`), game by game.
+- `reference`: the plain Python rules (`solver.game.reference`), game by game.
 
 An engine whose module is missing raises `EngineUnavailable`; callers skip it
 with a note. Figures are single-core: `pin_to_one_core` pins the process (and
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from solver.rules import Rules
+from solver.game.rules import Rules
 
 __all__ = [
     "DEFAULT_CONFIGS",
@@ -140,7 +140,7 @@ class PlayoutEngine(Protocol):
 
 @dataclass
 class CoreEngine:
-    """The Cython core: `solver._core.bench_playouts`, deal and play in one nogil loop."""
+    """The Cython core: `solver.core._core.bench_playouts`, deal and play in one nogil loop."""
 
     name: str = "core"
     games: int = 1_000_000
@@ -151,12 +151,12 @@ class CoreEngine:
 
     def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
         try:
-            _core = importlib.import_module("solver._core")
+            _core = importlib.import_module("solver.core._core")
         except ImportError as error:
-            raise EngineUnavailable(f"solver._core is not built ({error}); run `make build`") from None
+            raise EngineUnavailable(f"solver.core._core is not built ({error}); run `make build`") from None
         bench = getattr(_core, "bench_playouts", None)
         if bench is None:
-            raise EngineUnavailable("solver._core has no bench_playouts()")
+            raise EngineUnavailable("solver.core._core has no bench_playouts()")
         out = bench(Rules.from_json(rules).to_json(), players, games, seed)
         return PlayoutTotals.from_counts(self.name, rules, players, out)
 
@@ -165,7 +165,7 @@ class CoreEngine:
 class ReferenceEngine:
     """The plain Python rules: game `i` is dealt and played with `random.Random(seed + i)`.
 
-    The same moves as `solver.reference.play_random_game`, played here so the
+    The same moves as `solver.game.reference.play_random_game`, played here so the
     plies can be counted.
     """
 
@@ -178,9 +178,9 @@ class ReferenceEngine:
 
     def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
         try:
-            from solver.reference import Game
+            from solver.game.reference import Game
         except ImportError as error:
-            raise EngineUnavailable(f"solver.reference is missing ({error})") from None
+            raise EngineUnavailable(f"solver.game.reference is missing ({error})") from None
         parsed = Rules.from_json(rules)
         parsed.check_players(players)
         plies = draws = 0
@@ -371,8 +371,8 @@ def search_speed(
     The median run is the figure: the first hint of a process can run on a cold,
     slowly clocking core, and one run alone reads low.
     """
-    from solver.reference import Game
-    from solver.search import Limits, Solver
+    from solver.game.reference import Game
+    from solver.search.solver import Limits, Solver
 
     game = Game.deal(Rules.from_json(rules), players, seed=seed)
     solver = Solver(threads=threads) if policy is None else Solver(threads=threads, policy=policy)

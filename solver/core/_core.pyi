@@ -2,8 +2,8 @@
 
 from typing import Any
 
-from solver.moves import Move
-from solver.rules import Rules
+from solver.game.moves import Move
+from solver.game.rules import Rules
 
 def encode_move(move: Move) -> int: ...
 def decode_move(code: int) -> Move: ...

@@ -2,7 +2,7 @@
 
 A position (SPEC §2.2) is turned into a *sampler* — the position with only the
 cards the seat knows, plus the unseen cards and where they may lie — and the
-Cython search (`solver._search`) does the rest: SO-ISMCTS by default, PIMC as
+Cython search (`solver.search._search`) does the rest: SO-ISMCTS by default, PIMC as
 the alternative, the exact solver where nothing is hidden (an empty stock and
 two active seats). Answers are dataclasses shaped like SPEC §3's JSON.
 
@@ -18,12 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver import _search
-from solver._core import CoreGame, decode_move
-from solver.cards import deck as full_deck
-from solver.errors import TanError
-from solver.moves import Move
-from solver.position import Position
+from solver.search import _search
+from solver.core._core import CoreGame, decode_move
+from solver.game.cards import deck as full_deck
+from solver.game.errors import TanError
+from solver.game.moves import Move
+from solver.game.position import Position
 
 __all__ = [
     "ALGORITHMS",

@@ -16,9 +16,9 @@ from libc.string cimport memcpy, memset
 
 from time import perf_counter
 
-from solver.cards import Card
-from solver.moves import Action, Move
-from solver.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
+from solver.game.cards import Card
+from solver.game.moves import Action, Move
+from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 
 # The four cards of one rank: bits r, r+13, r+26, r+39.
 cdef uint64_t RANK_BITS = (<uint64_t>1) | (<uint64_t>1 << 13) | (<uint64_t>1 << 26) | (<uint64_t>1 << 39)

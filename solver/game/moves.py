@@ -11,8 +11,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from solver.cards import Card
-from solver.errors import MoveError
+from solver.game.cards import Card
+from solver.game.errors import MoveError
 
 __all__ = ["Action", "Move"]
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
 
-from solver.errors import CardError
+from solver.game.errors import CardError
 
 __all__ = [
     "Card",

@@ -11,12 +11,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from solver import _search
-from solver._core import decode_move
-from solver.errors import TanError
-from solver.moves import Move
-from solver.position import Position
-from solver.search import Limits, Solver, prepare
+from solver.search import _search
+from solver.core._core import decode_move
+from solver.game.errors import TanError
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.search.solver import Limits, Solver, prepare
 
 __all__ = ["ENGINES", "GreedyPlayer", "Player", "RandomPlayer", "SearchPlayer", "legal_moves", "make_player"]
 

@@ -2,8 +2,8 @@
 
 from typing import Any
 
-from solver._core import CoreGame
-from solver.rules import Rules
+from solver.core._core import CoreGame
+from solver.game.rules import Rules
 
 class Sampler:
     seat: int

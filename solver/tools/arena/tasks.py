@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.bots import Player, make_player
-from solver.errors import TanError
-from solver.position import Position
-from solver.reference import Game, random_deck
-from solver.rules import PRESETS, Rules
-from solver.search import Limits
+from solver.players.specs import Player, make_player
+from solver.game.errors import TanError
+from solver.game.position import Position
+from solver.game.reference import Game, random_deck
+from solver.game.rules import PRESETS, Rules
+from solver.search.solver import Limits
 
 __all__ = [
     "ArenaSummary",

@@ -13,7 +13,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import RulesError
+from solver.game.errors import RulesError
+from solver.game.limits import MAX_SEATS
 
 __all__ = [
     "OPTION_DOCS",
@@ -71,9 +72,9 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise RulesError(f"{name} must be a positive whole number, not {value!r}")
-        if not 2 <= self.min_players <= self.max_players <= 6:
+        if not 2 <= self.min_players <= self.max_players <= MAX_SEATS:
             raise RulesError(
-                f"players must lie within 2-6: got {self.min_players}-{self.max_players}"
+                f"players must lie within 2-{MAX_SEATS}: got {self.min_players}-{self.max_players}"
             )
         for name in ("max_attack", "first_bout_max_attack"):
             value = getattr(self, name)
