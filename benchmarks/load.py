@@ -42,6 +42,7 @@ from typing import Any
 
 import httpx
 
+from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 
@@ -128,7 +129,7 @@ def mid_game_position(seed: int = 7, plies: int = 12) -> dict[str, Any]:
     for _ in range(plies):
         game.play(rng.choice(game.legal_moves()))
     assert game.to_move is not None and len(game.stock) > 0
-    return game.position(game.to_move)
+    return Position.from_game(game, game.to_move).to_json()
 
 
 def _percentile(values: list[float], fraction: float) -> float:

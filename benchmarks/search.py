@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from solver.search import _search
 from solver.core._core import CoreGame
-from solver.tools.bench import report_search
 from solver.game.cards import deck
 from solver.game.rules import Rules
+from solver.search import _search
+from solver.tools.bench import report_search
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -61,7 +61,7 @@ def endgame_times(preset: str, cards: int, count: int, seed: int) -> dict[str, A
     for _ in range(count):
         game = endgame(rules, rng, cards)
         start = time.perf_counter()
-        _value, _values, n = _search.solve_exact(game, game.to_move)
+        n = _search.solve_exact(game, game.to_move).nodes
         times.append((time.perf_counter() - start) * 1000.0)
         nodes.append(n)
     return {

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from solver.tools.arena.tasks import build_tasks, run_arena, summarize
+from solver.tools.arena import build_tasks, run_arena, summarize
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -14,11 +14,11 @@ from typing import Any
 
 from service.metrics import Metrics
 from service.settings import Settings
-from solver.players.specs import GreedyPlayer, make_player
 from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
 from solver.game.position import Position
-from solver.search.solver import Evaluation, Hint, Limits, Solver
+from solver.players import GreedyPlayer, make_player
+from solver.search import Evaluation, Hint, Limits, Solver
 
 __all__ = ["SEARCH_ENGINES", "Searcher"]
 

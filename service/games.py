@@ -9,7 +9,7 @@ game everyone sees. Bad input therefore never changes stored state.
 
 Secrets: each human seat has a bearer token (`secrets.token_urlsafe`); only its
 SHA-256 is stored, and tokens are compared in constant time. A seat's view
-shows its own hand and what it has seen (`Game.position(seat)`, with `known`);
+shows its own hand and what it has seen (`Position.from_game`, with `known`);
 engine seats' hands are never shown to anyone.
 """
 
@@ -31,14 +31,14 @@ from service.engine import SEARCH_ENGINES, Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
 from service.store import GameRecord, GameStore, StaleGameError
-from solver.players.specs import ENGINES, make_player
 from solver.game.cards import parse_cards
 from solver.game.errors import RulesError, TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
-from solver.search.solver import Limits
+from solver.players import ENGINES, make_player
+from solver.search import Limits
 
 __all__ = ["GameManager", "LiveGame"]
 
@@ -222,7 +222,7 @@ class GameManager:
             "id": live.id,
             "status": live.status,
             "seat": seat,
-            "position": game.position(seat),
+            "position": Position.from_game(game, seat).to_json(),
             "legal_moves": [move.to_json() for move in game.legal_moves()] if game.to_move == seat else [],
             "scores": None if game.scores is None else list(game.scores),
             "loser": game.loser,

@@ -31,7 +31,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver.tools.arena.tasks import (
+from solver.game.errors import RulesError, TanError
+from solver.game.position import Position
+from solver.game.rules import PRESETS, Rules
+from solver.search import ALGORITHMS, Limits, Solver
+from solver.tools.arena import (
     ArenaSummary,
     Sprt,
     SprtResult,
@@ -51,10 +55,6 @@ from solver.tools.bench import (
     report_search,
 )
 from solver.tools.console import TerminalGame, format_evaluation, format_hint, format_moves, format_position
-from solver.game.errors import RulesError, TanError
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Rules
-from solver.search.solver import ALGORITHMS, Limits, Solver
 
 __all__ = ["main", "version"]
 

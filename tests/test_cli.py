@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from solver import cli
-from solver.tools.bench import PlayoutTotals, ReferenceEngine, run_playouts
+from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
+from solver.tools.bench import PlayoutTotals, ReferenceEngine, run_playouts
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -217,7 +218,7 @@ def _position(seat: int = 1) -> dict[str, Any]:
     """A `tan` position after the lead: seat 1 defends (seat 0 waits)."""
     game = Game.deal(Rules.from_json("tan"), 2, seed=4)
     game.play(game.legal_moves()[0])
-    return game.position(seat)
+    return Position.from_game(game, seat).to_json()
 
 
 def _endgame() -> dict[str, Any]:
@@ -226,7 +227,7 @@ def _endgame() -> dict[str, Any]:
     while game.stock or game.to_move != 0:
         game.play(game.legal_moves()[0])
     assert not game.over
-    return game.position(0)
+    return Position.from_game(game, 0).to_json()
 
 
 @pytest.fixture
@@ -326,7 +327,7 @@ def test_moves_of_a_finished_game(tmp_path: Path, capsys: pytest.CaptureFixture[
     while not game.over:
         game.play(game.legal_moves()[-1])
     path = tmp_path / "over.json"
-    path.write_text(json.dumps(game.position(0)))
+    path.write_text(json.dumps(Position.from_game(game, 0).to_json()))
     assert json.loads(_run(["moves", "--json", str(path)], capsys)[1]) == {"to_move": None, "moves": []}
     status, _, err = _run(["hint", str(path)], capsys)
     assert status == 2 and err == "tan hint: the game is over: there is no move to hint (game_over)\n"

@@ -19,7 +19,6 @@ from service.schemas import (
     MovesRequest,
     MovesResponse,
 )
-from solver.players.specs import legal_moves
 from solver.game.position import Position
 
 __all__ = ["router"]
@@ -33,7 +32,7 @@ def moves(body: MovesRequest, services: ServicesDep) -> JSONResponse:
     position = Position.from_json(body.position.to_json())
     services.searcher.check_to_move(position)
     return JSONResponse(
-        {"to_move": position.to_move, "moves": [move.to_json() for move in legal_moves(position)]}
+        {"to_move": position.to_move, "moves": [move.to_json() for move in position.legal_moves()]}
     )
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from service.schemas import RulesResponse
-from solver.players.specs import ENGINES
 from solver.game.rules import OPTION_DOCS, PRESETS, Rules
+from solver.players import ENGINES
 
 __all__ = ["router"]
 

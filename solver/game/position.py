@@ -23,7 +23,7 @@ far as this seat can tell; every refusal is a `PositionError` (or `CardError`,
   says it still lies at the bottom of the stock (that one card would be
   counted twice).
 - `inconsistent_turn`: turn fields that contradict each other or the table
-  (see `solver.game.reference.check_turn`).
+  (see `solver.game.bout.check_turn`).
 
 Optional fields default to empty (`discard`, `table`, `known`, `passed`,
 `finished`), false (`taking`) and, for `defended_once`, to whether the discard
@@ -43,10 +43,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from solver.game.bout import Pair, check_turn, place_cards
 from solver.game.cards import Card, Rank, deck
 from solver.game.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
 from solver.game.moves import Move
-from solver.game.reference import Game, Pair, check_turn, place_cards
+from solver.game.reference import Game
 from solver.game.rules import PRESETS, Rules
 
 __all__ = ["HiddenSlots", "Position"]

@@ -10,46 +10,41 @@ Each action has three faces, as in pokerkit: `verify()` raises with the
 reason a move is refused, `can()` answers a bool, `play()` applies a move and
 returns a `MoveRecord`.
 
-The module-level helpers (`next_active`, `throwers`, `attack_limit`,
-`seat_to_move`, `check_turn`) work on plain fields, so `solver.game.position` can
-ask the same questions of a position whose hidden hands are only counts.
+Questions that need only public fields (whose turn, the attack limit, what
+a table may hold) live in `solver.game.bout`, shared with positions.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any
 
+from solver.game.bout import (
+    Pair,
+    attack_limit,
+    check_turn,
+    next_active,
+    place_cards,
+    role_of,
+    seat_to_move,
+    throwers,
+)
 from solver.game.cards import Card, Rank, Suit, deck, parse_cards
-from solver.game.limits import HISTORY_CAP
 from solver.game.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError
+from solver.game.limits import HISTORY_CAP
 from solver.game.moves import Action, Move
 from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 
 __all__ = [
     "Game",
     "MoveRecord",
-    "Pair",
-    "attack_limit",
-    "check_turn",
-    "next_active",
     "play_random_game",
     "random_deck",
-    "seat_to_move",
-    "throwers",
 ]
 
-
-
-@dataclass
-class Pair:
-    """One attack card on the table and the card that beat it, if any (SPEC §2.2 `table`)."""
-
-    attack: Card
-    defense: Card | None = None
 
 
 @dataclass(frozen=True)
@@ -60,235 +55,6 @@ class MoveRecord:
     move: Move
     bout_ended: bool = False
     game_over: bool = False
-
-
-# -- seats and turns on plain fields (shared with solver.game.position) ----------------------
-
-
-def next_active(players: int, finished: Collection[int], seat: int) -> int:
-    """The next seat after `seat` in play order that has not finished (SPEC §1.2).
-
-    Returns `seat` itself when every other seat has finished.
-    """
-    for step in range(1, players + 1):
-        other = (seat + step) % players
-        if other not in finished:
-            return other
-    return seat
-
-
-def throwers(players: int, finished: Collection[int], attacker: int, defender: int) -> list[int]:
-    """Who may throw in, in order: the main attacker, then the other active seats
-    except the defender, in play order after the main attacker (SPEC §1.4)."""
-    order = [(attacker + step) % players for step in range(players)]
-    return [seat for seat in order if seat != defender and seat not in finished]
-
-
-def attack_limit(rules: Rules, defended_once: bool, defender_cards: int, defended_pairs: int) -> int | None:
-    """Most attack cards this bout (SPEC §1.4, docs/rules-notes.md "Limit").
-
-    `min(cap, defender's cards + defended pairs)`: the cards the defender held
-    when the bout started (or the transfer was made) plus any it drew mid-bout.
-    `cap` is `first_bout_max_attack` before the first defence, else
-    `max_attack`; None means no cap.
-    """
-    limit = defender_cards + defended_pairs
-    cap = rules.attack_cap(defended_once)
-    return limit if cap is None else min(cap, limit)
-
-
-def seat_to_move(
-    rules: Rules,
-    players: int,
-    finished: Collection[int],
-    table: Sequence[Pair],
-    attacker: int,
-    defender: int,
-    taking: bool,
-    passed: Collection[int],
-) -> int | None:
-    """Who the rules say must move in a bout in progress (docs/rules-notes.md, turn structure).
-
-    Lead: the main attacker. Some attack card undefended and no take declared:
-    the defender. Otherwise (throw-in phase) the first thrower in order who has
-    not passed; None if all have passed, i.e. the bout is already over.
-    """
-    if not table:
-        return attacker
-    if not taking and any(pair.defense is None for pair in table):
-        return defender
-    for seat in throwers(players, finished, attacker, defender):
-        if seat not in passed:
-            return seat
-    return None
-
-
-def check_turn(
-    rules: Rules,
-    players: int,
-    hand_counts: Sequence[int],
-    stock_count: int,
-    discard_count: int,
-    table: Sequence[Pair],
-    trump_suit: Suit,
-    attacker: int,
-    defender: int,
-    to_move: int | None,
-    taking: bool,
-    passed: Collection[int],
-    finished: Sequence[int],
-    defended_once: bool,
-) -> None:
-    """Refuse turn fields that contradict each other or the table (SPEC §2.2, §3).
-
-    Raises `PositionError` with code `invalid_seat` (a seat outside the game),
-    `invalid_position` (a table that no play could have built),
-    `count_mismatch` (a finished seat still holding cards) or
-    `inconsistent_turn` (everything else). `to_move` None means the game is over;
-    then only the seats and the table are checked.
-    """
-    seats = range(players)
-    for name, seat in (("attacker", attacker), ("defender", defender)):
-        if seat not in seats:
-            raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", "invalid_seat")
-    if to_move is not None and to_move not in seats:
-        raise PositionError(f"to_move: no seat {to_move} in a {players}-seat game", "invalid_seat")
-    for name, group in (("passed", passed), ("finished", finished)):
-        for seat in group:
-            if seat not in seats:
-                raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", "invalid_seat")
-    if len(set(finished)) != len(finished):
-        raise PositionError(f"finished: a seat is listed twice in {list(finished)}", "invalid_position")
-    for seat in finished:
-        if hand_counts[seat] != 0:
-            raise PositionError(
-                f"finished: seat {seat} has finished but holds {hand_counts[seat]} cards", "count_mismatch"
-            )
-    if finished and stock_count > 0:
-        raise PositionError(
-            f"finished: seats finish only once the stock is empty, but it holds {stock_count} cards",
-            "inconsistent_turn",
-        )
-    # Only a defence puts cards on the discard pile (SPEC §1.4).
-    if defended_once != (discard_count > 0):
-        if defended_once:
-            raise PositionError("defended_once is true but the discard pile is empty", "inconsistent_turn")
-        raise PositionError(
-            f"defended_once is false but {discard_count} cards lie in the discard pile "
-            "(only a defence discards)",
-            "inconsistent_turn",
-        )
-    _check_table(table, trump_suit)
-    if to_move is None:
-        return
-
-    # A bout in progress (docs/rules-notes.md, turn structure).
-    active = [seat for seat in seats if seat not in finished]
-    if len(active) < 2:
-        raise PositionError(
-            f"to_move is {to_move} but only {len(active)} seat(s) have not finished: the game is over",
-            "inconsistent_turn",
-        )
-    for name, seat in (("attacker", attacker), ("defender", defender)):
-        if seat in finished:
-            raise PositionError(f"{name}: seat {seat} has finished", "inconsistent_turn")
-    if defender != next_active(players, finished, attacker):
-        raise PositionError(
-            f"defender: seat {defender} is not the next active seat after the attacker, seat {attacker} "
-            f"(that is seat {next_active(players, finished, attacker)})",
-            "inconsistent_turn",
-        )
-    if not table:
-        empty = [seat for seat in active if hand_counts[seat] == 0]
-        if empty:
-            raise PositionError(
-                f"hand_counts: seat {empty[0]} holds no cards at the start of a bout but has not finished",
-                "inconsistent_turn",
-            )
-        if taking:
-            raise PositionError("taking is true but the table is empty", "inconsistent_turn")
-    undefended = sum(1 for pair in table if pair.defense is None)
-    defended = len(table) - undefended
-    if taking:
-        if not rules.throw_in_after_take:
-            raise PositionError(
-                "taking is true but these rules end the bout at once on a take (throw_in_after_take is off)",
-                "inconsistent_turn",
-            )
-        if undefended == 0:
-            raise PositionError("taking is true but every attack card is beaten", "inconsistent_turn")
-    if undefended > hand_counts[defender]:
-        raise PositionError(
-            f"table: {undefended} undefended attack cards but the defender, seat {defender}, "
-            f"holds {hand_counts[defender]} cards",
-            "inconsistent_turn",
-        )
-    limit = attack_limit(rules, defended_once, hand_counts[defender], defended)
-    transfer_chain = defended == 0 and len({pair.attack.rank for pair in table}) == 1
-    if limit is not None and len(table) > limit and not (rules.transfer and transfer_chain):
-        raise PositionError(
-            f"table: {len(table)} attack cards exceed the attack limit of {limit}", "inconsistent_turn"
-        )
-    order = throwers(players, finished, attacker, defender)
-    expected = seat_to_move(rules, players, finished, table, attacker, defender, taking, passed)
-    in_throw_in = bool(table) and (taking or undefended == 0)
-    if passed:
-        if not in_throw_in:
-            raise PositionError(
-                f"passed: {sorted(passed)} but nobody passes outside the throw-in phase", "inconsistent_turn"
-            )
-        strangers = sorted(set(passed) - set(order))
-        if strangers:
-            raise PositionError(
-                f"passed: seat {strangers[0]} is not a thrower in this bout (throwers: {order})",
-                "inconsistent_turn",
-            )
-        if expected is None:
-            raise PositionError(
-                "passed: every thrower has passed, so the bout is already over", "inconsistent_turn"
-            )
-        # Throwers act in order from the main attacker, so those who passed come first.
-        prefix = order[: order.index(expected)]
-        if set(passed) != set(prefix):
-            raise PositionError(
-                f"passed: {sorted(passed)} is not the throwers before seat {expected} in order {order}",
-                "inconsistent_turn",
-            )
-    if to_move != expected:
-        raise PositionError(
-            f"to_move: seat {to_move} is to move, but the rules say seat {expected} "
-            f"({_role(expected, attacker, defender)}) must",
-            "inconsistent_turn",
-        )
-
-
-def _role(seat: int | None, attacker: int, defender: int) -> str:
-    if seat == attacker:
-        return "the main attacker"
-    if seat == defender:
-        return "the defender"
-    return "a thrower"
-
-
-def _check_table(table: Sequence[Pair], trump_suit: Suit) -> None:
-    """Every defence beats its attack card (SPEC §1.3) and every attack card after
-    the first shares a rank with another card on the table (SPEC §1.4)."""
-    ranks: list[Rank] = []
-    for pair in table:
-        ranks.append(pair.attack.rank)
-        if pair.defense is not None:
-            ranks.append(pair.defense.rank)
-    for i, pair in enumerate(table):
-        if pair.defense is not None and not pair.defense.beats(pair.attack, trump_suit):
-            raise PositionError(
-                f"table[{i}]: {pair.defense} does not beat {pair.attack} (trump {trump_suit.letter})",
-                "invalid_position",
-            )
-        if i > 0 and ranks.count(pair.attack.rank) < 2:
-            raise PositionError(
-                f"table[{i}]: {pair.attack} was thrown in but no other {pair.attack.rank} is on the table",
-                "invalid_position",
-            )
 
 
 # -- the game -------------------------------------------------------------------------
@@ -618,7 +384,7 @@ class Game:
                 raise NotYourTurnError(f"no seat {seat!r} in this {self.players}-seat game")
             raise NotYourTurnError(
                 f"seat {seat} cannot {move}: it is seat {self.to_move}'s turn "
-                f"({_role(self.to_move, self.attacker, self.defender)})"
+                f"({role_of(self.to_move, self.attacker, self.defender)})"
             )
         hand = self.hands[seat]
         phase = self._phase()
@@ -920,12 +686,6 @@ class Game:
             "scores": None if self.scores is None else list(self.scores),
         }
 
-    def position(self, seat: int) -> dict[str, Any]:
-        """SPEC §2.2: what `seat` sees, as JSON."""
-        from solver.game.position import Position  # solver.game.position builds on this module
-
-        return Position.from_game(self, seat).to_json()
-
     def __repr__(self) -> str:
         state = "over" if self.over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.preset} {self.players} seats, {state}>"
@@ -933,23 +693,6 @@ class Game:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def place_cards(deck_size: int, places: Iterable[tuple[str, Card]]) -> dict[Card, str]:
-    """Where each card lies, refusing a card outside the deck or in two places (SPEC §2.2).
-
-    `places` pairs a field name (for the message) with a card; the answer maps
-    every card to the first field that holds it.
-    """
-    full = set(deck(deck_size))
-    seen: dict[Card, str] = {}
-    for where, card in places:
-        if card not in full:
-            raise PositionError(f"{where}: {card} is not in a {deck_size}-card deck", "card_not_in_deck")
-        if card in seen:
-            raise PositionError(f"{card} is shown twice: in {seen[card]} and in {where}", "duplicate_card")
-        seen[card] = where
-    return seen
 
 
 def _card(move: Move) -> Card:

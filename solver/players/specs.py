@@ -1,90 +1,24 @@
-"""Players: `random`, `greedy` and the search engines `ismcts` and `pimc`.
+"""Seat specs: `"greedy"`, `{"engine": "ismcts", "limits": {...}}`, turned into players.
 
-Every player sees only a seat's position (SPEC §2.2) and answers a move, so an
-engine can never peek at hidden cards. `make_player` reads the seat specs of
-SPEC §3 (`"greedy"`, `{"engine": "ismcts", "limits": {...}}`).
+Every player sees only a seat's position (docs/api.md §2.2) and answers a
+move, so an engine can never peek at hidden cards. `make_player` reads the
+seat specs of docs/api.md §3.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from solver.search import _search
-from solver.core._core import decode_move
 from solver.game.errors import TanError
-from solver.game.moves import Move
-from solver.game.position import Position
-from solver.search.solver import Limits, Solver, prepare
+from solver.players.base import Player
+from solver.players.searching import SearchPlayer
+from solver.players.simple import GreedyPlayer, RandomPlayer
+from solver.search import Limits
 
-__all__ = ["ENGINES", "GreedyPlayer", "Player", "RandomPlayer", "SearchPlayer", "legal_moves", "make_player"]
+__all__ = ["ENGINES", "SEARCH_ENGINES", "make_player"]
 
+SEARCH_ENGINES = ("ismcts", "pimc")
 ENGINES = ("ismcts", "pimc", "greedy", "random")
-
-
-class Player(Protocol):
-    """Anything that picks a move for the seat to move of a position."""
-
-    @property
-    def name(self) -> str: ...
-
-    def choose(self, position: Position, seed: int = 0) -> Move: ...
-
-
-def legal_moves(position: Position) -> list[Move]:
-    """Legal moves of the position's seat (it must be to move); they never depend on hidden cards."""
-    return prepare(position).legal
-
-
-@dataclass
-class RandomPlayer:
-    """Uniformly random legal moves: the floor every engine must beat."""
-
-    name: str = "random"
-
-    def choose(self, position: Position, seed: int = 0) -> Move:
-        return random.Random(seed).choice(legal_moves(position))
-
-
-@dataclass
-class GreedyPlayer:
-    """A sensible human heuristic with no look-ahead: the search's greedy policy.
-
-    Shed low plain cards, defend each card with the cheapest card that beats it,
-    keep trumps (and take instead of spending a high trump while the stock is
-    still large), throw in cheap cards, transfer with a plain card. The policy
-    is defined once, in the Cython search (`greedy_move` in `_search.pyx`),
-    where it also drives the playouts and models the other seats; it reads only
-    what the seat to move can see, so any world consistent with the position
-    gives the same move.
-    """
-
-    name: str = "greedy"
-
-    def choose(self, position: Position, seed: int = 0) -> Move:
-        root = prepare(position)
-        return decode_move(_search.greedy_code(root.sampler.sample(0)))
-
-
-@dataclass
-class SearchPlayer:
-    """An engine that searches every move with `Solver` under `limits`."""
-
-    algorithm: str = "ismcts"
-    limits: Limits = field(default_factory=lambda: Limits(iterations=None, time_ms=100))
-    threads: int = 1
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.solver = Solver(self.algorithm, threads=self.threads, **self.options)
-
-    @property
-    def name(self) -> str:
-        return self.algorithm
-
-    def choose(self, position: Position, seed: int = 0) -> Move:
-        return self.solver.hint(position, self.limits, seed=seed).best
 
 
 def make_player(spec: str | dict[str, Any] | Player) -> Player:
@@ -99,7 +33,7 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
         player: Player = RandomPlayer()
     elif engine == "greedy":
         player = GreedyPlayer()
-    elif engine in ("ismcts", "pimc"):
+    elif engine in SEARCH_ENGINES:
         allowed = {
             "exploration", "policy", "noise", "prior", "opponent_policy",
             "pimc_worlds", "exact_cards", "exact_budget",

@@ -1,0 +1,25 @@
+"""The search: hints and evaluations of what one seat can see.
+
+`Solver` answers `Hint`s and `Evaluation`s within `Limits`; `prepare` turns a
+position into the sampler the Cython search draws worlds from.
+"""
+
+from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Value
+from solver.search.limits import Limits, LimitsError
+from solver.search.sampling import Root, prepare
+from solver.search.solver import ALGORITHMS, POLICIES, Solver
+
+__all__ = [
+    "ALGORITHMS",
+    "POLICIES",
+    "Evaluation",
+    "Hint",
+    "Limits",
+    "LimitsError",
+    "MoveValue",
+    "Root",
+    "SearchStats",
+    "Solver",
+    "Value",
+    "prepare",
+]

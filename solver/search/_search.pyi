@@ -1,9 +1,8 @@
-"""Type stub of the Cython search (solver/_search.pyx)."""
+"""Type stub of the Cython search (solver/search/_search.pyx)."""
 
-from typing import Any
-
-from solver.core._core import CoreGame
+from solver.core import CoreGame
 from solver.game.rules import Rules
+from solver.search.results import ExactSolution, SearchResult
 
 class Sampler:
     seat: int
@@ -20,7 +19,7 @@ def run_search(
     time_ms: float,
     seed: int,
     exploration: float = ...,
-    policy: int = ...,
+    policy: str = ...,
     noise: int = ...,
     prior: float = ...,
     opponent_policy: float = ...,
@@ -28,8 +27,6 @@ def run_search(
     worlds: int = ...,
     exact_cards: int = ...,
     exact_budget: int = ...,
-) -> dict[str, Any]: ...
-def solve_exact(
-    game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0
-) -> tuple[int, dict[int, int], int]: ...
+) -> SearchResult: ...
+def solve_exact(game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0) -> ExactSolution: ...
 def greedy_code(game: CoreGame) -> int: ...

@@ -9,8 +9,9 @@
 - `solve_exact` is alpha-beta with a transposition table for positions with an
   empty stock and two active seats, where every card is known by elimination.
 
-Python callers go through `solver/search.py`; this module holds no policy
-about limits or output formats.
+Python callers go through `solver.search.Solver`; this module holds no
+policy about limits or output formats, and answers typed results
+(`solver.search.results`).
 """
 
 cimport cython
@@ -27,6 +28,8 @@ from solver.core._core cimport (
 )
 
 from solver.core._core cimport CoreGame
+
+from solver.search.results import ExactSolution, RootMove, SearchResult
 
 
 cdef inline double now_ms() noexcept nogil:
@@ -346,8 +349,9 @@ cdef int heuristic_move(const State* s, Rng* rng, int noise) noexcept nogil:
     return greedy_move(s)
 
 
-cdef int policy_playout(State* s, Rng* rng, int policy, int noise) noexcept nogil:
-    if policy == 0:
+cdef int policy_playout(State* s, Rng* rng, Playouts policy, int noise) noexcept nogil:
+    """Play to the end of the game: uniformly random moves, or the greedy policy with noise."""
+    if policy == PLAYOUTS_RANDOM:
         return playout(s, rng)
     cdef int plies = 0
     while not s.over:
@@ -424,7 +428,7 @@ ctypedef struct SearchParams:
     long max_iterations
     double deadline_ms       # absolute, 0: none
     double exploration
-    int policy               # 0 random, 1 light heuristic
+    Playouts policy
     int noise                # heuristic playouts: random moves in 64
     double prior_weight     # progressive bias towards the greedy move: weight / (visits + 1)
     int opponent_policy      # in 64 iterations, how many let other seats play the heuristic in the tree
@@ -594,7 +598,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
 # -- Python faces ------------------------------------------------------------------------
 
 cdef class Sampler:
-    """The hidden-card sampler of one position (built by `solver.search`)."""
+    """The hidden-card sampler of one position (built by `solver.search.sampling.prepare`)."""
 
     cdef SamplerC c
     cdef readonly int seat
@@ -627,14 +631,19 @@ cdef class Sampler:
         return game
 
 
+# Playout policies by name (the `Solver`'s `policy` option); the tree reads the enum.
+_PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
+
+
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
-               double exploration=1.0, int policy=0, int noise=1, double prior=0.0,
+               double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
-               int exact_cards=10, long exact_budget=20000) -> dict:
+               int exact_cards=10, long exact_budget=20000) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
-    Returns root statistics: per root move (code) visits, reward sum and sum of
-    squares for the searcher, plus per-seat sums and losses over all iterations.
+    Returns the root statistics as a `SearchResult`: per root move its visits,
+    reward sum and sum of squares for the searcher and availability, plus
+    per-seat sums and losses over all iterations.
     """
     cdef Tree tree
     cdef Solver sv
@@ -643,12 +652,15 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     cdef Rng rng
     cdef double start = now_ms()
     cdef int w, n_worlds = worlds if not resample else 1
+    cdef int players = sampler.c.template.players
     cdef long per_world, done_iterations = 0
     cdef int c
+    if policy not in _PLAYOUTS:
+        raise ValueError(f"unknown playout policy {policy!r} (expected one of {', '.join(_PLAYOUTS)})")
     rng_seed(&rng, seed)
     p.deadline_ms = start + time_ms if time_ms > 0 else 0
     p.exploration = exploration
-    p.policy = policy
+    p.policy = _PLAYOUTS[policy]
     p.noise = noise
     p.prior_weight = prior
     p.opponent_policy = <int>(opponent_policy * 64 + 0.5)
@@ -660,9 +672,9 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
             raise MemoryError("no memory for the endgame table")
         svp = &sv
     roots = {}
-    seat_sum = [0.0] * MAX_SEATS
-    seat_sq = [0.0] * MAX_SEATS
-    seat_losses = [0] * MAX_SEATS
+    seat_sum = [0.0] * players
+    seat_sq = [0.0] * players
+    seat_losses = [0] * players
     total_worlds = 0
     try:
         for w in range(n_worlds):
@@ -676,13 +688,11 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
             total_worlds += tree.worlds
             c = tree.nodes[0].first_child
             while c >= 0:
-                entry = roots.setdefault(tree.nodes[c].move, [0, 0.0, 0.0, 0])
-                entry[0] += tree.nodes[c].visits
-                entry[1] += tree.nodes[c].reward
-                entry[2] += tree.nodes[c].reward_sq
-                entry[3] += tree.nodes[c].avail
+                move = RootMove(tree.nodes[c].move, tree.nodes[c].visits, tree.nodes[c].reward,
+                                tree.nodes[c].reward_sq, tree.nodes[c].avail)
+                roots[move.code] = roots[move.code] + move if move.code in roots else move
                 c = tree.nodes[c].next_sibling
-            for i in range(MAX_SEATS):
+            for i in range(players):
                 seat_sum[i] += tree.seat_sum[i]
                 seat_sq[i] += tree.seat_sq[i]
                 seat_losses[i] += tree.seat_losses[i]
@@ -695,15 +705,15 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     finally:
         if svp != NULL:
             solver_free(&sv)
-    return {
-        "iterations": done_iterations,
-        "worlds": total_worlds,
-        "time_ms": now_ms() - start,
-        "moves": roots,
-        "seat_sum": seat_sum,
-        "seat_sq": seat_sq,
-        "seat_losses": seat_losses,
-    }
+    return SearchResult(
+        iterations=done_iterations,
+        worlds=total_worlds,
+        time_ms=now_ms() - start,
+        moves=tuple(roots.values()),
+        seat_sum=tuple(seat_sum),
+        seat_sq=tuple(seat_sq),
+        seat_losses=tuple(seat_losses),
+    )
 
 
 def greedy_code(CoreGame game) -> int:
@@ -713,11 +723,11 @@ def greedy_code(CoreGame game) -> int:
     return greedy_move(&game.state)
 
 
-def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> tuple:
+def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> ExactSolution:
     """Exact value of a perfect-information state for `hero`, and each move's value.
 
-    Returns `(value, {move_code: value}, nodes)` with values in half points
-    (2 win, 1 draw, 0 loss), or raises `ValueError` if the state is not an
+    Returns an `ExactSolution` with values in half points (2 win, 1 draw,
+    0 loss), or raises `ValueError` if the state is not an
     empty-stock two-seat position. `budget` caps nodes (0: none); if it runs out
     `TimeoutError` is raised, as it is past `time_ms` (0: no limit).
     """
@@ -755,4 +765,4 @@ def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> tup
         nodes = sv.nodes
     finally:
         solver_free(&sv)
-    return best, values, nodes
+    return ExactSolution(hero, best, values, nodes)

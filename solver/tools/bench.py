@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
+from solver.game.position import Position
 from solver.game.rules import Rules
 
 __all__ = [
@@ -372,11 +373,11 @@ def search_speed(
     slowly clocking core, and one run alone reads low.
     """
     from solver.game.reference import Game
-    from solver.search.solver import Limits, Solver
+    from solver.search import Limits, Solver
 
     game = Game.deal(Rules.from_json(rules), players, seed=seed)
     solver = Solver(threads=threads) if policy is None else Solver(threads=threads, policy=policy)
-    position = game.position(game.to_move or 0)
+    position = Position.from_game(game, game.to_move or 0).to_json()
     solver.hint(position, Limits(iterations=min(iterations, 2000)), seed=seed)  # warm up
     runs = []
     for _ in range(max(repeats, 1)):

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from solver.tools.arena.tasks import checked_player
-from solver.players.specs import Player
 from solver.game.cards import Card, Suit
 from solver.game.errors import TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, MoveRecord
 from solver.game.rules import PRESETS, Rules
-from solver.search.solver import Evaluation, Hint, Limits, Solver
+from solver.players import Player
+from solver.search import Evaluation, Hint, Limits, Solver
+from solver.tools.arena import checked_player
 
 __all__ = ["TerminalGame", "format_evaluation", "format_hint", "format_moves", "format_position"]
 

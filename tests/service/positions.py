@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from solver.game.cards import deck
+from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 
@@ -27,21 +28,21 @@ def to_move_position(
     """What the seat to move sees, mid-game."""
     game = played(rules, players, seed, plies)
     assert game.to_move is not None
-    return game.position(game.to_move)
+    return Position.from_game(game, game.to_move).to_json()
 
 
 def waiting_position(seed: int = 1) -> dict[str, Any]:
     """What a seat that is not to move sees."""
     game = played(seed=seed)
     assert game.to_move is not None
-    return game.position((game.to_move + 1) % game.players)
+    return Position.from_game(game, (game.to_move + 1) % game.players).to_json()
 
 
 def finished_position(seed: int = 3) -> dict[str, Any]:
     """A position of a finished game (to_move null)."""
     game = played(seed=seed, plies=10_000)
     assert game.over
-    return game.position(0)
+    return Position.from_game(game, 0).to_json()
 
 
 def open_endgame(cards_each: int, seed: int = 0) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from service.main import create_app
 from service.schemas import EvaluateResponse, HintResponse, MovesResponse
+from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import PRESETS, Rules
 from tests.service.conftest import TestClient, make_settings
@@ -73,7 +74,7 @@ def positions(draw: st.DrawFn) -> dict[str, Any]:
             break
         game.play(rng.choice(game.legal_moves()))
     seat = draw(st.integers(0, players - 1))
-    return game.position(seat)
+    return Position.from_game(game, seat).to_json()
 
 
 @given(position=positions(), seed=st.integers(0, 2**63 - 1), algorithm=st.sampled_from(["ismcts", "pimc"]))

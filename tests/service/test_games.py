@@ -12,6 +12,7 @@ import pytest
 from service.schemas import GameCreatedResponse
 from solver.game.cards import Card
 from solver.game.moves import Move
+from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.service.conftest import TestClient, bearer, make_client, make_settings
@@ -63,7 +64,7 @@ def test_create_human_against_greedy(client: TestClient) -> None:
     assert body["position"]["to_move"] == 0 and body["legal_moves"]
     assert all(entry["seat"] == 1 for entry in body["history"])
     reference = replay(game, body["history"], seed=7)
-    assert body["position"] == reference.position(0)
+    assert body["position"] == Position.from_game(reference, 0).to_json()
     GameCreatedResponse.model_validate(game, strict=True)
     assert body == view(client, game, 0)
 

@@ -11,21 +11,22 @@ from typing import Any
 
 import pytest
 
-from solver.tools.arena import tasks as arena
-from solver.tools.arena.tasks import (
+from solver.game.errors import TanError
+from solver.search import Limits
+from solver.tools.arena import (
     ArenaError,
+    GameTask,
     Sprt,
     build_tasks,
     elo_difference,
     play_game,
     read_results,
     run_arena,
+    runners,
     sprt_result,
     summarize,
     wilson_interval,
 )
-from solver.game.errors import TanError
-from solver.search.solver import Limits
 
 
 def _without_time(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -204,13 +205,13 @@ def test_resume_plays_only_what_is_missing(tmp_path: Path, monkeypatch: pytest.M
     with out.open("a") as file:
         file.write('{"deal": 2, "rotation": 0, "sco')  # a run cut short mid-line
     played: list[int] = []
-    real = arena.play_game
+    real = runners.play_game
 
-    def counting(task: arena.GameTask) -> dict[str, Any]:
+    def counting(task: GameTask) -> dict[str, Any]:
         played.append(task.deal * 10 + task.rotation)
         return real(task)
 
-    monkeypatch.setattr(arena, "play_game", counting)
+    monkeypatch.setattr(runners, "play_game", counting)
     records = run_arena(tasks, workers=1, out=out, resume=True)
     assert played == [20, 21]
     assert _without_time(records[:4]) == _without_time(first)
@@ -273,7 +274,7 @@ def test_bad_sprt_is_refused(elo0: float, elo1: float, alpha: float, beta: float
 def _scripted(results: dict[int, tuple[float, float]], played: list[tuple[int, int]]) -> Any:
     """A stand-in for `play_game`: deal d's rotation r gives the first engine results[d][r]."""
 
-    def play(task: arena.GameTask) -> dict[str, Any]:
+    def play(task: GameTask) -> dict[str, Any]:
         played.append((task.deal, task.rotation))
         score = results[task.deal][task.rotation]
         first = task.engines.index("greedy")
@@ -288,7 +289,7 @@ def test_sprt_stops_once_the_llr_crosses_a_bound(tmp_path: Path, monkeypatch: py
     # Wins only: after 2n games the LLR is 0.066356 · 2n (2n + 2)² / (2(2n + 1)):
     # 1.820 after 3 deals, 2.949 >= ln 19 after 4, so H1 with the fourth deal.
     played: list[tuple[int, int]] = []
-    monkeypatch.setattr(arena, "play_game", _scripted({d: (1.0, 1.0) for d in range(10)}, played))
+    monkeypatch.setattr(runners, "play_game", _scripted({d: (1.0, 1.0) for d in range(10)}, played))
     tasks = build_tasks(["greedy", "random"], deals=10, rules="durak", seed=1)
     sprt = Sprt(0, 50)
     out = tmp_path / "sprt.jsonl"
@@ -309,7 +310,7 @@ def test_sprt_goes_by_whole_deals_in_deal_order(monkeypatch: pytest.MonkeyPatch)
     # the games are given back shuffled, as a pool would finish them.
     script = {d: ((1.0, 0.0) if d % 2 else (0.0, 0.0)) for d in range(12)}
     played: list[tuple[int, int]] = []
-    monkeypatch.setattr(arena, "play_game", _scripted(script, played))
+    monkeypatch.setattr(runners, "play_game", _scripted(script, played))
     tasks = build_tasks(["greedy", "random"], deals=12, rules="durak", seed=1)
     sprt = Sprt(0, 100)
     scores: list[float] = []

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from solver.tools.arena.tasks import Sprt, build_tasks, read_results, run_arena, sprt_result
+from solver.tools.arena import Sprt, build_tasks, read_results, run_arena, sprt_result
 
 distributed = pytest.importorskip("distributed")
 

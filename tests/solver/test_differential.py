@@ -13,13 +13,14 @@ import pytest
 from solver.game.rules import Rules
 from tests.support.games import twin_games, variants
 
+
 def drive(rules: Rules, players: int, seed: int) -> int:
     """Play one random game in both implementations; returns the states compared."""
     states = 0
     for reference, core in twin_games(rules, players, seed):
         states += 1
         assert core.snapshot() == reference.snapshot(), f"state {states} of seed {seed}: snapshots differ"
-        assert core.legal_moves() == reference.legal_moves(), f"state {states} of seed {seed}: legal moves differ"
+        assert core.legal_moves() == reference.legal_moves(), f"state {states} of seed {seed}: moves differ"
     return states
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from solver.search import _search
 from solver.core._core import decode_move
-from solver.players.specs import GreedyPlayer, RandomPlayer
 from solver.game.position import Position
 from solver.game.rules import Rules
+from solver.players import GreedyPlayer, RandomPlayer
+from solver.search import _search
 from tests.support.games import twin_games, variants
 
 

@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 
-from solver.search import _search
 from solver.core._core import CoreGame
 from solver.game.cards import deck
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search.solver import Limits, Solver, prepare
+from solver.search import Limits, Solver, _search, prepare
 from tests.solver.positions import endgame_position
 
 DURAK = Rules.preset_named("durak")
@@ -32,10 +31,10 @@ def test_samples_keep_known_cards_and_are_whole_states() -> None:
             break
         game.play(rng.choice(game.legal_moves()))
     seat = 0
-    position = Position.from_json(game.position(seat))
+    position = Position.from_game(game, seat)
     root = prepare(position)
     for seed in range(200):
-        world = root.sampler.sample(seed).snapshot()
+        world = root.world(seed).snapshot()
         assert world["hands"][seat] == sorted(card.index for card in position.hand)
         for other, cards in enumerate(position.known):
             assert {card.index for card in cards} <= set(world["hands"][other])
@@ -68,7 +67,7 @@ def test_samples_are_uniform() -> None:
     counts: Counter[tuple[int, ...]] = Counter()
     draws = 6000
     for seed in range(draws):
-        counts[tuple(root.sampler.sample(seed).snapshot()["hands"][1])] += 1
+        counts[tuple(root.world(seed).snapshot()["hands"][1])] += 1
     assert len(counts) == 3
     expected = draws / 3
     chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
@@ -129,9 +128,9 @@ def test_exact_solver_matches_minimax(preset: str) -> None:
         if game is None:
             continue
         hero = game.to_move
-        value, values, _nodes = _search.solve_exact(game, hero)
-        assert value == minimax(game, hero)
-        for code, move_value in values.items():
+        solution = _search.solve_exact(game, hero)
+        assert solution.value == minimax(game, hero)
+        for code, move_value in solution.move_values.items():
             child = game.copy()
             child.play(code)
             assert move_value == minimax(child, hero)
@@ -261,7 +260,7 @@ def test_going_out_is_found_with_hidden_hands(algorithm: str) -> None:
 
 def test_same_seed_same_answer_and_only_legal_moves() -> None:
     game = Game.deal(Rules.preset_named("tan"), 3, seed=4)
-    position = game.position(game.to_move)
+    position = Position.from_game(game, game.to_move).to_json()
     legal = set(game.legal_moves())
     for algorithm in ("ismcts", "pimc"):
         first = Solver(algorithm, threads=2).hint(position, Limits(iterations=4000), seed=9)
@@ -274,13 +273,13 @@ def test_same_seed_same_answer_and_only_legal_moves() -> None:
 
 def test_opponent_model_answers_legal_moves_reproducibly() -> None:
     game = Game.deal(DURAK, 2, seed=8)
-    position = game.position(game.to_move)
+    position = Position.from_game(game, game.to_move).to_json()
     legal = set(game.legal_moves())
     first = Solver(opponent_policy=True).hint(position, Limits(iterations=3000), seed=2)
     again = Solver(opponent_policy=True).hint(position, Limits(iterations=3000), seed=2)
     assert first.to_json()["moves"] == again.to_json()["moves"]
     assert {move.move for move in first.moves} <= legal
-    other = game.position(1 - game.to_move)
+    other = Position.from_game(game, 1 - game.to_move).to_json()
     evaluation = Solver(opponent_policy=True).evaluate(other, Limits(iterations=2000), seed=2)
     assert evaluation.stats.iterations == 2000
 
@@ -307,7 +306,7 @@ def test_single_legal_move_answers_at_once() -> None:
 
 def test_evaluate_reports_every_seat() -> None:
     game = Game.deal(DURAK, 3, seed=2)
-    evaluation = Solver().evaluate(game.position(1), Limits(iterations=3000), seed=1)
+    evaluation = Solver().evaluate(Position.from_game(game, 1).to_json(), Limits(iterations=3000), seed=1)
     assert len(evaluation.scores) == 3 and len(evaluation.p_lose) == 3
     assert 0.8 < sum(evaluation.p_lose) <= 1.0 + 1e-9  # the rest are draws: no loser
     assert evaluation.ci95[0] <= evaluation.score <= evaluation.ci95[1]

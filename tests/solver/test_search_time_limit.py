@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
-from solver.search.solver import Limits, Solver
+from solver.search import Limits, Solver
 from tests.service.positions import open_endgame
 Solver().hint(open_endgame(8, seed=13), Limits(iterations=100, time_ms=100))
 """

@@ -1,0 +1,109 @@
+"""The answers of a search, shaped like the JSON of docs/api.md §3: hints, evaluations, stats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.game.moves import Move
+
+__all__ = ["Evaluation", "Hint", "MoveValue", "SearchStats", "Value"]
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    algorithm: str
+    iterations: int
+    worlds: int
+    time_ms: float
+    iterations_per_s: float
+    stop_reason: str
+    seed: int
+    threads: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "algorithm": self.algorithm,
+            "iterations": self.iterations,
+            "worlds": self.worlds,
+            "time_ms": round(self.time_ms, 3),
+            "iterations_per_s": round(self.iterations_per_s, 1),
+            "stop_reason": self.stop_reason,
+            "seed": self.seed,
+            "threads": self.threads,
+        }
+
+
+@dataclass(frozen=True)
+class Value:
+    """An expected score (SPEC §1.5) with its 95% interval; `exact` when proven."""
+
+    score: float
+    ci95: tuple[float, float]
+    exact: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": round(self.score, 6), "ci95": [round(x, 6) for x in self.ci95], "exact": self.exact}
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    move: Move
+    score: float
+    ci95: tuple[float, float]
+    visits: int
+    exact: bool
+
+    @property
+    def notation(self) -> str:
+        return self.move.notation
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.move.to_json(),
+            "notation": self.move.notation,
+            "score": round(self.score, 6),
+            "ci95": [round(x, 6) for x in self.ci95],
+            "visits": self.visits,
+            "exact": self.exact,
+        }
+
+
+@dataclass(frozen=True)
+class Hint:
+    seat: int
+    best: Move
+    moves: list[MoveValue]
+    evaluation: Value
+    stats: SearchStats
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "best": self.best.to_json(),
+            "moves": [move.to_json() for move in self.moves],
+            "evaluation": self.evaluation.to_json(),
+            "stats": self.stats.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    seat: int
+    score: float
+    ci95: tuple[float, float]
+    exact: bool
+    scores: list[float]
+    p_lose: list[float]
+    stats: SearchStats
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "score": round(self.score, 6),
+            "ci95": [round(x, 6) for x in self.ci95],
+            "exact": self.exact,
+            "scores": [round(x, 6) for x in self.scores],
+            "p_lose": [round(x, 6) for x in self.p_lose],
+            "stats": self.stats.to_json(),
+        }

@@ -1,0 +1,90 @@
+"""What the Cython search hands back: typed fields, not positional lists.
+
+`run_search` (solver/search/_search.pyx) answers a `SearchResult` per thread;
+`SearchResult.merge` adds the threads of a root-parallel search together.
+`solve_exact` answers an `ExactSolution`. Values of the exact solver are in
+half points (2 a win, 1 a draw, 0 a loss), so they stay whole numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["ExactSolution", "RootMove", "SearchResult"]
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """One move of the root: how often it was chosen and what the searcher scored through it.
+
+    `avail`: how often it was legal in the world of an iteration (information-set
+    search counts a move only in the worlds where it can be played).
+    """
+
+    code: int
+    visits: int
+    reward: float
+    reward_sq: float
+    avail: int
+
+    def __add__(self, other: RootMove) -> RootMove:
+        if other.code != self.code:
+            raise ValueError(f"cannot add the statistics of move {other.code} to move {self.code}")
+        return RootMove(
+            self.code,
+            self.visits + other.visits,
+            self.reward + other.reward,
+            self.reward_sq + other.reward_sq,
+            self.avail + other.avail,
+        )
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The root statistics of one search (or several merged).
+
+    Per seat, over all iterations: `seat_sum` and `seat_sq` the sum and sum of
+    squares of its score, `seat_losses` how often it scored 0. `time_ms` is the
+    wall time of the search.
+    """
+
+    iterations: int
+    worlds: int
+    time_ms: float
+    moves: tuple[RootMove, ...]
+    seat_sum: tuple[float, ...]
+    seat_sq: tuple[float, ...]
+    seat_losses: tuple[int, ...]
+
+    @classmethod
+    def merge(cls, results: Sequence[SearchResult], time_ms: float) -> SearchResult:
+        """Root-parallel searches added together; `time_ms` is the wall time of all of them."""
+        if not results:
+            raise ValueError("nothing to merge")
+        seats = len(results[0].seat_sum)
+        moves: dict[int, RootMove] = {}
+        for result in results:
+            if len(result.seat_sum) != seats:
+                raise ValueError("results of different seat counts cannot be merged")
+            for move in result.moves:
+                moves[move.code] = moves[move.code] + move if move.code in moves else move
+        return cls(
+            iterations=sum(result.iterations for result in results),
+            worlds=sum(result.worlds for result in results),
+            time_ms=time_ms,
+            moves=tuple(moves.values()),
+            seat_sum=tuple(sum(result.seat_sum[s] for result in results) for s in range(seats)),
+            seat_sq=tuple(sum(result.seat_sq[s] for result in results) for s in range(seats)),
+            seat_losses=tuple(sum(result.seat_losses[s] for result in results) for s in range(seats)),
+        )
+
+
+@dataclass(frozen=True)
+class ExactSolution:
+    """The exact value of a perfect-information state for one seat, and of each of its moves."""
+
+    hero: int
+    value: int  # half points: 2 win, 1 draw, 0 loss
+    move_values: dict[int, int]  # move code -> half points after it
+    nodes: int
