@@ -29,19 +29,16 @@ import json
 import os
 import platform
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import httpx
 
+from service.process import ServiceProcess
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -49,74 +46,6 @@ from solver.game.rules import Rules
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
-
-
-# -- the server ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Server:
-    """`python -m service.cli serve` (that is, `tan serve`) on 127.0.0.1 with `TAN_*` settings.
-
-    `stop()` sends SIGINT, as Ctrl-C does, and returns the exit status. Used by
-    this benchmark and by the service's end-to-end tests.
-    """
-
-    def __init__(self, database: Path, **settings: object) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "TAN_DATABASE": str(database)}
-        self.env.update({f"TAN_{name.upper()}": str(value) for name, value in settings.items()})
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, timeout: float = 30.0) -> None:
-        command = [
-            sys.executable, "-m", "service.cli", "serve",
-            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-        ]  # fmt: skip
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                stderr = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"the server exited with status {self.process.returncode}: {stderr}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the server did not answer /healthz in time")
-
-    def stop(self, timeout: float = 15.0) -> int:
-        """Ctrl-C (SIGINT), then wait; kills the process only if it hangs."""
-        if self.process is None:
-            return 0
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.process.stderr is not None:
-            self.process.stderr.close()
-        return int(self.process.returncode)
-
-    def __enter__(self) -> Server:
-        self.start()
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.stop()
 
 
 # -- the position -------------------------------------------------------------------------------
@@ -259,7 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     settings: dict[str, object] = {"threads": 1, "max_iterations": max(args.iterations, 10_000)}
     if args.max_searches is not None:
         settings["max_searches"] = args.max_searches
-    with tempfile.TemporaryDirectory() as scratch, Server(Path(scratch) / "games.db", **settings) as server:
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        ServiceProcess(Path(scratch) / "games.db", **settings) as server,
+    ):
         bar = latency_bar(server.url, position, args.iterations, args.latency_requests)
         print(
             f"latency bar: {args.iterations} iterations, median {bar['latency_ms']['median']} ms, "

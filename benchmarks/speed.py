@@ -28,70 +28,23 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from solver.tools.bench import (
     DEFAULT_CONFIGS,
+    CEngine,
     CoreEngine,
     EngineUnavailable,
-    PlayoutEngine,
-    PlayoutTotals,
-    ReferenceEngine,
+    engines_named,
     game_count,
     pin_to_one_core,
     report_playouts,
 )
 
 HERE = Path(__file__).resolve().parent
-C_SOURCE = HERE / "c" / "durak_playout.c"
 RESULTS = HERE / "results"
-C_FLAGS = ["-O3", "-march=native", "-std=gnu11"]
-
-
-@dataclass
-class CEngine:
-    """`benchmarks/c/durak_playout.c`, built with `gcc -O3 -march=native` in a temporary folder."""
-
-    name: str = "c"
-    games: int = 2_000_000
-    short_games: int = 200_000
-    compiler: str = "gcc"
-
-    def supports(self, rules: str, players: int) -> bool:
-        return rules == "durak" and players == 2
-
-    def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
-        if not self.supports(rules, players):
-            raise EngineUnavailable(f"the C loop plays only durak with 2 seats, not {rules} with {players}")
-        compiler = shutil.which(self.compiler)
-        if compiler is None:
-            raise EngineUnavailable(f"{self.compiler} is not installed")
-        with tempfile.TemporaryDirectory(prefix="tan-c-") as folder:
-            binary = Path(folder) / "durak_playout"
-            build = subprocess.run(
-                [compiler, *C_FLAGS, "-o", str(binary), str(C_SOURCE)], capture_output=True, text=True
-            )
-            if build.returncode != 0:
-                raise EngineUnavailable(f"{self.compiler} failed: {build.stderr.strip()}")
-            command = [str(binary), str(games), str(seed)]
-            run = subprocess.run(command, capture_output=True, text=True, check=True)
-        return PlayoutTotals.from_counts(self.name, rules, players, json.loads(run.stdout))
-
-
-ENGINE_TYPES: dict[str, type[Any]] = {"c": CEngine, "core": CoreEngine, "reference": ReferenceEngine}
-
-
-def engines_named(names: str) -> list[PlayoutEngine]:
-    """Engines from a comma-separated list such as `c,core,reference`."""
-    chosen = [name.strip() for name in names.split(",") if name.strip()]
-    unknown = [name for name in chosen if name not in ENGINE_TYPES]
-    if unknown:
-        raise SystemExit(f"unknown engine(s): {', '.join(unknown)} (known: {', '.join(ENGINE_TYPES)})")
-    return [ENGINE_TYPES[name]() for name in chosen]
 
 
 def machine() -> dict[str, Any]:
@@ -151,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds is not None and args.rounds < 1:
         parser.error("--rounds must be at least 1")
 
-    engines = engines_named(args.engines)
+    try:
+        engines = engines_named(args.engines)
+    except ValueError as error:
+        parser.error(str(error))
     cpu = pin_to_one_core() if args.pin else None
     if args.pin and cpu is None:
         print("benchmarks.speed: could not pin to one core; figures may mix cores", file=sys.stderr)

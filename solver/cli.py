@@ -21,14 +21,12 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.metadata
-import importlib.util
 import json
 import os
 import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from solver.game.errors import RulesError, TanError
@@ -47,9 +45,7 @@ from solver.tools.arena import (
 )
 from solver.tools.bench import (
     DEFAULT_CONFIGS,
-    CoreEngine,
-    PlayoutEngine,
-    ReferenceEngine,
+    engines_named,
     pin_to_one_core,
     report_playouts,
     report_search,
@@ -72,39 +68,6 @@ def version() -> str:
 # -- subcommands ----------------------------------------------------------------------------
 
 
-def _engine(name: str) -> PlayoutEngine | None:
-    if name == "core":
-        return CoreEngine()
-    if name == "reference":
-        return ReferenceEngine()
-    if name == "c":
-        speed = _benchmarks_speed()
-        if speed is None:
-            print("tan bench: skipping engine 'c': it needs a source checkout (benchmarks/)", file=sys.stderr)
-            return None
-        engine: PlayoutEngine = speed.CEngine()
-        return engine
-    raise ValueError(name)
-
-
-def _benchmarks_speed() -> ModuleType | None:
-    """`benchmarks/speed.py` of the checkout this package runs from, where the C loop is built.
-
-    The `tan` script does not have the checkout on `sys.path`, so the file is
-    loaded by its path next to the `solver` folder.
-    """
-    if "benchmarks.speed" in sys.modules:
-        return sys.modules["benchmarks.speed"]
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "speed.py"
-    spec = importlib.util.spec_from_file_location("_tan_benchmarks_speed", path)
-    if not path.is_file() or spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
-
-
 def _bench(args: argparse.Namespace) -> int:
     """Time random playouts per engine, then ISMCTS per thread count (SPEC §4 `tan bench`)."""
     if args.games is not None and args.games < 1:
@@ -121,10 +84,10 @@ def _bench(args: argparse.Namespace) -> int:
             return _usage(f"tan bench: {error}")
     if not configs:
         return _usage(f"tan bench: no default configuration has {args.players} players; give --rules")
-    names = [name.strip() for name in args.engines.split(",") if name.strip()]
-    unknown = [name for name in names if name not in ("core", "reference", "c")]
-    if unknown or not names:
-        return _usage(f"tan bench: unknown engine(s) {', '.join(unknown)}; known: core, reference, c")
+    try:
+        engines = engines_named(args.engines)
+    except ValueError as error:
+        return _usage(f"tan bench: {error}")
     try:
         threads = [int(count) for count in args.threads.split(",") if count.strip()]
     except ValueError:
@@ -136,7 +99,6 @@ def _bench(args: argparse.Namespace) -> int:
         iterations = 20_000 if args.short else 300_000
     if iterations < 1:
         return _usage("tan bench: --search-iterations must be at least 1")
-    engines = [engine for engine in map(_engine, names) if engine is not None]
     cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     if args.pin and pin_to_one_core() is None:
         print("tan bench: could not pin to one core; figures may mix cores", file=sys.stderr)
@@ -511,7 +473,7 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
     bench.add_argument(
         "--engines",
         default="core,reference",
-        help="comma-separated engines: core, reference, c (c needs a source checkout and gcc)",
+        help="comma-separated engines: core, reference, c (c needs gcc)",
     )
     bench.add_argument(
         "--no-pin", dest="pin", action="store_false",

@@ -2,11 +2,12 @@
 
 A playout deals a shuffled deck and plays uniformly random legal moves until
 the game ends. An *engine* is anything that can run many playouts and report
-the totals; the list is pluggable, so `benchmarks/speed.py` adds the
-hand-written C loop beside the engines defined here:
+the totals:
 
 - `core`: the Cython core's `bench_playouts`, one nogil loop;
-- `reference`: the plain Python rules (`solver.game.reference`), game by game.
+- `reference`: the plain Python rules (`solver.game.reference`), game by game;
+- `c`: a hand-written C loop (`solver/tools/c/durak_playout.c`, 2-seat `durak`
+  only) built with gcc, the physical speed reference the core is held to.
 
 An engine whose module is missing raises `EngineUnavailable`; callers skip it
 with a note. Figures are single-core: `pin_to_one_core` pins the process (and
@@ -23,17 +24,26 @@ import importlib
 import json
 import os
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from solver.game.position import Position
 from solver.game.rules import Rules
 
+C_SOURCE = Path(__file__).resolve().parent / "c" / "durak_playout.c"
+C_FLAGS = ["-O3", "-march=native", "-std=gnu11"]
+
 __all__ = [
     "DEFAULT_CONFIGS",
+    "ENGINES",
+    "CEngine",
     "CoreEngine",
     "EngineUnavailable",
     "PlayoutEngine",
@@ -41,6 +51,7 @@ __all__ = [
     "ReferenceEngine",
     "Skipped",
     "default_engines",
+    "engines_named",
     "game_count",
     "pin_to_cores",
     "pin_to_one_core",
@@ -200,6 +211,53 @@ class ReferenceEngine:
                 losses[game.loser] += 1
         seconds = time.perf_counter() - start
         return PlayoutTotals(self.name, rules, players, games, seconds, plies, tuple(losses), draws)
+
+
+@dataclass
+class CEngine:
+    """`solver/tools/c/durak_playout.c`, the hand-written C loop: the physical speed reference.
+
+    Written for `durak` with two seats only, with the whole state in registers;
+    built with `gcc -O3 -march=native` in a temporary folder at each run.
+    """
+
+    name: str = "c"
+    games: int = 2_000_000
+    short_games: int = 200_000
+    compiler: str = "gcc"
+
+    def supports(self, rules: str, players: int) -> bool:
+        return rules == "durak" and players == 2
+
+    def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
+        if not self.supports(rules, players):
+            raise EngineUnavailable(f"the C loop plays only durak with 2 seats, not {rules} with {players}")
+        compiler = shutil.which(self.compiler)
+        if compiler is None:
+            raise EngineUnavailable(f"{self.compiler} is not installed")
+        with tempfile.TemporaryDirectory(prefix="tan-c-") as folder:
+            binary = Path(folder) / "durak_playout"
+            build = subprocess.run(
+                [compiler, *C_FLAGS, "-o", str(binary), str(C_SOURCE)], capture_output=True, text=True
+            )
+            if build.returncode != 0:
+                raise EngineUnavailable(f"{self.compiler} failed: {build.stderr.strip()}")
+            command = [str(binary), str(games), str(seed)]
+            run = subprocess.run(command, capture_output=True, text=True, check=True)
+        return PlayoutTotals.from_counts(self.name, rules, players, json.loads(run.stdout))
+
+
+ENGINES: dict[str, type[Any]] = {"core": CoreEngine, "reference": ReferenceEngine, "c": CEngine}
+
+
+def engines_named(names: str) -> list[PlayoutEngine]:
+    """Engines from a comma-separated list such as `c,core,reference` (ValueError for others)."""
+    chosen = [name.strip() for name in names.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in ENGINES]
+    if unknown or not chosen:
+        given = ", ".join(unknown) or "none given"
+        raise ValueError(f"unknown engine(s): {given} (known: {', '.join(ENGINES)})")
+    return [ENGINES[name]() for name in chosen]
 
 
 def default_engines() -> list[PlayoutEngine]:

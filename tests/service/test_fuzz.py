@@ -21,7 +21,7 @@ from service.schemas import EvaluateResponse, HintResponse, MovesResponse
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import PRESETS, Rules
-from tests.service.conftest import TestClient, make_settings
+from tests.support.service import TestClient, make_settings
 
 schemathesis = pytest.importorskip("schemathesis")
 from schemathesis.checks import not_a_server_error  # noqa: E402

@@ -11,44 +11,22 @@ import pytest
 
 from service.schemas import GameCreatedResponse
 from solver.game.cards import Card
-from solver.game.moves import Move
 from solver.game.position import Position
-from solver.game.reference import Game, random_deck
+from solver.game.reference import random_deck
 from solver.game.rules import Rules
-from tests.service.conftest import TestClient, bearer, make_client, make_settings
-from tests.service.test_positions import error
+from tests.support.service import (
+    TestClient,
+    bearer,
+    create,
+    error,
+    make_client,
+    make_settings,
+    move,
+    replay,
+    view,
+)
 
 GAME_KEYS = {"id", "status", "seat", "position", "legal_moves", "scores", "loser", "history", "seats"}
-
-
-def create(client: TestClient, **request: Any) -> dict[str, Any]:
-    answer = client.post("/v1/games", json=request)
-    assert answer.status_code == 201, answer.text
-    assert answer.headers["location"] == f"/v1/games/{answer.json()['id']}"
-    return dict(answer.json())
-
-
-def view(client: TestClient, game: dict[str, Any], seat: int, token: str | None = None) -> dict[str, Any]:
-    token = token if token is not None else game["tokens"][seat]
-    answer = client.get(f"/v1/games/{game['id']}", params={"seat": seat}, headers=bearer(token))
-    assert answer.status_code == 200, answer.text
-    return dict(answer.json())
-
-
-def move(client: TestClient, game: dict[str, Any], seat: int, played: Any) -> Any:
-    return client.post(
-        f"/v1/games/{game['id']}/moves",
-        json={"seat": seat, "move": played},
-        headers=bearer(game["tokens"][seat]),
-    )
-
-
-def replay(game: dict[str, Any], history: list[dict[str, Any]], rules: str = "durak", seed: int = 0) -> Game:
-    """The full game on this side, from the same deal and the public history."""
-    reference = Game.deal(Rules.from_json(rules), len(game["tokens"]), seed=seed)
-    for entry in history:
-        reference.play(Move.parse(entry["notation"]), entry["seat"])
-    return reference
 
 
 # -- creation and views -----------------------------------------------------------------------

@@ -14,9 +14,8 @@ import pytest
 from service.deps import services_of
 from service.main import create_app
 from service.settings import Settings
-from tests.service.conftest import TestClient, bearer, make_client, make_settings
-from tests.service.positions import to_move_position
-from tests.service.test_positions import error
+from tests.support.positions import to_move_position
+from tests.support.service import TestClient, bearer, error, make_client, make_settings
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ import pytest
 
 from service.main import VERSION
 from solver.game.rules import OPTION_DOCS, PRESETS
-from tests.service.conftest import TestClient, make_client, make_settings
-from tests.service.positions import (
+from tests.support.positions import (
     finished_position,
     open_endgame,
     to_move_position,
     waiting_position,
 )
+from tests.support.service import TestClient, error, make_client, make_settings
 
 HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
 MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact"}
@@ -32,16 +32,6 @@ STATS_KEYS = {
     "seed",
     "threads",
 }
-
-
-def error(answer: Any, status: int, code: str) -> str:
-    """Assert SPEC §3's error shape; return the message."""
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert set(body) == {"detail", "code"}, body
-    assert body["code"] == code, body
-    assert isinstance(body["detail"], str) and body["detail"]
-    return str(body["detail"])
 
 
 # -- service ----------------------------------------------------------------------------------

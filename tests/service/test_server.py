@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.load import Server
+from service.process import ServiceProcess as Server
 
 
 def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> None:

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from service.store import GameStore, StaleGameError
-from tests.service.conftest import make_client, make_settings
-from tests.service.test_games import bearer, create, move, view
+from tests.support.service import bearer, create, make_client, make_settings, move, view
 
 
 def test_wal_mode_and_round_trip(tmp_path: Path) -> None:

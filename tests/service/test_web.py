@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
-from benchmarks.load import Server
+from service.process import ServiceProcess as Server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

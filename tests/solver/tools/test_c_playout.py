@@ -1,6 +1,6 @@
 """The C speed reference plays the same game: its traced games replay move by move.
 
-`benchmarks/c/durak_playout.c` built with `-DDURAK_TRACE` prints every game it
+`solver/tools/c/durak_playout.c` built with `-DDURAK_TRACE` prints every game it
 plays (the deck, each move, the number of legal moves it chose among, the
 loser). Each engine that is importable replays those games: every move must be
 legal there, its legal-move count must agree, and the loser must be the same.
@@ -20,8 +20,9 @@ import pytest
 from solver.game.cards import Card, deck
 from solver.game.moves import Move
 from solver.game.rules import Rules
+from solver.tools.bench import C_SOURCE
 
-SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "c" / "durak_playout.c"
+SOURCE = C_SOURCE
 GAMES = 300
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")

@@ -1,11 +1,11 @@
-"""Positions for the service tests, made by playing real games with the reference rules."""
+"""Positions for the tests: from real games played with the reference rules, and hand-made endgames."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from solver.game.cards import deck
+from solver.game.cards import deck, parse_cards
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -64,3 +64,20 @@ def open_endgame(cards_each: int, seed: int = 0) -> dict[str, Any]:
         "defender": 1,
         "to_move": 0,
     }
+
+
+def endgame_position(rules: Rules, **fields: Any) -> dict[str, Any]:
+    """A SPEC §2.2 position whose discard pile is every card not placed elsewhere."""
+    placed = set(parse_cards(fields.get("hand", [])))
+    for pair in fields.get("table", []):
+        placed.add(parse_cards([pair["attack"]])[0])
+        if pair.get("defense"):
+            placed.add(parse_cards([pair["defense"]])[0])
+    for cards in fields.get("known", {}).values():
+        placed |= set(parse_cards(cards))
+    hidden = fields.pop("hidden", [])
+    placed |= set(parse_cards(hidden))
+    discard = [str(card) for card in deck(rules.deck) if card not in placed]
+    data: dict[str, Any] = {"rules": rules.preset, "stock": 0, "discard": discard, "defended_once": True}
+    data.update(fields)
+    return data

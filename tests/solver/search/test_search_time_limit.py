@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 from solver.search import Limits, Solver
-from tests.service.positions import open_endgame
+from tests.support.positions import open_endgame
 Solver().hint(open_endgame(8, seed=13), Limits(iterations=100, time_ms=100))
 """
 

@@ -15,7 +15,7 @@ from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 from solver.search import Limits, Solver, _search, prepare
-from tests.solver.positions import endgame_position
+from tests.support.positions import endgame_position
 
 DURAK = Rules.preset_named("durak")
 

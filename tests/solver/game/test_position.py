@@ -14,7 +14,7 @@ from solver.game.errors import CardError, NotYourTurnError, PositionError, Rules
 from solver.game.position import Position
 from solver.game.reference import Game, play_random_game
 from solver.game.rules import PRESETS, Rules
-from tests.solver.positions import endgame_position
+from tests.support.positions import endgame_position
 
 SPEC_EXAMPLE: dict[str, Any] = {
     "rules": "tan",

@@ -1,0 +1,96 @@
+"""Helpers for the service tests: a test app on its own database, and the calls every test makes."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+from service.main import create_app
+from service.settings import Settings
+from solver.game.moves import Move
+from solver.game.reference import Game
+from solver.game.rules import Rules
+
+with warnings.catch_warnings():
+    # Starlette asks for `httpx2` under its test client; `httpx` still works.
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from fastapi.testclient import TestClient
+
+__all__ = [
+    "FAST",
+    "TestClient",
+    "bearer",
+    "create",
+    "error",
+    "make_client",
+    "make_settings",
+    "move",
+    "replay",
+    "view",
+]
+
+FAST: dict[str, Any] = {
+    "default_iterations": 300,
+    "max_iterations": 5_000,
+    "default_time_ms": 500,
+    "max_time_ms": 2_000,
+    "max_searches": 2,
+    "engine_budget_ms": 5_000,
+}
+
+
+def make_settings(path: Path, **overrides: Any) -> Settings:
+    """Settings for a test app: its own database file and small limits."""
+    return Settings(database=path, **{**FAST, **overrides})
+
+
+def make_client(settings: Settings) -> TestClient:
+    return TestClient(create_app(settings))
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def error(answer: Any, status: int, code: str) -> str:
+    """Assert the error shape of docs/api.md §3 with this status and code; return the message."""
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"detail", "code"}, body
+    assert body["code"] == code, body
+    assert isinstance(body["detail"], str) and body["detail"]
+    return str(body["detail"])
+
+
+def create(client: TestClient, **request: Any) -> dict[str, Any]:
+    """`POST /v1/games`, which must succeed."""
+    answer = client.post("/v1/games", json=request)
+    assert answer.status_code == 201, answer.text
+    assert answer.headers["location"] == f"/v1/games/{answer.json()['id']}"
+    return dict(answer.json())
+
+
+def view(client: TestClient, game: dict[str, Any], seat: int, token: str | None = None) -> dict[str, Any]:
+    """`GET /v1/games/{id}?seat=k` with the seat's token, which must succeed."""
+    token = token if token is not None else game["tokens"][seat]
+    answer = client.get(f"/v1/games/{game['id']}", params={"seat": seat}, headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def move(client: TestClient, game: dict[str, Any], seat: int, played: Any) -> Any:
+    """`POST /v1/games/{id}/moves` for a seat, with its token; the raw answer."""
+    return client.post(
+        f"/v1/games/{game['id']}/moves",
+        json={"seat": seat, "move": played},
+        headers=bearer(game["tokens"][seat]),
+    )
+
+
+def replay(game: dict[str, Any], history: list[dict[str, Any]], rules: str = "durak", seed: int = 0) -> Game:
+    """The full game on this side, from the same deal and the public history."""
+    reference = Game.deal(Rules.from_json(rules), len(game["tokens"]), seed=seed)
+    for entry in history:
+        reference.play(Move.parse(entry["notation"]), entry["seat"])
+    return reference
