@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.errors import ApiError
 from service.metrics import Metrics
+from solver.game.errors import ErrorCode
 
 __all__ = ["CapacityGate", "SearchPool"]
 
@@ -57,9 +58,7 @@ class SearchPool:
 
     def busy_error(self) -> ApiError:
         self.metrics.searches_rejected.inc()
-        return ApiError(
-            503,
-            "busy",
+        return ApiError(ErrorCode.BUSY,
             f"all {self.slots} search slots are busy; retry in {self.retry_after_s} s",
             {"Retry-After": str(self.retry_after_s)},
         )
@@ -79,7 +78,7 @@ class SearchPool:
         self._free.release()
 
     def submit(self, work: Callable[[], T]) -> Future[T]:
-        """Start `work` in a free slot, or raise `ApiError(503)` when there is none."""
+        """Start `work` in a free slot, or raise the busy `ApiError` (503) when there is none."""
         if not self._free.acquire(blocking=False):
             raise self.busy_error()
         self._count(+1)

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from solver.game.errors import TanError
+from solver.game.errors import ErrorCode, TanError
 
 __all__ = [
     "ApiError",
@@ -33,31 +33,18 @@ __all__ = [
 
 log = logging.getLogger("service")
 
-_STATUS_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable",
-    409: "conflict",
-    413: "too_large",
-    415: "unsupported_media_type",
-    422: "invalid_request",
-    429: "too_many_requests",
-    500: "internal",
-    503: "busy",
-}
-
-
 class ErrorResponse(BaseModel):
     """The shape of every error answer (SPEC §3)."""
 
     detail: str = Field(description="what is wrong, naming the field or card at fault")
-    code: str = Field(description="a stable machine-readable reason, e.g. invalid_card, not_your_turn")
+    code: ErrorCode = Field(description="a stable machine-readable reason: " + "; ".join(
+        f"`{code.value}` ({code.status}): {code.meaning}" for code in ErrorCode
+    ))
 
     model_config = {
-        "json_schema_extra": {"examples": [{"detail": "hand[2]: not a card: 'Zz'", "code": "invalid_card"}]}
+        "json_schema_extra": {
+            "examples": [{"detail": "hand[2]: not a card: 'Zz'", "code": ErrorCode.INVALID_CARD.value}]
+        }
     }
 
 
@@ -65,9 +52,11 @@ _DESCRIPTIONS = {
     401: "no bearer token for a seat that needs one",
     403: "a wrong token for this seat, or a seat that is not yours",
     404: "no game with this id",
+    409: "the game kept changing while this move was played; retry",
     413: "the request body is too large",
-    422: "invalid input: see `code` (invalid_card, duplicate_card, card_not_in_deck, count_mismatch, "
-    "inconsistent_turn, not_your_turn, illegal_move, game_over, unknown_rules, bad_limits, invalid_request…)",
+    422: "invalid input: see `code` ("
+    + ", ".join(code.value for code in ErrorCode if code.status == 422)
+    + ")",
     503: "every search slot is busy; retry after the Retry-After header's seconds",
 }
 
@@ -78,18 +67,21 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class ApiError(Exception):
-    """An answer other than 422-from-the-solver: status, stable code, message, headers."""
+    """An answer other than 422-from-the-solver: a code of the catalogue (its status), message, headers."""
 
-    def __init__(self, status: int, code: str, detail: str, headers: Mapping[str, str] | None = None) -> None:
+    def __init__(self, code: ErrorCode, detail: str, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(detail)
-        self.status = status
         self.code = code
+        self.status = code.status
         self.detail = detail
         self.headers = dict(headers or {})
 
 
-def _answer(status: int, detail: str, code: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"detail": detail, "code": code}, status_code=status, headers=dict(headers or {}))
+def _answer(
+    status: int, detail: str, code: ErrorCode, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    body = {"detail": detail, "code": code.value}
+    return JSONResponse(body, status_code=status, headers=dict(headers or {}))
 
 
 def _location(loc: Sequence[Any]) -> str:
@@ -125,7 +117,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(TanError)
     async def _tan_error(request: Request, error: TanError) -> JSONResponse:
-        return _answer(422, error.message, error.code)
+        return _answer(error.code.status, error.message, error.code)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
@@ -133,16 +125,16 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
-        return _answer(422, readable_validation_errors(error.errors()), "invalid_request")
+        return _answer(422, readable_validation_errors(error.errors()), ErrorCode.INVALID_REQUEST)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         detail = error.detail if isinstance(error.detail, str) else str(error.detail)
-        code = _STATUS_CODES.get(error.status_code, "http_error")
+        code = ErrorCode.for_status(error.status_code)
         return _answer(error.status_code, detail, code, error.headers)
 
     @app.exception_handler(Exception)
     async def _internal_error(request: Request, error: Exception) -> JSONResponse:
         # A bug, not bad input: bad input is validated before it gets this far.
         log.exception("internal error on %s %s", request.method, request.url.path)
-        return _answer(500, "internal server error", "internal")
+        return _answer(500, "internal server error", ErrorCode.INTERNAL)

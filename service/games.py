@@ -32,7 +32,7 @@ from service.errors import ApiError
 from service.metrics import Metrics
 from service.store import GameRecord, GameStore, StaleGameError
 from solver.game.cards import parse_cards
-from solver.game.errors import RulesError, TanError
+from solver.game.errors import ErrorCode, RulesError, TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
@@ -153,7 +153,7 @@ class GameManager:
             return cached
         record = self.store.load(game_id)
         if record is None:
-            raise ApiError(404, "not_found", f"no game with id {game_id!r}")
+            raise ApiError(ErrorCode.NOT_FOUND, f"no game with id {game_id!r}")
         live = LiveGame.rebuild(record)
         self._remember(live)
         return live
@@ -172,7 +172,7 @@ class GameManager:
         if engine not in ENGINES:
             raise TanError(
                 f"seats: unknown seat kind {engine!r} (expected human or one of {', '.join(ENGINES)})",
-                "unknown_engine",
+                ErrorCode.UNKNOWN_ENGINE,
             )
         if engine in SEARCH_ENGINES:
             if limits is not None:
@@ -185,25 +185,24 @@ class GameManager:
         """Raise unless `token` is `seat`'s: 422 for no such seat, 403 for an engine seat or a wrong
         token, 401 for no token."""
         if isinstance(seat, bool) or seat not in range(live.game.players):
-            raise TanError(f"seat: no seat {seat!r} in this {live.game.players}-seat game", "invalid_seat")
+            raise TanError(
+                f"seat: no seat {seat!r} in this {live.game.players}-seat game",
+                ErrorCode.INVALID_SEAT,
+            )
         spec = live.seats[seat]
         if spec != HUMAN:
             engine = spec["engine"] if isinstance(spec, dict) else spec
-            raise ApiError(
-                403,
-                "engine_seat",
+            raise ApiError(ErrorCode.ENGINE_SEAT,
                 f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
             )
         expected = live.setup["token_hashes"][seat]
         if not token:
-            raise ApiError(
-                401,
-                "unauthorized",
+            raise ApiError(ErrorCode.UNAUTHORIZED,
                 f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
                 {"WWW-Authenticate": "Bearer"},
             )
         if not hmac.compare_digest(_hash(token), expected):
-            raise ApiError(403, "forbidden", f"wrong token for seat {seat}")
+            raise ApiError(ErrorCode.FORBIDDEN, f"wrong token for seat {seat}")
 
     # -- views ----------------------------------------------------------------------------------
 
@@ -287,9 +286,9 @@ class GameManager:
         try:
             rules.check_players(players)
         except RulesError as error:
-            raise RulesError(f"players: {error}", "bad_players") from None
+            raise RulesError(f"players: {error}", ErrorCode.BAD_PLAYERS) from None
         if len(seats) != players:
-            raise TanError(f"seats: {len(seats)} seats given for {players} players", "count_mismatch")
+            raise TanError(f"seats: {len(seats)} seats given for {players} players", ErrorCode.COUNT_MISMATCH)
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         deck = request.deck if request.deck is not None else [str(card) for card in random_deck(rules, seed)]
         game = Game.deal(rules, players, deck=deck, first_attacker=request.first_attacker)
@@ -338,7 +337,7 @@ class GameManager:
                 self.metrics.moves_played.labels("human").inc()
                 self.metrics.moves_played.labels("engine").inc(len(played) - 1)
                 return self.view(updated, seat)
-        raise ApiError(409, "conflict", f"game {game_id} kept changing while this move was played; retry")
+        raise ApiError(ErrorCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry")
 
     def hint(
         self,

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from solver.game.errors import RulesError, TanError
+from solver.game.errors import ErrorCode, RulesError, TanError
 from solver.game.position import Position
 from solver.game.rules import PRESETS, Rules
 from solver.search import ALGORITHMS, Limits, Solver
@@ -174,10 +174,10 @@ def _print_json(data: Any) -> None:
 def _hint(args: argparse.Namespace) -> int:
     """Ranked moves of a position (SPEC §3 hint answer)."""
     if args.multipv is not None and args.multipv < 1:
-        raise TanError(f"multipv must be at least 1, not {args.multipv}", "bad_limits")
+        raise TanError(f"multipv must be at least 1, not {args.multipv}", ErrorCode.BAD_LIMITS)
     position = _read_position(args.file)
     if position.to_move is None:
-        raise TanError("the game is over: there is no move to hint", "game_over")
+        raise TanError("the game is over: there is no move to hint", ErrorCode.GAME_OVER)
     solver = Solver(args.algorithm, threads=args.threads)
     hint = solver.hint(position, _limits(args, Limits()), seed=args.seed, multipv=args.multipv)
     if args.json:
@@ -236,12 +236,12 @@ def _engine_specs(text: str) -> list[Any]:
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as error:
-            raise TanError(f"engines: not JSON: {error.msg}", "unknown_engine") from None
+            raise TanError(f"engines: not JSON: {error.msg}", ErrorCode.UNKNOWN_ENGINE) from None
         specs = data if isinstance(data, list) else [data]
     else:
         specs = [name.strip() for name in stripped.split(",") if name.strip()]
     if not specs:
-        raise TanError("engines: none given", "unknown_engine")
+        raise TanError("engines: none given", ErrorCode.UNKNOWN_ENGINE)
     return specs
 
 
@@ -278,7 +278,7 @@ def _arena(args: argparse.Namespace) -> int:
     tasks = build_tasks(specs, args.deals, rules=args.rules, players=args.players, seed=args.seed,
                         limits=limits)
     if args.resume and args.out is None:
-        raise TanError("--resume needs --out, the results file to resume", "bad_arena")
+        raise TanError("--resume needs --out, the results file to resume", ErrorCode.BAD_ARENA)
     sprt = _sprt_option(args)
     finished: list[dict[str, Any]] = []
     try:
@@ -310,7 +310,7 @@ def _sprt_option(args: argparse.Namespace) -> Sprt | None:
         elo0, elo1 = (float(part) for part in parts)
     except ValueError:
         raise TanError(f"--sprt wants two Elo bounds ELO0,ELO1 such as 0,50, not {args.sprt!r}",
-                       "bad_arena") from None
+                       ErrorCode.BAD_ARENA) from None
     return Sprt(elo0, elo1, alpha=args.sprt_alpha, beta=args.sprt_beta)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.game.cards import Card, Rank, Suit, deck
-from solver.game.errors import PositionError
+from solver.game.errors import ErrorCode, PositionError
 from solver.game.rules import Rules
 
 __all__ = [
@@ -120,33 +120,43 @@ def check_turn(
     seats = range(players)
     for name, seat in (("attacker", attacker), ("defender", defender)):
         if seat not in seats:
-            raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", "invalid_seat")
+            raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", ErrorCode.INVALID_SEAT)
     if to_move is not None and to_move not in seats:
-        raise PositionError(f"to_move: no seat {to_move} in a {players}-seat game", "invalid_seat")
+        raise PositionError(f"to_move: no seat {to_move} in a {players}-seat game", ErrorCode.INVALID_SEAT)
     for name, group in (("passed", passed), ("finished", finished)):
         for seat in group:
             if seat not in seats:
-                raise PositionError(f"{name}: no seat {seat} in a {players}-seat game", "invalid_seat")
+                raise PositionError(
+                    f"{name}: no seat {seat} in a {players}-seat game",
+                    ErrorCode.INVALID_SEAT,
+                )
     if len(set(finished)) != len(finished):
-        raise PositionError(f"finished: a seat is listed twice in {list(finished)}", "invalid_position")
+        raise PositionError(
+            f"finished: a seat is listed twice in {list(finished)}",
+            ErrorCode.INVALID_POSITION,
+        )
     for seat in finished:
         if hand_counts[seat] != 0:
             raise PositionError(
-                f"finished: seat {seat} has finished but holds {hand_counts[seat]} cards", "count_mismatch"
+                f"finished: seat {seat} has finished but holds {hand_counts[seat]} cards",
+                ErrorCode.COUNT_MISMATCH,
             )
     if finished and stock_count > 0:
         raise PositionError(
             f"finished: seats finish only once the stock is empty, but it holds {stock_count} cards",
-            "inconsistent_turn",
+            ErrorCode.INCONSISTENT_TURN,
         )
     # Only a defence puts cards on the discard pile (SPEC §1.4).
     if defended_once != (discard_count > 0):
         if defended_once:
-            raise PositionError("defended_once is true but the discard pile is empty", "inconsistent_turn")
+            raise PositionError(
+                "defended_once is true but the discard pile is empty",
+                ErrorCode.INCONSISTENT_TURN,
+            )
         raise PositionError(
             f"defended_once is false but {discard_count} cards lie in the discard pile "
             "(only a defence discards)",
-            "inconsistent_turn",
+            ErrorCode.INCONSISTENT_TURN,
         )
     _check_table(table, trump_suit)
     if to_move is None:
@@ -157,47 +167,48 @@ def check_turn(
     if len(active) < 2:
         raise PositionError(
             f"to_move is {to_move} but only {len(active)} seat(s) have not finished: the game is over",
-            "inconsistent_turn",
+            ErrorCode.INCONSISTENT_TURN,
         )
     for name, seat in (("attacker", attacker), ("defender", defender)):
         if seat in finished:
-            raise PositionError(f"{name}: seat {seat} has finished", "inconsistent_turn")
+            raise PositionError(f"{name}: seat {seat} has finished", ErrorCode.INCONSISTENT_TURN)
     if defender != next_active(players, finished, attacker):
         raise PositionError(
             f"defender: seat {defender} is not the next active seat after the attacker, seat {attacker} "
             f"(that is seat {next_active(players, finished, attacker)})",
-            "inconsistent_turn",
+            ErrorCode.INCONSISTENT_TURN,
         )
     if not table:
         empty = [seat for seat in active if hand_counts[seat] == 0]
         if empty:
             raise PositionError(
                 f"hand_counts: seat {empty[0]} holds no cards at the start of a bout but has not finished",
-                "inconsistent_turn",
+                ErrorCode.INCONSISTENT_TURN,
             )
         if taking:
-            raise PositionError("taking is true but the table is empty", "inconsistent_turn")
+            raise PositionError("taking is true but the table is empty", ErrorCode.INCONSISTENT_TURN)
     undefended = sum(1 for pair in table if pair.defense is None)
     defended = len(table) - undefended
     if taking:
         if not rules.throw_in_after_take:
             raise PositionError(
                 "taking is true but these rules end the bout at once on a take (throw_in_after_take is off)",
-                "inconsistent_turn",
+                ErrorCode.INCONSISTENT_TURN,
             )
         if undefended == 0:
-            raise PositionError("taking is true but every attack card is beaten", "inconsistent_turn")
+            raise PositionError("taking is true but every attack card is beaten", ErrorCode.INCONSISTENT_TURN)
     if undefended > hand_counts[defender]:
         raise PositionError(
             f"table: {undefended} undefended attack cards but the defender, seat {defender}, "
             f"holds {hand_counts[defender]} cards",
-            "inconsistent_turn",
+            ErrorCode.INCONSISTENT_TURN,
         )
     limit = attack_limit(rules, defended_once, hand_counts[defender], defended)
     transfer_chain = defended == 0 and len({pair.attack.rank for pair in table}) == 1
     if limit is not None and len(table) > limit and not (rules.transfer and transfer_chain):
         raise PositionError(
-            f"table: {len(table)} attack cards exceed the attack limit of {limit}", "inconsistent_turn"
+            f"table: {len(table)} attack cards exceed the attack limit of {limit}",
+            ErrorCode.INCONSISTENT_TURN,
         )
     order = throwers(players, finished, attacker, defender)
     expected = seat_to_move(rules, players, finished, table, attacker, defender, taking, passed)
@@ -205,30 +216,31 @@ def check_turn(
     if passed:
         if not in_throw_in:
             raise PositionError(
-                f"passed: {sorted(passed)} but nobody passes outside the throw-in phase", "inconsistent_turn"
+                f"passed: {sorted(passed)} but nobody passes outside the throw-in phase",
+                ErrorCode.INCONSISTENT_TURN,
             )
         strangers = sorted(set(passed) - set(order))
         if strangers:
             raise PositionError(
                 f"passed: seat {strangers[0]} is not a thrower in this bout (throwers: {order})",
-                "inconsistent_turn",
+                ErrorCode.INCONSISTENT_TURN,
             )
         if expected is None:
             raise PositionError(
-                "passed: every thrower has passed, so the bout is already over", "inconsistent_turn"
+                "passed: every thrower has passed, so the bout is already over", ErrorCode.INCONSISTENT_TURN
             )
         # Throwers act in order from the main attacker, so those who passed come first.
         prefix = order[: order.index(expected)]
         if set(passed) != set(prefix):
             raise PositionError(
                 f"passed: {sorted(passed)} is not the throwers before seat {expected} in order {order}",
-                "inconsistent_turn",
+                ErrorCode.INCONSISTENT_TURN,
             )
     if to_move != expected:
         raise PositionError(
             f"to_move: seat {to_move} is to move, but the rules say seat {expected} "
             f"({role_of(expected, attacker, defender)}) must",
-            "inconsistent_turn",
+            ErrorCode.INCONSISTENT_TURN,
         )
 
 
@@ -253,12 +265,12 @@ def _check_table(table: Sequence[Pair], trump_suit: Suit) -> None:
         if pair.defense is not None and not pair.defense.beats(pair.attack, trump_suit):
             raise PositionError(
                 f"table[{i}]: {pair.defense} does not beat {pair.attack} (trump {trump_suit.letter})",
-                "invalid_position",
+                ErrorCode.INVALID_POSITION,
             )
         if i > 0 and ranks.count(pair.attack.rank) < 2:
             raise PositionError(
                 f"table[{i}]: {pair.attack} was thrown in but no other {pair.attack.rank} is on the table",
-                "invalid_position",
+                ErrorCode.INVALID_POSITION,
             )
 
 
@@ -272,8 +284,14 @@ def place_cards(deck_size: int, places: Iterable[tuple[str, Card]]) -> dict[Card
     seen: dict[Card, str] = {}
     for where, card in places:
         if card not in full:
-            raise PositionError(f"{where}: {card} is not in a {deck_size}-card deck", "card_not_in_deck")
+            raise PositionError(
+                f"{where}: {card} is not in a {deck_size}-card deck",
+                ErrorCode.CARD_NOT_IN_DECK,
+            )
         if card in seen:
-            raise PositionError(f"{card} is shown twice: in {seen[card]} and in {where}", "duplicate_card")
+            raise PositionError(
+                f"{card} is shown twice: in {seen[card]} and in {where}",
+                ErrorCode.DUPLICATE_CARD,
+            )
         seen[card] = where
     return seen

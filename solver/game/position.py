@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 
 from solver.game.bout import Pair, check_turn, place_cards
 from solver.game.cards import Card, Rank, deck
-from solver.game.errors import CardError, NotYourTurnError, PositionError, RulesError, TanError
+from solver.game.errors import CardError, ErrorCode, NotYourTurnError, PositionError, RulesError, TanError
 from solver.game.moves import Move
 from solver.game.reference import Game
 from solver.game.rules import PRESETS, Rules
@@ -135,7 +135,7 @@ class Position:
         try:
             rules.check_players(players)
         except RulesError as error:
-            raise RulesError(f"players: {error}", "bad_players") from None
+            raise RulesError(f"players: {error}", ErrorCode.BAD_PLAYERS) from None
         hand_counts = data["hand_counts"]
         if not isinstance(hand_counts, list):
             raise PositionError(f"hand_counts must be a list of numbers, not {hand_counts!r}")
@@ -195,7 +195,10 @@ class Position:
     def from_game(cls, game: Game, seat: int) -> Position:
         """What `seat` sees of a full game."""
         if isinstance(seat, bool) or seat not in range(game.players):
-            raise PositionError(f"seat: no seat {seat!r} in a {game.players}-seat game", "invalid_seat")
+            raise PositionError(
+                f"seat: no seat {seat!r} in a {game.players}-seat game",
+                ErrorCode.INVALID_SEAT,
+            )
         return cls(
             rules=game.rules,
             players=game.players,
@@ -223,32 +226,39 @@ class Position:
         try:
             rules.check_players(players)
         except RulesError as error:
-            raise RulesError(f"players: {error}", "bad_players") from None
+            raise RulesError(f"players: {error}", ErrorCode.BAD_PLAYERS) from None
         if isinstance(self.seat, bool) or self.seat not in range(players):
-            raise PositionError(f"seat: no seat {self.seat!r} in a {players}-seat game", "invalid_seat")
+            raise PositionError(
+                f"seat: no seat {self.seat!r} in a {players}-seat game",
+                ErrorCode.INVALID_SEAT,
+            )
         if len(self.hand_counts) != players:
             raise PositionError(
-                f"hand_counts: {len(self.hand_counts)} counts for {players} seats", "count_mismatch"
+                f"hand_counts: {len(self.hand_counts)} counts for {players} seats", ErrorCode.COUNT_MISMATCH
             )
         if len(self.known) != players:
-            raise PositionError(f"known: {len(self.known)} entries for {players} seats", "count_mismatch")
+            raise PositionError(
+                f"known: {len(self.known)} entries for {players} seats",
+                ErrorCode.COUNT_MISMATCH,
+            )
         if self.known[self.seat]:
             raise PositionError(
-                f"known: seat {self.seat} is the viewpoint; its cards belong in hand", "invalid_position"
+                f"known: seat {self.seat} is the viewpoint; its cards belong in hand",
+                ErrorCode.INVALID_POSITION,
             )
         self._check_cards()
         if self.hand_counts[self.seat] != len(self.hand):
             raise PositionError(
                 f"hand_counts[{self.seat}] is {self.hand_counts[self.seat]} "
                 f"but hand holds {len(self.hand)} cards",
-                "count_mismatch",
+                ErrorCode.COUNT_MISMATCH,
             )
         for other, cards in enumerate(self.known):
             if len(cards) > self.hand_counts[other]:
                 raise PositionError(
                     f"known: {len(cards)} cards known in seat {other}'s hand, "
                     f"which holds {self.hand_counts[other]}",
-                    "count_mismatch",
+                    ErrorCode.COUNT_MISMATCH,
                 )
         on_table = sum(1 if defense is None else 2 for _, defense in self.table)
         total = sum(self.hand_counts) + self.stock + on_table + len(self.discard)
@@ -256,7 +266,7 @@ class Position:
             raise PositionError(
                 f"cards do not add up to the {rules.deck}-card deck: hands {sum(self.hand_counts)} + "
                 f"stock {self.stock} + table {on_table} + discard {len(self.discard)} = {total}",
-                "count_mismatch",
+                ErrorCode.COUNT_MISMATCH,
             )
         check_turn(
             rules,
@@ -288,14 +298,14 @@ class Position:
         full = set(deck(self.rules.deck))
         if self.trump not in full:
             raise PositionError(
-                f"trump: {self.trump} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
+                f"trump: {self.trump} is not in a {self.rules.deck}-card deck", ErrorCode.CARD_NOT_IN_DECK
             )
         seen = place_cards(self.rules.deck, places)
         if self.stock > 0 and self.trump in seen:
             raise PositionError(
                 f"{seen[self.trump]}: the trump card {self.trump} still lies at the bottom of the stock "
                 f"(stock {self.stock}), so it cannot be here too",
-                "count_mismatch",
+                ErrorCode.COUNT_MISMATCH,
             )
 
     # -- what this seat does not know ----------------------------------------------
@@ -318,7 +328,7 @@ class Position:
           seats that is exact, with more the earlier finishers are given 1.
         """
         if not self.over:
-            raise TanError("the game is not over: it has no final scores", "inconsistent_turn")
+            raise TanError("the game is not over: it has no final scores", ErrorCode.INCONSISTENT_TURN)
         holding = [seat for seat in range(self.players) if self.hand_counts[seat] > 0]
         loser = self._trump_ace_loser()
         if loser is None and len(holding) == 1:
@@ -375,21 +385,28 @@ class Position:
         slots = self.hidden_slots()
         for other in hidden:
             if other not in slots.seats:
-                raise PositionError(f"hidden: seat {other} has no hidden cards to assign", "invalid_seat")
+                raise PositionError(
+                    f"hidden: seat {other} has no hidden cards to assign",
+                    ErrorCode.INVALID_SEAT,
+                )
         for other, count in slots.seats.items():
             given = len(hidden.get(other, ()))
             if given != count:
                 raise PositionError(
-                    f"hidden[{other}]: {given} cards given for {count} unknown cards", "count_mismatch"
+                    f"hidden[{other}]: {given} cards given for {count} unknown cards",
+                    ErrorCode.COUNT_MISMATCH,
                 )
         if len(stock_order) != slots.stock:
             raise PositionError(
                 f"stock_order: {len(stock_order)} cards given for {slots.stock} unknown stock cards",
-                "count_mismatch",
+                ErrorCode.COUNT_MISMATCH,
             )
         assigned = [card for cards in hidden.values() for card in cards] + list(stock_order)
         if sorted(assigned) != self.unseen_cards():
-            raise PositionError("hidden and stock_order must hold exactly the unseen cards", "count_mismatch")
+            raise PositionError(
+                "hidden and stock_order must hold exactly the unseen cards",
+                ErrorCode.COUNT_MISMATCH,
+            )
         hands = [
             set(self.hand) if other == self.seat else set(self.known[other]) | set(hidden.get(other, ()))
             for other in range(self.players)
@@ -513,7 +530,7 @@ def _known(value: Any, players: int) -> tuple[tuple[Card, ...], ...]:
             raise PositionError(f"known: key {key!r} is not a seat number")
         seat = int(key)
         if seat not in range(players):
-            raise PositionError(f"known: no seat {seat} in a {players}-seat game", "invalid_seat")
+            raise PositionError(f"known: no seat {seat} in a {players}-seat game", ErrorCode.INVALID_SEAT)
         if known[seat]:
             raise PositionError(f"known: seat {seat} is given twice")
         known[seat] = tuple(_cards(cards, f"known[{seat}]"))

@@ -33,7 +33,7 @@ from solver.game.bout import (
     throwers,
 )
 from solver.game.cards import Card, Rank, Suit, deck, parse_cards
-from solver.game.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError
+from solver.game.errors import ErrorCode, GameOverError, IllegalMoveError, NotYourTurnError, PositionError
 from solver.game.limits import HISTORY_CAP
 from solver.game.moves import Action, Move
 from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
@@ -146,7 +146,7 @@ class Game:
             first_attacker = game._first_attacker()
         elif isinstance(first_attacker, bool) or first_attacker not in range(players):
             raise PositionError(
-                f"first_attacker: no seat {first_attacker!r} in a {players}-seat game", "invalid_seat"
+                f"first_attacker: no seat {first_attacker!r} in a {players}-seat game", ErrorCode.INVALID_SEAT
             )
         game._start_bout(first_attacker)
         game._check_trump_ace()
@@ -196,7 +196,7 @@ class Game:
         """
         rules.check_players(players)
         if len(hands) != players:
-            raise PositionError(f"hands: {len(hands)} hands for {players} seats", "count_mismatch")
+            raise PositionError(f"hands: {len(hands)} hands for {players} seats", ErrorCode.COUNT_MISMATCH)
         trump_card = Card.parse(trump)
         game = cls(rules, players, trump_card)
         game.hands = [set(parse_cards(hand)) for hand in hands]
@@ -218,7 +218,10 @@ class Game:
         game.defended_once = defended_once
         if known is not None:
             if len(known) != players:
-                raise PositionError(f"known: {len(known)} entries for {players} seats", "count_mismatch")
+                raise PositionError(
+                    f"known: {len(known)} entries for {players} seats",
+                    ErrorCode.COUNT_MISMATCH,
+                )
             game.known = [set(parse_cards(cards)) for cards in known]
         game._check_cards()
         if isinstance(to_move, EllipsisType):
@@ -227,7 +230,8 @@ class Game:
             )
             if to_move is None:
                 raise PositionError(
-                    "passed: every thrower has passed, so the bout is already over", "inconsistent_turn"
+                    "passed: every thrower has passed, so the bout is already over",
+                    ErrorCode.INCONSISTENT_TURN,
                 )
         check_turn(
             rules,
@@ -265,7 +269,10 @@ class Game:
             elif len(holding) == 1:
                 loser = holding[0]
         elif loser not in range(self.players):
-            raise PositionError(f"loser: no seat {loser} in a {self.players}-seat game", "invalid_seat")
+            raise PositionError(
+                f"loser: no seat {loser} in a {self.players}-seat game",
+                ErrorCode.INVALID_SEAT,
+            )
         self.loser = loser
         self.scores = list(scores) if scores is not None else self._scores()
 
@@ -286,22 +293,25 @@ class Game:
         if len(seen) != len(full):
             missing = sorted(full - set(seen))
             raise PositionError(
-                f"{len(missing)} cards of the deck are nowhere, e.g. {missing[0]}", "count_mismatch"
+                f"{len(missing)} cards of the deck are nowhere, e.g. {missing[0]}", ErrorCode.COUNT_MISMATCH
             )
         if self.trump not in full:
             raise PositionError(
-                f"trump: {self.trump} is not in a {self.rules.deck}-card deck", "card_not_in_deck"
+                f"trump: {self.trump} is not in a {self.rules.deck}-card deck", ErrorCode.CARD_NOT_IN_DECK
             )
         if self.stock and self.stock[-1] != self.trump:
             raise PositionError(
                 f"stock: the trump card {self.trump} must lie at the bottom (last) while the stock lasts, "
                 f"found {self.stock[-1]}",
-                "count_mismatch",
+                ErrorCode.COUNT_MISMATCH,
             )
         for seat, cards in enumerate(self.known):
             stray = sorted(cards - self.hands[seat])
             if stray:
-                raise PositionError(f"known: {stray[0]} is not in seat {seat}'s hand", "count_mismatch")
+                raise PositionError(
+                    f"known: {stray[0]} is not in seat {seat}'s hand",
+                    ErrorCode.COUNT_MISMATCH,
+                )
 
     # -- questions ------------------------------------------------------------------
 
@@ -707,13 +717,16 @@ def _check_deck(rules: Rules, cards: Sequence[Card | str]) -> list[Card]:
     seen: set[Card] = set()
     for i, card in enumerate(parsed):
         if card not in full:
-            raise PositionError(f"deck[{i}]: {card} is not in a {rules.deck}-card deck", "card_not_in_deck")
+            raise PositionError(
+                f"deck[{i}]: {card} is not in a {rules.deck}-card deck",
+                ErrorCode.CARD_NOT_IN_DECK,
+            )
         if card in seen:
-            raise PositionError(f"deck[{i}]: {card} appears twice", "duplicate_card")
+            raise PositionError(f"deck[{i}]: {card} appears twice", ErrorCode.DUPLICATE_CARD)
         seen.add(card)
     if len(parsed) != rules.deck:
         raise PositionError(
-            f"deck: {len(parsed)} cards given, a {rules.deck}-card deck is needed", "count_mismatch"
+            f"deck: {len(parsed)} cards given, a {rules.deck}-card deck is needed", ErrorCode.COUNT_MISMATCH
         )
     return parsed
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.game.errors import TanError
+from solver.game.errors import ErrorCode, TanError
 from solver.players.base import Player
 from solver.players.searching import SearchPlayer
 from solver.players.simple import GreedyPlayer, RandomPlayer
@@ -40,7 +40,7 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
         }
         unknown = sorted(set(data) - allowed)
         if unknown:
-            raise TanError(f"engine {engine} has no option(s) {', '.join(unknown)}", "unknown_engine")
+            raise TanError(f"engine {engine} has no option(s) {', '.join(unknown)}", ErrorCode.UNKNOWN_ENGINE)
         try:
             return SearchPlayer(
                 engine,
@@ -49,10 +49,13 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
                 data,
             )
         except TypeError as error:
-            raise TanError(f"engine {engine}: {error}", "unknown_engine") from None
+            raise TanError(f"engine {engine}: {error}", ErrorCode.UNKNOWN_ENGINE) from None
     else:
-        raise TanError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})", "unknown_engine")
+        raise TanError(
+            f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})",
+            ErrorCode.UNKNOWN_ENGINE,
+        )
     if data or limits is not None:
         extra = sorted(data) + (["limits"] if limits is not None else [])
-        raise TanError(f"engine {engine} takes no options: {', '.join(extra)}", "unknown_engine")
+        raise TanError(f"engine {engine} takes no options: {', '.join(extra)}", ErrorCode.UNKNOWN_ENGINE)
     return player

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from solver.game.errors import TanError
+from solver.game.errors import ErrorCode, TanError
 
 __all__ = ["Limits", "LimitsError"]
 
@@ -14,7 +14,7 @@ __all__ = ["Limits", "LimitsError"]
 class LimitsError(TanError):
     """Limits that cannot be searched with."""
 
-    code = "bad_limits"
+    code = ErrorCode.BAD_LIMITS
 
 
 @dataclass(frozen=True)

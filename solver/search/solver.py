@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from solver.core import decode_move
-from solver.game.errors import GameOverError, NotYourTurnError, TanError
+from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanError
 from solver.game.position import Position
 from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Value
@@ -75,12 +75,12 @@ class Solver:
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
-                           "bad_algorithm")
+                           ErrorCode.BAD_ALGORITHM)
         if policy not in POLICIES:
             raise TanError(f"unknown playout policy {policy!r} (expected one of {', '.join(POLICIES)})",
-                           "bad_algorithm")
+                           ErrorCode.BAD_ALGORITHM)
         if not isinstance(threads, int) or threads < 1:
-            raise TanError(f"threads must be a positive whole number, not {threads!r}", "bad_limits")
+            raise TanError(f"threads must be a positive whole number, not {threads!r}", ErrorCode.BAD_LIMITS)
         self.algorithm = algorithm
         self.threads = threads
         self.exploration = exploration

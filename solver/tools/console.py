@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from solver.game.cards import Card, Suit
-from solver.game.errors import TanError
+from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, MoveRecord
@@ -175,9 +175,12 @@ class TerminalGame:
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
         if isinstance(self.human, bool) or self.human not in range(self.players):
-            raise TanError(f"seat: no seat {self.human!r} in a {self.players}-seat game", "invalid_seat")
+            raise TanError(
+                f"seat: no seat {self.human!r} in a {self.players}-seat game",
+                ErrorCode.INVALID_SEAT,
+            )
         if not self.engines:
-            raise TanError("play needs at least one engine", "unknown_engine")
+            raise TanError("play needs at least one engine", ErrorCode.UNKNOWN_ENGINE)
         others = [seat for seat in range(self.players) if seat != self.human]
         self.seats = [None] * self.players
         self.names = ["you"] * self.players

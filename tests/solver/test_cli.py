@@ -25,7 +25,7 @@ from solver.tools.bench import PlayoutTotals, ReferenceEngine, run_playouts
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 AFFINITY = os.sched_getaffinity(0)
 
 

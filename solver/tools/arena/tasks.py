@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.game.errors import TanError
+from solver.game.errors import ErrorCode, TanError
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
@@ -48,7 +48,7 @@ TASK_FIELDS = ("rules", "players", "deal", "deal_seed", "rotation", "move_seed",
 class ArenaError(TanError):
     """An arena that cannot be run as asked (engines, seats, workers, results file)."""
 
-    code = "bad_arena"
+    code = ErrorCode.BAD_ARENA
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def checked_player(spec: Any) -> Player:
     try:
         return make_player(spec)
     except TypeError as error:  # Solver(**options) with an unknown keyword
-        raise TanError(f"engine spec {json.dumps(spec)}: {error}", "unknown_engine") from None
+        raise TanError(f"engine spec {json.dumps(spec)}: {error}", ErrorCode.UNKNOWN_ENGINE) from None
 
 
 def _player_spec(spec: Any) -> Any:
