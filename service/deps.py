@@ -57,7 +57,7 @@ def services_of(app: FastAPI) -> Services:
     return services
 
 
-def _services(request: Request) -> Services:
+async def _services(request: Request) -> Services:
     return services_of(request.app)
 
 
@@ -67,7 +67,7 @@ _bearer = HTTPBearer(
 )
 
 
-def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
+async def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
     return credentials.credentials if credentials is not None else None
 
 

@@ -1,11 +1,17 @@
-"""Games played over HTTP: creation, seat views, human moves, engine replies, hints (SPEC §3).
+"""Games played over HTTP: creation, seat views, human moves, engine replies, hints (docs/api.md §3).
 
 A game lives in the store (`service.store`) as its set-up and move list and,
-while in use, in memory as a reference `Game` rebuilt by replaying them. Every
-change happens under the game's lock on a copy of the game: the human move and
-the engine replies it sets off are applied to the copy, written to the store in
-one transaction that checks nobody else moved first, and only then become the
-game everyone sees. Bad input therefore never changes stored state.
+while in use, in memory as a reference `Game` rebuilt by replaying them. A
+change is computed on a copy of the game — the human move and the engine
+replies it sets off, the engines searching in the search pool with no lock
+held — then written to the store in one transaction that checks nobody moved
+first (optimistic concurrency: if somebody did, the move is tried again on the
+new state). Only then does it become the game everyone sees, so bad input
+never changes stored state and a slow search never blocks another request.
+
+The handlers are coroutines: searches are awaited in the search pool, and the
+store and replays run in worker threads, so the event loop (and `/healthz`)
+always answers at once.
 
 Secrets: each human seat has a bearer token (`secrets.token_urlsafe`); only its
 SHA-256 is stored, and tokens are compared in constant time. A seat's view
@@ -20,11 +26,12 @@ import hmac
 import secrets
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+import anyio
 
 from service.capacity import SearchPool
 from service.engine import SEARCH_ENGINES, Searcher
@@ -50,19 +57,6 @@ _WRITE_ATTEMPTS = 3
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-class _GameLock:
-    """A lock that a weak dictionary can hold (a bare `threading.Lock` cannot be weakly referenced)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-
-    def __enter__(self) -> None:
-        self._lock.acquire()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._lock.release()
 
 
 @dataclass
@@ -117,20 +111,9 @@ class GameManager:
         self.metrics = metrics
         self.cache_size = cache_size
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
-        self._cache_lock = threading.Lock()
-        # One lock per game in use; an entry vanishes once nobody holds its lock, so probing
-        # unknown ids cannot grow this without bound.
-        self._locks: weakref.WeakValueDictionary[str, _GameLock] = weakref.WeakValueDictionary()
-        self._locks_lock = threading.Lock()
+        self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
 
-    # -- locks and the cache --------------------------------------------------------------------
-
-    def _lock(self, game_id: str) -> _GameLock:
-        with self._locks_lock:
-            lock = self._locks.get(game_id)
-            if lock is None:
-                lock = self._locks[game_id] = _GameLock()
-            return lock
+    # -- the cache ------------------------------------------------------------------------------
 
     def _remember(self, live: LiveGame) -> None:
         if self.cache_size <= 0:
@@ -146,7 +129,10 @@ class GameManager:
             self._cache.pop(game_id, None)
 
     def _fresh(self, game_id: str) -> LiveGame:
-        """The game as stored now (call with its lock held): cached if no move was added since."""
+        """The game as stored now: cached if no move was added since (a worker thread calls this).
+
+        A cached `LiveGame` is never changed once shared: a move makes a new one.
+        """
         with self._cache_lock:
             cached = self._cache.get(game_id)
         if cached is not None and self.store.plies(game_id) == cached.plies:
@@ -157,6 +143,9 @@ class GameManager:
         live = LiveGame.rebuild(record)
         self._remember(live)
         return live
+
+    async def _load(self, game_id: str) -> LiveGame:
+        return await anyio.to_thread.run_sync(self._fresh, game_id)
 
     # -- seats and tokens -----------------------------------------------------------------------
 
@@ -186,18 +175,19 @@ class GameManager:
         token, 401 for no token."""
         if isinstance(seat, bool) or seat not in range(live.game.players):
             raise TanError(
-                f"seat: no seat {seat!r} in this {live.game.players}-seat game",
-                ErrorCode.INVALID_SEAT,
+                f"seat: no seat {seat!r} in this {live.game.players}-seat game", ErrorCode.INVALID_SEAT
             )
         spec = live.seats[seat]
         if spec != HUMAN:
             engine = spec["engine"] if isinstance(spec, dict) else spec
-            raise ApiError(ErrorCode.ENGINE_SEAT,
+            raise ApiError(
+                ErrorCode.ENGINE_SEAT,
                 f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
             )
         expected = live.setup["token_hashes"][seat]
         if not token:
-            raise ApiError(ErrorCode.UNAUTHORIZED,
+            raise ApiError(
+                ErrorCode.UNAUTHORIZED,
                 f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
                 {"WWW-Authenticate": "Bearer"},
             )
@@ -208,7 +198,7 @@ class GameManager:
 
     @staticmethod
     def view(live: LiveGame, seat: int) -> dict[str, Any]:
-        """SPEC §3: the game as `seat` sees it (call with the game's lock held, or on an unshared game)."""
+        """The game as `seat` sees it (docs/api.md §3, `GET /v1/games/{id}`)."""
         game = live.game
         seats: list[dict[str, Any]] = []
         for spec in live.seats:
@@ -217,12 +207,14 @@ class GameManager:
             else:
                 assert isinstance(spec, dict)
                 seats.append({"kind": "engine", "engine": spec["engine"], "limits": spec.get("limits")})
+        position = Position.from_game(game, seat)
+        legal = position.legal_moves() if game.to_move == seat else []
         return {
             "id": live.id,
             "status": live.status,
             "seat": seat,
-            "position": Position.from_game(game, seat).to_json(),
-            "legal_moves": [move.to_json() for move in game.legal_moves()] if game.to_move == seat else [],
+            "position": position.to_json(),
+            "legal_moves": [move.to_json() for move in legal],
             "scores": None if game.scores is None else list(game.scores),
             "loser": game.loser,
             "history": [
@@ -232,12 +224,15 @@ class GameManager:
             "seats": seats,
         }
 
-    def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
+    async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
-        with self._lock(game_id):
+
+        def read() -> dict[str, Any]:
             live = self._fresh(game_id)
             self.authorize(live, seat, token)
             return self.view(live, seat)
+
+        return await anyio.to_thread.run_sync(read)
 
     # -- engines --------------------------------------------------------------------------------
 
@@ -268,15 +263,16 @@ class GameManager:
             played.append((seat, move))
         return played
 
-    def _advance(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
-        """Let the engines reply on `game`, in a search slot if they search (503 if none is free)."""
+    async def _advance(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
+        """Let the engines reply on `game`: in a search slot if they search (503 if none is free),
+        else in a worker thread."""
         if self._needs_search(live, game):
-            return self.pool.submit(lambda: self._engines_play(live, game)).result()
-        return self._engines_play(live, game)
+            return await self.pool.run(lambda: self._engines_play(live, game))
+        return await anyio.to_thread.run_sync(self._engines_play, live, game)
 
     # -- creating and playing -------------------------------------------------------------------
 
-    def create(self, request: Any) -> tuple[str, list[str | None], dict[str, Any]]:
+    async def create(self, request: Any) -> tuple[str, list[str | None], dict[str, Any]]:
         """`POST /v1/games`: deal, let engines play until a human must act, store. Returns
         the id, the tokens and the view of the first human seat (of seat 0 in a game of
         engines only, which has no player whose hand must stay hidden)."""
@@ -305,54 +301,55 @@ class GameManager:
             "token_hashes": [None if token is None else _hash(token) for token in tokens],
         }
         live = LiveGame(game_id, setup, game.clone())
-        played = self._advance(live, game)
-        self.store.create(game_id, setup, [(seat, move.notation) for seat, move in played], _status(game))
-        live.game = game
-        live.history = played
+        played = await self._advance(live, game)
+        moves = [(seat, move.notation) for seat, move in played]
+        await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, _status(game))
+        live = LiveGame(game_id, setup, game, played)
         self._remember(live)
         self.metrics.games_created.inc()
         self.metrics.moves_played.labels("engine").inc(len(played))
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
-        return game_id, tokens, self.view(live, viewer)
+        return game_id, tokens, await anyio.to_thread.run_sync(self.view, live, viewer)
 
-    def play(self, game_id: str, seat: int, move_input: Any, token: str | None) -> dict[str, Any]:
-        """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies."""
-        with self._lock(game_id):
-            for _attempt in range(_WRITE_ATTEMPTS):
-                live = self._fresh(game_id)
-                self.authorize(live, seat, token)
-                move = Move.parse(move_input)
-                game = live.game.clone()
-                game.play(move, seat)
-                played = [(seat, move), *self._advance(live, game)]
-                try:
-                    self.store.append(
-                        game_id, live.plies, [(s, m.notation) for s, m in played], _status(game)
-                    )
-                except StaleGameError:
-                    self._forget(game_id)  # another process moved first: read it again and re-check
-                    continue
-                updated = LiveGame(game_id, live.setup, game, live.history + played)
-                self._remember(updated)
-                self.metrics.moves_played.labels("human").inc()
-                self.metrics.moves_played.labels("engine").inc(len(played) - 1)
-                return self.view(updated, seat)
+    async def play(self, game_id: str, seat: int, move_input: Any, token: str | None) -> dict[str, Any]:
+        """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies.
+
+        Computed on a copy with no lock held, then appended only if the stored game
+        is still the one the move was played on; otherwise tried again on the new state.
+        """
+        for _attempt in range(_WRITE_ATTEMPTS):
+            live = await self._load(game_id)
+            self.authorize(live, seat, token)
+            move = Move.parse(move_input)
+            game = live.game.clone()
+            game.play(move, seat)
+            played = [(seat, move), *await self._advance(live, game)]
+            moves = [(mover, played_move.notation) for mover, played_move in played]
+            try:
+                await anyio.to_thread.run_sync(self.store.append, game_id, live.plies, moves, _status(game))
+            except StaleGameError:
+                self._forget(game_id)  # somebody moved first: read the game again and re-check the move
+                continue
+            updated = LiveGame(game_id, live.setup, game, live.history + played)
+            self._remember(updated)
+            self.metrics.moves_played.labels("human").inc()
+            self.metrics.moves_played.labels("engine").inc(len(played) - 1)
+            return await anyio.to_thread.run_sync(self.view, updated, seat)
         raise ApiError(ErrorCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry")
 
-    def hint(
+    async def hint(
         self,
         game_id: str,
         seat: int,
         token: str | None,
         run: Callable[[Position], T],
     ) -> T:
-        """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (in a slot)."""
-        with self._lock(game_id):
-            live = self._fresh(game_id)
-            self.authorize(live, seat, token)
-            position = Position.from_game(live.game, seat)
+        """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen, in a search slot."""
+        live = await self._load(game_id)
+        self.authorize(live, seat, token)
+        position = Position.from_game(live.game, seat)
         self.searcher.check_to_move(position)
-        return self.pool.submit(lambda: run(position)).result()
+        return await self.pool.run(lambda: run(position))
 
 
 def _status(game: Game) -> str:

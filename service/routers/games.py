@@ -36,13 +36,13 @@ SeatQuery = Annotated[int, Query(description="whose view: a human seat, with its
     response_model=GameCreatedResponse,
     responses=error_responses(413, 422, 503),
 )
-def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONResponse:
+async def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONResponse:
     """Deal a new game. Engine seats move at once until a human must act.
 
     The answer holds one secret token per human seat (null for engines): keep it,
     it is shown only here. `game` is the first human seat's view.
     """
-    game_id, tokens, view = services.games.create(body)
+    game_id, tokens, view = await services.games.create(body)
     return JSONResponse(
         {"id": game_id, "tokens": tokens, "game": view},
         status_code=201,
@@ -51,10 +51,10 @@ def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONResponse:
 
 
 @router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422))
-def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
+async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
     """A seat's view: its position (SPEC §2.2), its legal moves when it is to move, the
     status, scores once over, and the public history of moves."""
-    return JSONResponse(services.games.read(game_id, seat, token))
+    return JSONResponse(await services.games.read(game_id, seat, token))
 
 
 @router.post(
@@ -62,10 +62,12 @@ def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: To
     response_model=GameResponse,
     responses=error_responses(401, 403, 404, 413, 422, 503),
 )
-def play_move(game_id: GameId, body: GameMoveRequest, services: ServicesDep, token: TokenDep) -> JSONResponse:
+async def play_move(
+    game_id: GameId, body: GameMoveRequest, services: ServicesDep, token: TokenDep
+) -> JSONResponse:
     """Play a human seat's move (JSON or text notation); engine seats then reply until a human
     must act or the game ends. Answers the moving seat's view, like GET."""
-    return JSONResponse(services.games.play(game_id, body.seat, body.move, token))
+    return JSONResponse(await services.games.play(game_id, body.seat, body.move, token))
 
 
 @router.get(
@@ -73,7 +75,7 @@ def play_move(game_id: GameId, body: GameMoveRequest, services: ServicesDep, tok
     response_model=HintResponse,
     responses=error_responses(401, 403, 404, 422, 503),
 )
-def game_hint(
+async def game_hint(
     game_id: GameId,
     seat: SeatQuery,
     services: ServicesDep,
@@ -90,7 +92,7 @@ def game_hint(
         name: value for name, value in (("iterations", iterations), ("time_ms", time_ms)) if value is not None
     }
     limits = searcher.limits(requested or None)
-    answer = services.games.hint(
+    answer = await services.games.hint(
         game_id, seat, token, lambda position: searcher.hint(position, limits, seed, multipv, algorithm)
     )
     return JSONResponse(answer.to_json())

@@ -15,8 +15,9 @@ router = APIRouter(tags=["service"])
 
 
 @router.get("/healthz", response_model=HealthResponse)
-def healthz() -> dict[str, str]:
-    """Liveness: the service answers, and which version it is."""
+async def healthz() -> dict[str, str]:
+    """Liveness: the service answers, and which version it is. Answered on the event loop, never
+    behind a search or a worker thread, so it is prompt however busy the searches are."""
     return {"status": "ok", "version": VERSION}
 
 
@@ -25,7 +26,7 @@ def healthz() -> dict[str, str]:
     response_class=Response,
     responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format"}},
 )
-def metrics(request: Request) -> Response:
+async def metrics(request: Request) -> Response:
     """Prometheus metrics: requests and latency per route, searches running and refused,
     search iterations (their rate is iterations per second)."""
     return Response(generate_latest(request.app.state.metrics.registry), media_type=CONTENT_TYPE_LATEST)

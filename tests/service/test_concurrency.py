@@ -1,0 +1,121 @@
+"""Searches never block what does not need them: health, views, other games; and the engine budget."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.deps import services_of
+from solver.game.position import Position
+from solver.players import GreedyPlayer
+from tests.support.positions import to_move_position
+from tests.support.service import TestClient, create, make_client, make_settings, move, replay, view
+
+HANG_GUARD_S = 20.0  # only against a hang: a blocked call never returns at all
+
+
+def in_thread(call: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
+    """Run `call` in a thread; its result lands in the list."""
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def finished(call: Callable[[], Any]) -> Any:
+    """`call`'s result, from a thread that must finish (a hang fails the test instead of hanging it)."""
+    thread, out = in_thread(call)
+    thread.join(HANG_GUARD_S)
+    assert not thread.is_alive(), "the call is blocked behind the running searches"
+    return out[0]
+
+
+def wait_until(condition: Callable[[], bool]) -> None:
+    event = threading.Event()
+    for _ in range(2000):
+        if condition():
+            return
+        event.wait(0.01)
+    raise AssertionError("the searches never started")
+
+
+@pytest.fixture
+def gated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """An app with one search slot whose searches wait at a gate until the test opens it."""
+    gate = threading.Event()
+    with make_client(make_settings(tmp_path / "games.db", max_searches=1)) as client:
+        services = services_of(client.app)  # type: ignore[arg-type]
+        real_hint, real_move = services.searcher.hint, services.searcher.engine_move
+
+        def slow_hint(*args: Any, **kwargs: Any) -> Any:
+            gate.wait(HANG_GUARD_S)
+            return real_hint(*args, **kwargs)
+
+        def slow_move(*args: Any, **kwargs: Any) -> Any:
+            gate.wait(HANG_GUARD_S)
+            return real_move(*args, **kwargs)
+
+        monkeypatch.setattr(services.searcher, "hint", slow_hint)
+        monkeypatch.setattr(services.searcher, "engine_move", slow_move)
+        yield client, services, gate
+        gate.set()
+
+
+def test_health_and_reads_answer_while_every_search_slot_is_busy(gated: Any) -> None:
+    client, services, gate = gated
+    game = create(client, rules="durak", seats=["human", "human"], seed=3)
+    searching, result = in_thread(lambda: client.post("/v1/hint", json={"position": to_move_position()}))
+    wait_until(lambda: services.pool.running == services.pool.slots)
+    health = finished(lambda: client.get("/healthz"))
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+    assert finished(lambda: view(client, game, 0))["status"] == "playing"
+    busy = finished(lambda: client.post("/v1/hint", json={"position": to_move_position()}))
+    assert busy.status_code == 503 and busy.headers["retry-after"]
+    gate.set()
+    searching.join(HANG_GUARD_S)
+    assert result[0].status_code == 200
+
+
+def test_no_lock_is_held_while_an_engine_searches(gated: Any) -> None:
+    """While the engine replies to seat 0's move, seat 0 can still read the game (the old view)."""
+    client, services, gate = gated
+    game = create(client, rules="durak", seats=["human", {"engine": "ismcts", "limits": {"iterations": 200}}],
+                  seed=4, first_attacker=0)
+    lead = view(client, game, 0)["legal_moves"][0]
+    playing, result = in_thread(lambda: move(client, game, 0, lead))
+    wait_until(lambda: services.pool.running == services.pool.slots)
+    during = finished(lambda: view(client, game, 0))
+    assert during["history"] == []  # nothing is stored until the engine has replied
+    gate.set()
+    playing.join(HANG_GUARD_S)
+    assert result[0].status_code == 200, result[0].text
+    after = view(client, game, 0)
+    assert len(after["history"]) >= 2 and after["history"][0]["move"] == lead
+
+
+def test_engines_past_their_budget_play_the_greedy_move(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the request's engine budget spent, search engines play greedy moves: a game of two
+    ismcts seats is then exactly a greedy game, and no search is run."""
+    services = services_of(client.app)  # type: ignore[arg-type]
+    monkeypatch.setattr(services.searcher, "engine_deadline", lambda: float("-inf"))
+    searched: list[Any] = []
+    monkeypatch.setattr(services.searcher, "hint", lambda *args, **kwargs: searched.append(args))
+    engine = {"engine": "ismcts", "limits": {"iterations": 500}}
+    game = create(client, rules="durak", seats=[engine, engine], seed=12)
+    history = game["game"]["history"]
+    assert game["game"]["status"] == "over" and not searched
+    replayed = replay(game, [], rules="durak", seed=12)
+    greedy = GreedyPlayer()
+    for entry in history:
+        seat = replayed.to_move
+        assert entry["seat"] == seat
+        expected = greedy.choose(Position.from_game(replayed, seat))
+        assert entry["notation"] == expected.notation
+        replayed.play(expected, seat)
+    assert replayed.over
