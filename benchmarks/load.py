@@ -6,7 +6,7 @@
 Two measurements, both against one server process started here on 127.0.0.1
 (and stopped with Ctrl-C's SIGINT at the end):
 
-1. The latency bar of SPEC §5: `--latency-requests` sequential hints of
+1. The latency bar of BENCHMARKS.md, quality bars: `--latency-requests` sequential hints of
    `--iterations` iterations (one thread per search) on a fixed 2-seat
    `durak` mid-game position; median and p99 latency as the client sees it.
 2. For each client count in `--clients`: that many concurrent async httpx
@@ -14,7 +14,7 @@ Two measurements, both against one server process started here on 127.0.0.1
    A client answered 503 waits `Retry-After × --backoff` seconds and moves on
    to its next request. Measured: throughput, median and p99 latency of the
    answered hints, and the count of each status; every answer must be 200, or
-   503 with a `Retry-After` header (SPEC §5) — anything else is listed under
+   503 with a `Retry-After` header (BENCHMARKS.md, quality bars) — anything else is listed under
    `violations`.
 
 Writes `benchmarks/results/load.json` (or `--output`) and prints a summary line
@@ -81,7 +81,7 @@ def _summary(latencies_ms: list[float]) -> dict[str, float]:
 
 
 def latency_bar(url: str, position: dict[str, Any], iterations: int, requests: int) -> dict[str, Any]:
-    """Sequential hints of `iterations` iterations: the SPEC §5 latency bar."""
+    """Sequential hints of `iterations` iterations: the BENCHMARKS.md, quality bars latency bar."""
     latencies: list[float] = []
     server_ms: list[float] = []
     rates: list[float] = []

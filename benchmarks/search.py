@@ -1,4 +1,4 @@
-"""Search speed and exact endgames (SPEC §5, search bars).
+"""Search speed and exact endgames (BENCHMARKS.md, quality bars, search bars).
 
     python -m benchmarks.search [--short] [--json]
 

@@ -6,7 +6,7 @@ Measures whole random games per second for `durak` with 2 seats and `tan`
 with 2 and 4 seats (the C loop plays only `durak` with 2 seats). Every engine
 plays uniformly random legal moves from shuffled deals, so the figures compare
 like with like, and plies per game and loss rates by seat must agree between
-engines within sampling noise. SPEC §5 asks the core for at least 400,000
+engines within sampling noise. BENCHMARKS.md, quality bars asks the core for at least 400,000
 `durak` playouts a second and to be within 1.3x of the C loop.
 
 On a shared or virtual machine one run of each can drift apart, so after the
@@ -14,7 +14,7 @@ table the C loop and the core play `durak` (2 seats) again in `--rounds`
 alternating rounds (5 by default, 1 with `--short`), and the ratio reported
 against the 1.3x bar is the median of the rounds' C/core ratios.
 
-Prints SPEC §4 JSON lines with `--json` (a line for people otherwise) and
+Prints docs/api.md §4 JSON lines with `--json` (a line for people otherwise) and
 writes everything to `benchmarks/results/speed.json` (`speed-short.json` for
 `--short`, so a quick run never replaces the figures of a full one).
 """
@@ -91,7 +91,7 @@ def c_core_rounds(rounds: int, *, short: bool, games: int | None, seed: int) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__.split("\n\n")[0])
     parser.add_argument("--short", action="store_true", help="a quick run with few games per engine")
-    parser.add_argument("--json", action="store_true", help="print SPEC §4 JSON lines")
+    parser.add_argument("--json", action="store_true", help="print docs/api.md §4 JSON lines")
     parser.add_argument("--games", type=int, help="games per engine and configuration (default: per engine)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--engines", default="c,core,reference", help="comma-separated: c, core, reference")

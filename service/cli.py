@@ -1,4 +1,4 @@
-"""The installed `tan` script (SPEC §4): the solver's subcommands plus `tan serve`.
+"""The installed `tan` script (docs/api.md §4): the solver's subcommands plus `tan serve`.
 
 `tan serve` lives here, beside the app it runs, so that the solver never
 imports the service; every other subcommand is `solver.cli`'s.

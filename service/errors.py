@@ -1,4 +1,4 @@
-"""Every error answer is `{"detail": "...", "code": "..."}` (SPEC §3).
+"""Every error answer is `{"detail": "...", "code": "..."}` (docs/api.md §3).
 
 - `TanError` from the solver (bad cards, positions, moves, rules, limits) → 422
   with its stable code; the message names the field or card.
@@ -34,7 +34,7 @@ __all__ = [
 log = logging.getLogger("service")
 
 class ErrorResponse(BaseModel):
-    """The shape of every error answer (SPEC §3)."""
+    """The shape of every error answer (docs/api.md §3)."""
 
     detail: str = Field(description="what is wrong, naming the field or card at fault")
     code: ErrorCode = Field(description="a stable machine-readable reason: " + "; ".join(
@@ -113,7 +113,7 @@ def readable_validation_errors(errors: Sequence[Mapping[str, Any]]) -> str:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Render every error as SPEC §3's `{"detail", "code"}`."""
+    """Render every error as docs/api.md §3's `{"detail", "code"}`."""
 
     @app.exception_handler(TanError)
     async def _tan_error(request: Request, error: TanError) -> JSONResponse:

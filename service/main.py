@@ -1,4 +1,4 @@
-"""The HTTP face of Tấn (SPEC §3): the FastAPI app.
+"""The HTTP face of Tấn (docs/api.md §3): the FastAPI app.
 
 `create_app(settings)` builds an app; `app` is the one `tan serve` runs
 (`uvicorn service.main:app`), configured from `TAN_*` environment variables
@@ -38,7 +38,7 @@ log = logging.getLogger("service")
 
 DESCRIPTION = """
 Tấn answers which move is best in a game of **bài Tấn / Durak**, from what one
-player can see (a *position*, SPEC §2.2), and plays stored games against engines.
+player can see (a *position*, docs/api.md §2.2), and plays stored games against engines.
 
 * **Positions**: `POST /v1/moves`, `POST /v1/hint`, `POST /v1/evaluate`.
 * **Games**: `POST /v1/games` deals; each human seat gets a secret token to send as

@@ -1,9 +1,9 @@
-"""Request and response models of the HTTP API (SPEC §2, §3), with examples for `/docs`.
+"""Request and response models of the HTTP API (docs/api.md §2, §3), with examples for `/docs`.
 
 Request models are strict and refuse unknown fields: their shape is checked
 here (a wrong type is a 422 `invalid_request` naming the field), their meaning
 by the solver (`Position.from_json`, `Move.parse`, `Rules.from_json`,
-`Limits`), which answers with SPEC §3's stable codes. Response models document
+`Limits`), which answers with docs/api.md §3's stable codes. Response models document
 the answers; handlers return the solver's own `to_json()` shapes.
 """
 
@@ -66,7 +66,7 @@ Seat = Annotated[int, Field(description="a seat number, 0…players-1", examples
 _MOVE_OBJECT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "title": "Move",
-    "description": "SPEC §2.1 move object",
+    "description": "docs/api.md §2.1 move object",
     "properties": {
         "action": {"type": "string", "enum": ["attack", "defend", "take", "pass", "transfer"]},
         "card": {"type": "string", "description": "the card played (attack, defend, transfer)"},
@@ -81,7 +81,7 @@ MoveInput = Annotated[
     WithJsonSchema(
         {
             "title": "MoveInput",
-            "description": "a move as SPEC §2.1 JSON (`{\"action\": \"defend\", \"card\": \"9c\", "
+            "description": "a move as docs/api.md §2.1 JSON (`{\"action\": \"defend\", \"card\": \"9c\", "
             "\"target\": \"7c\"}`) or text notation (`attack 7c`, `defend 7c with 9c`, `take`, `pass`, "
             "`transfer 7h`)",
             "anyOf": [
@@ -107,7 +107,7 @@ class TablePairIn(_Strict):
 
 
 class PositionIn(_Strict):
-    """What one seat sees (SPEC §2.2). Every card of the deck must be in exactly one place."""
+    """What one seat sees (docs/api.md §2.2). Every card of the deck must be in exactly one place."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
 
@@ -139,7 +139,7 @@ class PositionIn(_Strict):
     )
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC §2.2 JSON as sent, for `Position.from_json` to judge."""
+        """The docs/api.md §2.2 JSON as sent, for `Position.from_json` to judge."""
         data = self.model_dump(exclude_unset=True)
         if data.get("defended_once", False) is None:
             del data["defended_once"]
@@ -265,7 +265,7 @@ class GameCreateRequest(_Strict):
         None, ge=0, le=MAX_SEED, description="shuffles the deck (unless `deck` is given) and seeds engines"
     )
     deck: list[CardText] | None = Field(
-        None, description="the whole deck in order, top first, dealt as SPEC §1.2 (instead of a shuffle)"
+        None, description="the whole deck in order, top first, dealt as docs/rules.md §1.2 (instead of a shuffle)"
     )
     first_attacker: int | None = Field(
         None, description="the seat that leads the first bout (default: as the rules say)"
@@ -285,7 +285,7 @@ class GameMoveRequest(_Strict):
 
 
 class MoveOut(BaseModel):
-    """A move (SPEC §2.1); `card` and `target` appear only where the action has them."""
+    """A move (docs/api.md §2.1); `card` and `target` appear only where the action has them."""
 
     action: Literal["attack", "defend", "take", "pass", "transfer"]
     card: str | None = None
@@ -298,7 +298,7 @@ class TablePairOut(BaseModel):
 
 
 class PositionOut(BaseModel):
-    """What one seat sees (SPEC §2.2), canonical."""
+    """What one seat sees (docs/api.md §2.2), canonical."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
 
@@ -338,7 +338,7 @@ class StatsOut(BaseModel):
 
 
 class ValueOut(BaseModel):
-    score: float = Field(description="expected score (SPEC §1.5) of the seat: 1 win, 0.5 draw, 0 loss")
+    score: float = Field(description="expected score (docs/rules.md §1.5) of the seat: 1 win, 0.5 draw, 0 loss")
     ci95: list[float] = Field(description="95% confidence interval [lo, hi]")
     exact: bool = Field(description="proven game-theoretic value")
 
@@ -396,7 +396,7 @@ class GameResponse(BaseModel):
     seat: int = Field(description="the seat whose view this is")
     position: PositionOut
     legal_moves: list[MoveOut] = Field(description="the seat's legal moves; empty unless it is to move")
-    scores: list[float] | None = Field(description="per seat once the game is over (SPEC §1.5)")
+    scores: list[float] | None = Field(description="per seat once the game is over (docs/rules.md §1.5)")
     loser: int | None
     history: list[HistoryEntry] = Field(description="every move played, in order (all moves are public)")
     seats: list[SeatOut]

@@ -1,8 +1,8 @@
-"""The `tan` command's solver subcommands (SPEC §4).
+"""The `tan` command's solver subcommands (docs/api.md §4).
 
     tan bench [--short] [--json] [--rules R --players N] [--engines core,reference,c]
               [--threads 1,2] [--search-iterations N] [--no-search]
-    tan hint | evaluate | moves FILE|- [--json]   answers about a SPEC §2.2 position
+    tan hint | evaluate | moves FILE|- [--json]   answers about a docs/api.md §2.2 position
     tan play [--rules R --players N --seat S --engine E]   a game in the terminal
     tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
               [--scheduler tcp://host:8786] [--sprt ELO0,ELO1 --sprt-alpha A --sprt-beta B]
@@ -69,7 +69,7 @@ def version() -> str:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    """Time random playouts per engine, then ISMCTS per thread count (SPEC §4 `tan bench`)."""
+    """Time random playouts per engine, then ISMCTS per thread count (docs/api.md §4 `tan bench`)."""
     if args.games is not None and args.games < 1:
         return _usage("tan bench: --games must be at least 1")
     if args.rules is None:
@@ -172,7 +172,7 @@ def _print_json(data: Any) -> None:
 
 @_refusing_bad_input
 def _hint(args: argparse.Namespace) -> int:
-    """Ranked moves of a position (SPEC §3 hint answer)."""
+    """Ranked moves of a position (docs/api.md §3 hint answer)."""
     if args.multipv is not None and args.multipv < 1:
         raise TanError(f"multipv must be at least 1, not {args.multipv}", ErrorCode.BAD_LIMITS)
     position = _read_position(args.file)
@@ -191,7 +191,7 @@ def _hint(args: argparse.Namespace) -> int:
 
 @_refusing_bad_input
 def _evaluate(args: argparse.Namespace) -> int:
-    """How good a position is for its seat (SPEC §3 evaluate answer)."""
+    """How good a position is for its seat (docs/api.md §3 evaluate answer)."""
     position = _read_position(args.file)
     solver = Solver(args.algorithm, threads=args.threads)
     evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed)
@@ -206,7 +206,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 @_refusing_bad_input
 def _moves(args: argparse.Namespace) -> int:
-    """The legal moves of the seat to move, which must be the position's seat (SPEC §3 moves)."""
+    """The legal moves of the seat to move, which must be the position's seat (docs/api.md §3 moves)."""
     position = _read_position(args.file)
     moves = position.legal_moves()
     if args.json:
@@ -218,7 +218,7 @@ def _moves(args: argparse.Namespace) -> int:
 
 
 def _rules_option(text: str) -> Any:
-    """`--rules`: a preset name or SPEC §1.6 JSON (`{"preset": "durak", "transfer": true}`)."""
+    """`--rules`: a preset name or docs/rules.md §1.6 JSON (`{"preset": "durak", "transfer": true}`)."""
     if text.lstrip().startswith("{"):
         try:
             return json.loads(text)
@@ -247,7 +247,7 @@ def _engine_specs(text: str) -> list[Any]:
 
 @_refusing_bad_input
 def _play(args: argparse.Namespace) -> int:
-    """A game in the terminal against engines (SPEC §4 `tan play`), moves read from stdin."""
+    """A game in the terminal against engines (docs/api.md §4 `tan play`), moves read from stdin."""
     rules = Rules.from_json(args.rules)
     limits = _limits(args, Limits(iterations=None, time_ms=200))
     engines = [with_limits(spec, limits) for spec in _engine_specs(args.engine)]
@@ -272,7 +272,7 @@ def _play(args: argparse.Namespace) -> int:
 
 @_refusing_bad_input
 def _arena(args: argparse.Namespace) -> int:
-    """Engines against each other on paired deals (SPEC §4 `tan arena`)."""
+    """Engines against each other on paired deals (docs/api.md §4 `tan arena`)."""
     specs = _engine_specs(args.engines)
     limits = None if args.iterations is None and args.time_ms is None else _limits(args, Limits())
     tasks = build_tasks(specs, args.deals, rules=args.rules, players=args.players, seed=args.seed,
@@ -368,8 +368,8 @@ def format_arena(summary: ArenaSummary, deals: int, players: int) -> str:
 # -- the parser -----------------------------------------------------------------------------
 
 
-def _add_search_options(parser: argparse.ArgumentParser, json_help: str = "answer in JSON (SPEC §3)") -> None:
-    """The options SPEC §4 mirrors from the API's `limits`, `seed` and `algorithm`."""
+def _add_search_options(parser: argparse.ArgumentParser, json_help: str = "answer in JSON (docs/api.md §3)") -> None:
+    """The options docs/api.md §4 mirrors from the API's `limits`, `seed` and `algorithm`."""
     parser.add_argument("--iterations", type=int, help="search iterations (whichever limit comes first)")
     parser.add_argument("--time-ms", type=float, help="search time in milliseconds")
     parser.add_argument("--json", action="store_true", help=json_help)
@@ -384,7 +384,7 @@ def _add_solver_options(parser: argparse.ArgumentParser) -> None:
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="tan", type=_rules_option,
-        help="a preset (tan, durak, perevodnoy) or SPEC §1.6 JSON (default tan)",
+        help="a preset (tan, durak, perevodnoy) or docs/rules.md §1.6 JSON (default tan)",
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
 
@@ -408,8 +408,8 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
         ("evaluate", "how good a position is", _evaluate),
         ("moves", "the legal moves of a position", _moves),
     ):
-        sub = commands.add_parser(name, help=text, description=f"{text} (SPEC §2.2 position JSON)")
-        sub.add_argument("file", metavar="FILE|-", help="a SPEC §2.2 position as JSON; - reads stdin")
+        sub = commands.add_parser(name, help=text, description=f"{text} (docs/api.md §2.2 position JSON)")
+        sub.add_argument("file", metavar="FILE|-", help="a docs/api.md §2.2 position as JSON; - reads stdin")
         if name == "moves":
             sub.add_argument("--json", action="store_true", help='answer {"to_move": s, "moves": [...]}')
         else:
@@ -465,7 +465,7 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
 
     bench = commands.add_parser("bench", help="speed: random playouts per second, per engine")
     bench.add_argument("--short", action="store_true", help="a quick run with few games per engine")
-    bench.add_argument("--json", action="store_true", help="one SPEC §4 JSON object a line")
+    bench.add_argument("--json", action="store_true", help="one docs/api.md §4 JSON object a line")
     bench.add_argument("--rules", choices=sorted(PRESETS), help="only these rules (default: durak and tan)")
     bench.add_argument("--players", type=int, help="only this many seats")
     bench.add_argument("--games", type=int, help="games per engine (default: per engine, fewer with --short)")

@@ -1,4 +1,4 @@
-"""Games played over HTTP (SPEC §3): create, read a seat's view, move, ask a hint.
+"""Games played over HTTP (docs/api.md §3): create, read a seat's view, move, ask a hint.
 
 Human seats act with their bearer token; engine seats play by themselves
 until a human must act or the game ends. Games are stored in SQLite.
@@ -52,7 +52,7 @@ async def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONRes
 
 @router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422))
 async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
-    """A seat's view: its position (SPEC §2.2), its legal moves when it is to move, the
+    """A seat's view: its position (docs/api.md §2.2), its legal moves when it is to move, the
     status, scores once over, and the public history of moves."""
     return JSONResponse(await services.games.read(game_id, seat, token))
 

@@ -1,4 +1,4 @@
-"""Questions about a position (SPEC §2.2): its legal moves, a hint, an evaluation.
+"""Questions about a position (docs/api.md §2.2): its legal moves, a hint, an evaluation.
 
 Searches run in the bounded search pool, off the event loop; when every slot
 is busy the answer is 503 with `Retry-After`.
@@ -55,7 +55,7 @@ async def hint(body: HintRequest, services: ServicesDep) -> JSONResponse:
 
 @router.post("/evaluate", response_model=EvaluateResponse, responses=error_responses(413, 422, 503))
 async def evaluate(body: EvaluateRequest, services: ServicesDep) -> JSONResponse:
-    """How good the position is for its seat: expected score (SPEC §1.5), every seat's
+    """How good the position is for its seat: expected score (docs/rules.md §1.5), every seat's
     expected score and chance to lose. `exact` where the value is proven."""
     position = Position.from_json(body.position.to_json())
     searcher = services.searcher

@@ -1,4 +1,4 @@
-"""`GET /v1/rules`: the presets and every option with its meaning (SPEC §1.6)."""
+"""`GET /v1/rules`: the presets and every option with its meaning (docs/rules.md §1.6)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 /* Tấn — play bài Tấn / Durak against the engines, with hints.
  *
  * Plain JavaScript, no build step and nothing fetched from elsewhere: the page talks only
- * to this service's API (SPEC §3). The human is seat 0; its token lives in sessionStorage
+ * to this service's API (docs/api.md §3). The human is seat 0; its token lives in sessionStorage
  * (this tab only), the chosen language in localStorage.
  */
 "use strict";

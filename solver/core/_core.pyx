@@ -1,11 +1,11 @@
 # cython: language_level=3
-"""The fast game core: SPEC §1 over 64-bit card sets, without the interpreter.
+"""The fast game core: docs/rules.md over 64-bit card sets, without the interpreter.
 
 This is the same game as `solver/reference.py`, written for speed: a state is
 a plain struct that copies with one `memcpy`, moves are ints, and whole random
 games run in `nogil` loops. The differential tests drive both implementations
 through random games and hold them to identical moves and states; the rule
-readings they share are in docs/rules-notes.md.
+readings they share are in docs/rules.md.
 
 Only `solver` modules import this one; everyone else uses the Python faces.
 """
@@ -23,10 +23,10 @@ from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 # The four cards of one rank: bits r, r+13, r+26, r+39.
 cdef uint64_t RANK_BITS = (<uint64_t>1) | (<uint64_t>1 << 13) | (<uint64_t>1 << 26) | (<uint64_t>1 << 39)
 cdef uint64_t SUIT_BITS = 0x1FFF
-# BEATERS[trump suit][card]: every card that beats it (SPEC §1.3); RANK_CARDS[card]: its rank's four cards.
+# BEATERS[trump suit][card]: every card that beats it (docs/rules.md §1.3); RANK_CARDS[card]: its rank's four cards.
 cdef uint64_t BEATERS[4][52]
 cdef uint64_t RANK_CARDS[52]
-# The cards of each deck in index order (SPEC §1.1).
+# The cards of each deck in index order (docs/rules.md §1.1).
 cdef uint8_t DECK52[52]
 cdef uint8_t DECK36[36]
 
@@ -94,7 +94,7 @@ cdef inline int select_bit(uint64_t bits, int k) noexcept nogil:
 
 
 cdef inline uint64_t beaters(const State* s, int card) noexcept nogil:
-    """Every card that beats `card` (SPEC §1.3): higher of its suit, or any trump if it is not trump."""
+    """Every card that beats `card` (docs/rules.md §1.3): higher of its suit, or any trump if it is not trump."""
     return BEATERS[s.trump_suit][card]
 
 
@@ -107,7 +107,7 @@ cdef inline int step(const State* s, int seat) noexcept nogil:
 
 
 cdef int next_active(const State* s, int seat) noexcept nogil:
-    """The next seat after `seat` in play order that has not finished (SPEC §1.2)."""
+    """The next seat after `seat` in play order that has not finished (docs/rules.md §1.2)."""
     cdef int i, other = seat
     for i in range(s.players):
         other = step(s, other)
@@ -117,7 +117,7 @@ cdef int next_active(const State* s, int seat) noexcept nogil:
 
 
 cdef inline int first_thrower(const State* s) noexcept nogil:
-    """The first thrower in order who has not passed, or -1 (SPEC §1.4)."""
+    """The first thrower in order who has not passed, or -1 (docs/rules.md §1.4)."""
     cdef int i, seat = s.attacker
     cdef uint32_t waiting = s.active & ~s.passed & ~(<uint32_t>1 << s.defender)
     if not waiting:
@@ -130,7 +130,7 @@ cdef inline int first_thrower(const State* s) noexcept nogil:
 
 
 cdef int attack_limit(const State* s) noexcept nogil:
-    """Most attack cards this bout: the defender's cards at bout start, capped (SPEC §1.4)."""
+    """Most attack cards this bout: the defender's cards at bout start, capped (docs/rules.md §1.4)."""
     cdef int cap = s.rules.max_attack
     cdef int limit = tan_popcount(s.hands[s.defender]) + s.n_defended
     if not s.defended_once and s.rules.first_bout_max_attack > 0:
@@ -169,7 +169,7 @@ cdef inline void set_over(State* s, int loser) noexcept nogil:
 
 
 cdef inline int check_trump_ace(State* s) noexcept nogil:
-    """thối A chủ (SPEC §1.5): an active seat holding only the trump ace, stock empty, loses."""
+    """thối A chủ (docs/rules.md §1.5): an active seat holding only the trump ace, stock empty, loses."""
     cdef int seat
     cdef uint64_t ace
     if not s.rules.trump_ace_last_loses or s.n_stock > 0:
@@ -197,7 +197,7 @@ cdef inline int draw_up(State* s, int seat) noexcept nogil:
 
 
 cdef inline void refill(State* s) noexcept nogil:
-    """Refill in `refill_order` from the bout's main attacker (SPEC §1.4)."""
+    """Refill in `refill_order` from the bout's main attacker (docs/rules.md §1.4)."""
     cdef int i, seat, drawn = 0
     cdef int defender_last = s.rules.refill_order == REFILL_ATTACKER_OTHERS_DEFENDER
     if s.n_stock == 0:
@@ -227,7 +227,7 @@ cdef inline void clear_table(State* s) noexcept nogil:
 
 
 cdef inline void start_bout(State* s, int attacker) noexcept nogil:
-    """A new bout: attacker leads, the next active seat defends; record it for repetition (SPEC §1.5)."""
+    """A new bout: attacker leads, the next active seat defends; record it for repetition (docs/rules.md §1.5)."""
     cdef int i, count = 0
     cdef uint64_t key
     s.attacker = attacker
@@ -246,7 +246,7 @@ cdef inline void start_bout(State* s, int attacker) noexcept nogil:
 
 
 cdef void end_bout(State* s, int took) noexcept nogil:
-    """Table away, refill, finishing, game over, next attacker (SPEC §1.4-§1.5)."""
+    """Table away, refill, finishing, game over, next attacker (docs/rules.md §1.4-§1.5)."""
     cdef int i, seat, defender = s.defender
     if took:
         s.hands[defender] |= s.table_cards
@@ -300,7 +300,7 @@ cdef inline void apply_inline(State* s, int move) noexcept nogil:
     if kind == MK_ATTACK:
         s.hands[seat] &= ~(<uint64_t>1 << card)
         put_attack(s, card)
-        # While taking, throw-ins stay undefended and the order restarts (SPEC §1.4).
+        # While taking, throw-ins stay undefended and the order restarts (docs/rules.md §1.4).
         s.to_move = s.attacker if s.taking else s.defender
     elif kind == MK_DEFEND:
         s.hands[seat] &= ~(<uint64_t>1 << card)
@@ -346,7 +346,7 @@ cdef inline void apply_inline(State* s, int move) noexcept nogil:
 
 
 cdef int gen_moves(const State* s, int* moves) noexcept nogil:
-    """Every legal move of the seat to move (docs/rules-notes.md, turn structure)."""
+    """Every legal move of the seat to move (docs/rules.md §1.4, "Whose turn")."""
     cdef int n = 0, t, c
     cdef uint64_t hand, targets, b
     if s.over:
@@ -455,7 +455,7 @@ cdef int playout(State* s, Rng* rng) noexcept nogil:
 
 
 cdef void state_scores(const State* s, double* scores) noexcept nogil:
-    """SPEC §1.5 scores of a finished game (loser 0; no loser: seats in the last bout 0.5)."""
+    """docs/rules.md §1.5 scores of a finished game (loser 0; no loser: seats in the last bout 0.5)."""
     cdef int seat
     for seat in range(s.players):
         if s.loser >= 0:
@@ -465,7 +465,7 @@ cdef void state_scores(const State* s, double* scores) noexcept nogil:
 
 
 cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker) noexcept nogil:
-    """Deal an ordered deck (index 0 on top) as SPEC §1.2 says; first_attacker < 0: by the rules."""
+    """Deal an ordered deck (index 0 on top) as docs/rules.md §1.2 says; first_attacker < 0: by the rules."""
     cdef int i, seat, dealt = players * rules.hand_size
     cdef int lowest = 64, low
     memset(s, 0, header_size(s))
@@ -575,7 +575,7 @@ cdef class CoreGame:
 
     @staticmethod
     def deal(rules: Rules, int players, deck, int first_attacker=-1) -> CoreGame:
-        """Deal `deck` (cards or indices, top first) as SPEC §1.2."""
+        """Deal `deck` (cards or indices, top first) as docs/rules.md §1.2."""
         cdef uint8_t order[52]
         cdef RulesC r = rules_to_c(rules)
         cards = [c.index if isinstance(c, Card) else int(c) for c in deck]

@@ -29,14 +29,14 @@ __all__ = [
 
 @dataclass
 class Pair:
-    """One attack card on the table and the card that beat it, if any (SPEC §2.2 `table`)."""
+    """One attack card on the table and the card that beat it, if any (docs/api.md §2.2 `table`)."""
 
     attack: Card
     defense: Card | None = None
 
 
 def next_active(players: int, finished: Collection[int], seat: int) -> int:
-    """The next seat after `seat` in play order that has not finished (SPEC §1.2).
+    """The next seat after `seat` in play order that has not finished (docs/rules.md §1.2).
 
     Returns `seat` itself when every other seat has finished.
     """
@@ -49,13 +49,13 @@ def next_active(players: int, finished: Collection[int], seat: int) -> int:
 
 def throwers(players: int, finished: Collection[int], attacker: int, defender: int) -> list[int]:
     """Who may throw in, in order: the main attacker, then the other active seats
-    except the defender, in play order after the main attacker (SPEC §1.4)."""
+    except the defender, in play order after the main attacker (docs/rules.md §1.4)."""
     order = [(attacker + step) % players for step in range(players)]
     return [seat for seat in order if seat != defender and seat not in finished]
 
 
 def attack_limit(rules: Rules, defended_once: bool, defender_cards: int, defended_pairs: int) -> int | None:
-    """Most attack cards this bout (SPEC §1.4, docs/rules-notes.md "Limit").
+    """Most attack cards this bout (docs/rules.md §1.4, "The attack limit").
 
     `min(cap, defender's cards + defended pairs)`: the cards the defender held
     when the bout started (or the transfer was made) plus any it drew mid-bout.
@@ -77,7 +77,7 @@ def seat_to_move(
     taking: bool,
     passed: Collection[int],
 ) -> int | None:
-    """Who the rules say must move in a bout in progress (docs/rules-notes.md, turn structure).
+    """Who the rules say must move in a bout in progress (docs/rules.md §1.4, "Whose turn").
 
     Lead: the main attacker. Some attack card undefended and no take declared:
     the defender. Otherwise (throw-in phase) the first thrower in order who has
@@ -109,7 +109,7 @@ def check_turn(
     finished: Sequence[int],
     defended_once: bool,
 ) -> None:
-    """Refuse turn fields that contradict each other or the table (SPEC §2.2, §3).
+    """Refuse turn fields that contradict each other or the table (docs/api.md §2.2, §3).
 
     Raises `PositionError` with code `invalid_seat` (a seat outside the game),
     `invalid_position` (a table that no play could have built),
@@ -146,7 +146,7 @@ def check_turn(
             f"finished: seats finish only once the stock is empty, but it holds {stock_count} cards",
             ErrorCode.INCONSISTENT_TURN,
         )
-    # Only a defence puts cards on the discard pile (SPEC §1.4).
+    # Only a defence puts cards on the discard pile (docs/rules.md §1.4).
     if defended_once != (discard_count > 0):
         if defended_once:
             raise PositionError(
@@ -162,7 +162,7 @@ def check_turn(
     if to_move is None:
         return
 
-    # A bout in progress (docs/rules-notes.md, turn structure).
+    # A bout in progress (docs/rules.md §1.4, "Whose turn").
     active = [seat for seat in seats if seat not in finished]
     if len(active) < 2:
         raise PositionError(
@@ -254,8 +254,8 @@ def role_of(seat: int | None, attacker: int, defender: int) -> str:
 
 
 def _check_table(table: Sequence[Pair], trump_suit: Suit) -> None:
-    """Every defence beats its attack card (SPEC §1.3) and every attack card after
-    the first shares a rank with another card on the table (SPEC §1.4)."""
+    """Every defence beats its attack card (docs/rules.md §1.3) and every attack card after
+    the first shares a rank with another card on the table (docs/rules.md §1.4)."""
     ranks: list[Rank] = []
     for pair in table:
         ranks.append(pair.attack.rank)
@@ -275,7 +275,7 @@ def _check_table(table: Sequence[Pair], trump_suit: Suit) -> None:
 
 
 def place_cards(deck_size: int, places: Iterable[tuple[str, Card]]) -> dict[Card, str]:
-    """Where each card lies, refusing a card outside the deck or in two places (SPEC §2.2).
+    """Where each card lies, refusing a card outside the deck or in two places (docs/api.md §2.2).
 
     `places` pairs a field name (for the message) with a card; the answer maps
     every card to the first field that holds it.

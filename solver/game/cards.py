@@ -1,4 +1,4 @@
-"""Cards, ranks, suits and decks (SPEC §1.1).
+"""Cards, ranks, suits and decks (docs/rules.md §1.1).
 
 A card is a small immutable value. It prints canonically (`6s`, `Th`, `Ad`)
 and parses loosely (`10h`, `qS`, `A♠`, `7♡`), so people and programs can both
@@ -138,7 +138,7 @@ class Card:
         return self.suit.value * 13 + self.rank.value
 
     def beats(self, other: Card, trump: Suit) -> bool:
-        """SPEC §1.3: same suit and higher, or trump over non-trump."""
+        """docs/rules.md §1.3: same suit and higher, or trump over non-trump."""
         if self.suit == other.suit:
             return self.rank > other.rank
         return self.suit == trump
@@ -159,7 +159,7 @@ _CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in R
 
 
 def deck(size: int) -> list[Card]:
-    """The cards of a 36- or 52-card deck, in index order (SPEC §1.1)."""
+    """The cards of a 36- or 52-card deck, in index order (docs/rules.md §1.1)."""
     if size == 52:
         low = Rank.TWO
     elif size == 36:

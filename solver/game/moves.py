@@ -1,4 +1,4 @@
-"""Moves: the five actions of a bout, as JSON and as text (SPEC §2.1).
+"""Moves: the five actions of a bout, as JSON and as text (docs/api.md §2.1).
 
 A `Move` is a small immutable value. `Move.parse` accepts the JSON object, the
 text notation (`attack 7c`, `defend 7c with 9c`, `take`, `pass`, `transfer 7h`)
@@ -87,7 +87,7 @@ class Move:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Move:
-        """SPEC §2.1 JSON: `{"action": "defend", "card": "9c", "target": "7c"}`.
+        """docs/api.md §2.1 JSON: `{"action": "defend", "card": "9c", "target": "7c"}`.
 
         Absent and null fields are the same; a card or target that the action does
         not take is refused rather than dropped, since the sender meant something else.

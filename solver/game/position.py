@@ -1,11 +1,11 @@
-"""SPEC §2.2 positions: what one seat sees, parsed, validated and redealt.
+"""docs/api.md §2.2 positions: what one seat sees, parsed, validated and redealt.
 
 A `Position` holds exactly what one seat knows: its own hand, how many cards
 every seat holds, the cards publicly known to be in other hands, the stock's
 size and trump card, the table, the discard pile and the turn fields. Building
 one validates it, so a `Position` is always a state that play could reach as
 far as this seat can tell; every refusal is a `PositionError` (or `CardError`,
-`RulesError`) with a SPEC §3 code and a message naming the field or card:
+`RulesError`) with a docs/api.md §3 code and a message naming the field or card:
 
 - `invalid_position`: a missing, mistyped or unknown field; a table no play
   could have built (a defence that does not beat its card, a thrown-in card
@@ -28,7 +28,7 @@ far as this seat can tell; every refusal is a `PositionError` (or `CardError`,
 Optional fields default to empty (`discard`, `table`, `known`, `passed`,
 `finished`), false (`taking`) and, for `defended_once`, to whether the discard
 pile holds any card (only a defence discards). `to_move: null` is a finished
-game. The readings are listed in docs/rules-notes.md, "Positions".
+game. The readings are listed in docs/api.md §2.2.
 
 Determinized search starts here: `unseen_cards()` and `hidden_slots()` say
 what this seat does not know, `to_game()` builds the full `Game` for one
@@ -81,7 +81,7 @@ class HiddenSlots(NamedTuple):
 
 @dataclass(frozen=True)
 class Position:
-    """What one seat sees (SPEC §2.2). Construction validates; cards are `Card`s, rules `Rules`.
+    """What one seat sees (docs/api.md §2.2). Construction validates; cards are `Card`s, rules `Rules`.
 
     `known[s]` are the cards known to be in seat `s`'s hand (empty for `seat`
     itself, whose whole hand is `hand`). `to_move` None means the game is over.
@@ -121,7 +121,7 @@ class Position:
 
     @classmethod
     def from_json(cls, data: Any) -> Position:
-        """Read a SPEC §2.2 position; every refusal names the field or card at fault."""
+        """Read a docs/api.md §2.2 position; every refusal names the field or card at fault."""
         if not isinstance(data, Mapping):
             raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
         unknown = sorted(str(key) for key in data if key not in _REQUIRED + _OPTIONAL)
@@ -159,12 +159,12 @@ class Position:
             passed=tuple(_seats(data.get("passed", []), "passed")),
             known=_known(data.get("known", {}), players),
             finished=tuple(_seats(data.get("finished", []), "finished")),
-            # Only a defence fills the discard pile, so that is the default (SPEC §1.4).
+            # Only a defence fills the discard pile, so that is the default (docs/rules.md §1.4).
             defended_once=_bool(data.get("defended_once", bool(discard)), "defended_once"),
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC §2.2 JSON; `from_json` reads it back to an equal `Position`."""
+        """The docs/api.md §2.2 JSON; `from_json` reads it back to an equal `Position`."""
         preset = PRESETS.get(self.rules.preset)
         return {
             "rules": self.rules.preset if preset == self.rules else self.rules.to_json(),
@@ -286,7 +286,7 @@ class Position:
         )
 
     def _check_cards(self) -> None:
-        """Every card shown is in the deck and in one place only (SPEC §2.2)."""
+        """Every card shown is in the deck and in one place only (docs/api.md §2.2)."""
         places: list[tuple[str, Card]] = [("hand", card) for card in self.hand]
         for other, cards in enumerate(self.known):
             places += [(f"known[{other}]", card) for card in cards]
@@ -315,7 +315,7 @@ class Position:
         return self.to_move is None
 
     def final_scores(self) -> list[float]:
-        """SPEC §1.5 scores of a finished game (`to_move` null), as far as this seat can tell.
+        """docs/rules.md §1.5 scores of a finished game (`to_move` null), as far as this seat can tell.
 
         - A seat whose only card is the trump ace with the stock empty, where
           `trump_ace_last_loses` is on, lost (thối A chủ ends the game at once).
@@ -339,7 +339,7 @@ class Position:
         return [0.5 if seat in drawn else 1.0 for seat in range(self.players)]
 
     def _trump_ace_loser(self) -> int | None:
-        """The seat that lost by holding only the trump ace (SPEC §1.5), if the position shows one."""
+        """The seat that lost by holding only the trump ace (docs/rules.md §1.5), if the position shows one."""
         if not self.rules.trump_ace_last_loses or self.stock > 0:
             return None
         ace = Card(Rank.ACE, self.trump.suit)

@@ -1,7 +1,7 @@
-"""The plain, readable rules of bài Tấn / Durak: the oracle (SPEC §1).
+"""The plain, readable rules of bài Tấn / Durak: the oracle (docs/rules.md).
 
 `Game` is a full-information game state in ordinary Python sets and lists.
-It is written to be read next to SPEC.md §1 and docs/rules-notes.md, not to be
+It is written to be read next to docs/rules.md, not to be
 fast: the Cython core (`solver/_core.pyx`) plays the same game quickly, and
 the differential tests hold the two to identical legal-move lists and
 `snapshot()`s on every state.
@@ -61,7 +61,7 @@ class MoveRecord:
 
 
 class Game:
-    """A full-information game of bài Tấn / Durak (SPEC §1), mutable, in plain Python.
+    """A full-information game of bài Tấn / Durak (docs/rules.md), mutable, in plain Python.
 
     The public attributes are read by other modules (positions, bots, the
     service). Build one with `Game.deal` or `Game.from_parts`; change it only
@@ -107,7 +107,7 @@ class Game:
         self.over = False
         self.loser = None
         self.scores = None
-        # Repetition (docs/rules-notes.md, end of a bout, step 6): bout-start keys since
+        # Repetition (docs/rules.md §1.5, repetition): bout-start keys since
         # the last defence or draw, and the seats active when the current bout began.
         self._history: list[tuple[Any, ...]] = []
         self._bout_active: frozenset[int] = frozenset(range(players))
@@ -123,7 +123,7 @@ class Game:
         deck: Sequence[Card | str] | None = None,
         first_attacker: int | None = None,
     ) -> Game:
-        """Deal a new game (SPEC §1.2) from a shuffled deck (`seed`) or an ordered one (`deck`, top first)."""
+        """Deal a new game (docs/rules.md §1.2) from a shuffled deck (`seed`) or an ordered one (`deck`, top first)."""
         rules.check_players(players)
         if (seed is None) == (deck is None):
             raise ValueError("give exactly one of seed and deck")
@@ -133,7 +133,7 @@ class Game:
             trump = cards[dealt]
             stock = [*cards[dealt + 1 :], trump]
         else:
-            # No card left for the trump card: the last dealt card sets trump (SPEC §1.2).
+            # No card left for the trump card: the last dealt card sets trump (docs/rules.md §1.2).
             trump = cards[-1]
             stock = []
         game = cls(rules, players, trump)
@@ -153,7 +153,7 @@ class Game:
         return game
 
     def _first_attacker(self) -> int:
-        """SPEC §1.6 `first_attacker`: seat 0, or the holder of the lowest trump (seat 0 if none)."""
+        """docs/rules.md §1.6 `first_attacker`: seat 0, or the holder of the lowest trump (seat 0 if none)."""
         if self.rules.first_attacker is FirstAttacker.SEAT0:
             return 0
         holders = [
@@ -258,7 +258,7 @@ class Game:
         return game
 
     def _finish_from_parts(self, loser: int | None, scores: Sequence[float] | None) -> None:
-        """A finished game built by hand: loser and scores as given, or from the hands (SPEC §1.5)."""
+        """A finished game built by hand: loser and scores as given, or from the hands (docs/rules.md §1.5)."""
         self.over = True
         if loser is None:
             holding = [seat for seat in self._active() if self.hands[seat]]
@@ -278,7 +278,7 @@ class Game:
 
     def _check_cards(self) -> None:
         """Every card of the deck in exactly one place; the trump card at the stock's bottom
-        while the stock lasts; known cards in their seat's hand (SPEC §2.2)."""
+        while the stock lasts; known cards in their seat's hand (docs/api.md §2.2)."""
         places: list[tuple[str, Card]] = []
         for seat, hand in enumerate(self.hands):
             places += [(f"hands[{seat}]", card) for card in hand]
@@ -320,7 +320,7 @@ class Game:
         return self.trump.suit
 
     def limit(self) -> int:
-        """The current attack limit (docs/rules-notes.md "Limit"); a large number when uncapped."""
+        """The current attack limit (docs/rules.md §1.4, "The attack limit"); a large number when uncapped."""
         defended = sum(1 for pair in self.table if pair.defense is not None)
         limit = attack_limit(self.rules, self.defended_once, len(self.hands[self.defender]), defended)
         return limit if limit is not None else len(deck(self.rules.deck))
@@ -335,7 +335,7 @@ class Game:
         return throwers(self.players, self.finished, self.attacker, self.defender)
 
     def _phase(self) -> str:
-        """`lead`, `defend` or `throw_in` (docs/rules-notes.md, turn structure)."""
+        """`lead`, `defend` or `throw_in` (docs/rules.md §1.4, "Whose turn")."""
         if not self.table:
             return "lead"
         if not self.taking and any(pair.defense is None for pair in self.table):
@@ -412,7 +412,7 @@ class Game:
         return move
 
     def _verify_defender_move(self, move: Move) -> None:
-        """SPEC §1.4: the defender defends, takes or (rule permitting) transfers."""
+        """docs/rules.md §1.4: the defender defends, takes or (rule permitting) transfers."""
         if move.action in (Action.ATTACK, Action.PASS):
             raise IllegalMoveError(
                 f"cannot {move}: seat {self.defender} is defending and must defend, take or transfer"
@@ -454,7 +454,7 @@ class Game:
         return f"it is neither of the suit of {target} nor trump ({trump.letter})"
 
     def _verify_throw_in(self, move: Move, seat: int) -> None:
-        """SPEC §1.4: a thrower throws in a card of a rank on the table, within the limit, or passes."""
+        """docs/rules.md §1.4: a thrower throws in a card of a rank on the table, within the limit, or passes."""
         if move.action is Action.PASS:
             return
         if move.action is not Action.ATTACK:
@@ -480,17 +480,17 @@ class Game:
 
     def play(self, move: Move | str | dict[str, Any], seat: int | None = None) -> MoveRecord:
         """Verify and apply a move, and everything it sets off: the end of the bout,
-        the refill, finishing, the next bout, repetition and thối A chủ (SPEC §1.4-§1.5)."""
+        the refill, finishing, the next bout, repetition and thối A chủ (docs/rules.md §1.4-§1.5)."""
         move = self.verify(move, seat)
         mover = self.to_move
         assert mover is not None
         bout_ended = False
         if move.action is Action.ATTACK:
-            # SPEC §1.4: a lead or a throw-in; a card played clears the passes.
+            # docs/rules.md §1.4: a lead or a throw-in; a card played clears the passes.
             self._put_card(mover, move)
             self.table.append(Pair(_card(move)))
         elif move.action is Action.DEFEND:
-            # SPEC §1.3-§1.4: the card beats its target (verified); an empty hand may end the bout.
+            # docs/rules.md §1.3-§1.4: the card beats its target (verified); an empty hand may end the bout.
             self._put_card(mover, move)
             for pair in self.table:
                 if pair.attack == move.target:
@@ -498,7 +498,7 @@ class Game:
             bout_ended = self._after_defence(mover)
         elif move.action is Action.TAKE:
             if self.rules.throw_in_after_take:
-                # SPEC §1.4: the throwers may still add cards; the order restarts at the main attacker.
+                # docs/rules.md §1.4: the throwers may still add cards; the order restarts at the main attacker.
                 self.taking = True
                 self.passed.clear()
             else:
@@ -506,18 +506,18 @@ class Game:
                 self._end_bout(took=True)
                 bout_ended = True
         elif move.action is Action.PASS:
-            # SPEC §1.4: the bout ends when every thrower has passed since the last card.
+            # docs/rules.md §1.4: the bout ends when every thrower has passed since the last card.
             self.passed.add(mover)
             if all(seat in self.passed for seat in self._throwers()):
                 self._end_bout(took=self.taking)
                 bout_ended = True
         else:
-            # Transfer (SPEC §1.4): the old defender becomes the main attacker.
+            # Transfer (docs/rules.md §1.4): the old defender becomes the main attacker.
             self._put_card(mover, move)
             self.table.append(Pair(_card(move)))
             self.attacker = mover
             self.defender = self._next_active(mover)
-        # SPEC §1.5 thối A chủ is checked after every move; a bout that ended checked it after the refill.
+        # docs/rules.md §1.5 thối A chủ is checked after every move; a bout that ended checked it after the refill.
         if not bout_ended and not self._check_trump_ace():
             self.to_move = seat_to_move(
                 self.rules,
@@ -539,7 +539,7 @@ class Game:
         self.passed.clear()
 
     def _after_defence(self, defender: int) -> bool:
-        """SPEC §1.4: a defender whose hand empties refills (defender_empty = refill) or the bout ends."""
+        """docs/rules.md §1.4: a defender whose hand empties refills (defender_empty = refill) or the bout ends."""
         if self.hands[defender]:
             return False
         if self.rules.defender_empty is DefenderEmpty.REFILL and self.stock:
@@ -551,7 +551,7 @@ class Game:
 
     def _draw_up(self, seat: int) -> int:
         """`seat` draws from the top of the stock up to hand_size; the trump card, drawn last,
-        becomes known in its hand (docs/rules-notes.md, public knowledge). Returns cards drawn."""
+        becomes known in its hand (docs/api.md §2.2, public knowledge). Returns cards drawn."""
         drawn = 0
         while self.stock and len(self.hands[seat]) < self.rules.hand_size:
             card = self.stock.pop(0)
@@ -562,14 +562,14 @@ class Game:
         return drawn
 
     def _refill_order(self) -> list[int]:
-        """SPEC §1.4 refill order, from the bout's main attacker; finished seats draw nothing."""
+        """docs/rules.md §1.4 refill order, from the bout's main attacker; finished seats draw nothing."""
         others = [seat for seat in self._throwers() if seat != self.attacker]
         if self.rules.refill_order is RefillOrder.ATTACKER_DEFENDER_OTHERS:
             return [self.attacker, self.defender, *others]
         return [self.attacker, *others, self.defender]
 
     def _end_bout(self, took: bool) -> None:
-        """docs/rules-notes.md, end of a bout, steps 1-6."""
+        """docs/rules.md §1.4, "The end of a bout"."""
         # 1. The table goes to the defender (take) or to the discard pile (defence).
         defender = self.defender
         if took:
@@ -594,7 +594,7 @@ class Game:
             self._history.clear()  # nor can a draw from the stock
         if self._check_trump_ace():
             return
-        # 3. Finishing (SPEC §1.5), in play order from the main attacker.
+        # 3. Finishing (docs/rules.md §1.5), in play order from the main attacker.
         if not self.stock:
             for step in range(self.players):
                 seat = (self.attacker + step) % self.players
@@ -612,13 +612,13 @@ class Game:
             self._start_bout(defender)
 
     def _start_bout(self, attacker: int) -> None:
-        """A bout begins (SPEC §1.4); step 6, repetition, is checked here."""
+        """A bout begins (docs/rules.md §1.4); step 6, repetition, is checked here."""
         self.attacker = attacker
         self.defender = self._next_active(attacker)
         self.to_move = attacker
         self._bout_active = frozenset(self._active())
         key = self._bout_key()
-        # SPEC §1.5: the third occurrence of a state is a draw (two earlier ones recorded).
+        # docs/rules.md §1.5: the third occurrence of a state is a draw (two earlier ones recorded).
         if self._history.count(key) >= 2 or len(self._history) >= HISTORY_CAP:
             self._game_over(None)
             return
@@ -629,13 +629,13 @@ class Game:
         return (tuple(frozenset(hand) for hand in self.hands), tuple(self.stock), self.attacker)
 
     def _check_trump_ace(self) -> bool:
-        """thối A chủ (SPEC §1.5): an active seat holding only the trump ace, stock empty, loses."""
+        """thối A chủ (docs/rules.md §1.5): an active seat holding only the trump ace, stock empty, loses."""
         if not self.rules.trump_ace_last_loses or self.stock:
             return False
         ace = Card(Rank.ACE, self.trump_suit)
         for seat in self._active():
             if self.hands[seat] == {ace}:
-                self.known[seat].add(ace)  # shown to end the game (docs/rules-notes.md)
+                self.known[seat].add(ace)  # shown to end the game (docs/rules.md §1.5)
                 self._game_over(seat)
                 return True
         return False
@@ -647,7 +647,7 @@ class Game:
         self.scores = self._scores()
 
     def _scores(self) -> list[float]:
-        """SPEC §1.5: loser 0, others 1; no loser: seats active when the last bout began 0.5."""
+        """docs/rules.md §1.5: loser 0, others 1; no loser: seats active when the last bout began 0.5."""
         if self.loser is not None:
             return [0.0 if seat == self.loser else 1.0 for seat in range(self.players)]
         return [0.5 if seat in self._bout_active else 1.0 for seat in range(self.players)]
@@ -711,7 +711,7 @@ def _card(move: Move) -> Card:
 
 
 def _check_deck(rules: Rules, cards: Sequence[Card | str]) -> list[Card]:
-    """An ordered deck must hold every card of the rules' deck once (SPEC §1.2)."""
+    """An ordered deck must hold every card of the rules' deck once (docs/rules.md §1.2)."""
     parsed = parse_cards(cards)
     full = set(deck(rules.deck))
     seen: set[Card] = set()
@@ -732,7 +732,7 @@ def _check_deck(rules: Rules, cards: Sequence[Card | str]) -> list[Card]:
 
 
 def random_deck(rules: Rules, seed: int | None) -> list[Card]:
-    """The rules' deck shuffled by `random.Random(seed)` (docs/rules-notes.md, the deal)."""
+    """The rules' deck shuffled by `random.Random(seed)` (docs/rules.md §1.2)."""
     cards = deck(rules.deck)
     random.Random(seed).shuffle(cards)
     return cards

@@ -1,7 +1,7 @@
-"""Rule presets and options (SPEC §1.6).
+"""Rule presets and options (docs/rules.md §1.6).
 
 `Rules` is frozen: a game, a position and a search all hold the same value and
-nothing can change it under them. `Rules.from_json` accepts what SPEC §1.6
+nothing can change it under them. `Rules.from_json` accepts what docs/rules.md §1.6
 allows in JSON — a preset name, or `{"preset": name, option: value, …}` — and
 every refusal is a `RulesError` whose message names the option.
 """
@@ -27,21 +27,21 @@ __all__ = [
 
 
 class RefillOrder(enum.StrEnum):
-    """Who draws first after a bout (SPEC §1.4)."""
+    """Who draws first after a bout (docs/rules.md §1.4)."""
 
     ATTACKER_DEFENDER_OTHERS = "attacker_defender_others"
     ATTACKER_OTHERS_DEFENDER = "attacker_others_defender"
 
 
 class DefenderEmpty(enum.StrEnum):
-    """What happens when the defender's hand empties during a bout (SPEC §1.4)."""
+    """What happens when the defender's hand empties during a bout (docs/rules.md §1.4)."""
 
     END_BOUT = "end_bout"
     REFILL = "refill"
 
 
 class FirstAttacker(enum.StrEnum):
-    """Who leads the first bout (SPEC §1.6)."""
+    """Who leads the first bout (docs/rules.md §1.6)."""
 
     SEAT0 = "seat0"
     LOWEST_TRUMP = "lowest_trump"
@@ -49,7 +49,7 @@ class FirstAttacker(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of SPEC §1.6. Build it with `Rules.preset(...)` or `from_json`."""
+    """Every option of docs/rules.md §1.6. Build it with `Rules.preset(...)` or `from_json`."""
 
     preset: str = "tan"
     deck: int = 52
@@ -92,7 +92,7 @@ class Rules:
 
     @classmethod
     def preset_named(cls, name: str, **overrides: Any) -> Rules:
-        """A preset, with options replaced by `overrides` (names as in SPEC §1.6)."""
+        """A preset, with options replaced by `overrides` (names as in docs/rules.md §1.6)."""
         if not isinstance(name, str) or name not in PRESETS:
             raise RulesError(f"unknown rules preset {name!r} (expected one of {', '.join(PRESETS)})")
         return PRESETS[name].with_options(**overrides)
@@ -113,7 +113,7 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: Any) -> Rules:
-        """SPEC §1.6: a preset name or `{"preset": name, option: value, …}`."""
+        """docs/rules.md §1.6: a preset name or `{"preset": name, option: value, …}`."""
         if isinstance(data, Rules):
             return data
         if isinstance(data, str):
@@ -148,7 +148,7 @@ class Rules:
             )
 
     def attack_cap(self, defended_once: bool) -> int | None:
-        """The `max_attack` in force: `first_bout_max_attack` until a defence (SPEC §1.4)."""
+        """The `max_attack` in force: `first_bout_max_attack` until a defence (docs/rules.md §1.4)."""
         if not defended_once and self.first_bout_max_attack is not None:
             return self.first_bout_max_attack
         return self.max_attack

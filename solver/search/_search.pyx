@@ -147,7 +147,7 @@ cdef inline int terminal_value(const State* s, int hero) noexcept nogil:
 
 
 cdef inline int repeats(const State* s) noexcept nogil:
-    """A new bout start that repeats an earlier one since the last reset: a draw to a search (SPEC §1.5)."""
+    """A new bout start that repeats an earlier one since the last reset: a draw to a search (docs/rules.md §1.5)."""
     cdef uint64_t key
     cdef int i
     if s.n_table != 0 or s.over or s.history_len < 2:
@@ -264,7 +264,7 @@ cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta, int depth) n
 
 
 cdef inline int is_perfect_information(const State* s) noexcept nogil:
-    """Empty stock and two active seats: every card is known by elimination (SPEC §3)."""
+    """Empty stock and two active seats: every card is known by elimination (docs/api.md §3)."""
     return s.n_stock == 0 and tan_popcount(s.active) == 2 and not s.over
 
 

@@ -36,7 +36,7 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class Value:
-    """An expected score (SPEC §1.5) with its 95% interval; `exact` when proven."""
+    """An expected score (docs/rules.md §1.5) with its 95% interval; `exact` when proven."""
 
     score: float
     ci95: tuple[float, float]

@@ -19,7 +19,7 @@ class LimitsError(TanError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Stop after `iterations` or `time_ms`, whichever comes first (SPEC §3)."""
+    """Stop after `iterations` or `time_ms`, whichever comes first (docs/api.md §3)."""
 
     iterations: int | None = 10_000
     time_ms: float | None = None

@@ -1,4 +1,4 @@
-"""Playout and search speed (SPEC §4 `tan bench`, §5).
+"""Playout and search speed (docs/api.md §4 `tan bench`, §5).
 
 A playout deals a shuffled deck and plays uniformly random legal moves until
 the game ends. An *engine* is anything that can run many playouts and report
@@ -61,7 +61,7 @@ __all__ = [
     "search_speed",
 ]
 
-# The rules and seat counts `tan bench` measures by default (SPEC §5 names the first two).
+# The rules and seat counts `tan bench` measures by default (BENCHMARKS.md, quality bars names the first two).
 DEFAULT_CONFIGS: tuple[tuple[str, int], ...] = (("durak", 2), ("tan", 2), ("tan", 4))
 
 
@@ -113,7 +113,7 @@ class PlayoutTotals:
         return self.draws / self.playouts
 
     def to_json(self) -> dict[str, Any]:
-        """SPEC §4's `{"bench": "playouts", …}` line, with the raw totals after it."""
+        """docs/api.md §4's `{"bench": "playouts", …}` line, with the raw totals after it."""
         return {
             "bench": "playouts",
             "rules": self.rules,
@@ -349,7 +349,7 @@ def report_playouts(
     out: TextIO | None = None,
     notes: TextIO | None = None,
 ) -> list[PlayoutTotals]:
-    """Run `run_playouts` and print each result as it comes: SPEC §4 JSON lines or a line for people.
+    """Run `run_playouts` and print each result as it comes: docs/api.md §4 JSON lines or a line for people.
 
     Skipped engines get a note on `notes` (standard error by default).
     """
@@ -386,7 +386,7 @@ class SearchSpeed:
         return self.iterations / self.seconds if self.seconds > 0 else float("inf")
 
     def to_json(self) -> dict[str, Any]:
-        """SPEC §4's `{"bench": "ismcts", …}` line, with the raw totals after it."""
+        """docs/api.md §4's `{"bench": "ismcts", …}` line, with the raw totals after it."""
         runs = self.runs or (self.seconds,)
         return {
             "bench": "ismcts",
@@ -460,7 +460,7 @@ def report_search(
     out: TextIO | None = None,
     notes: TextIO | None = None,
 ) -> list[SearchSpeed]:
-    """ISMCTS speed per rule set and thread count, printed as it comes (SPEC §4 JSON lines or text).
+    """ISMCTS speed per rule set and thread count, printed as it comes (docs/api.md §4 JSON lines or text).
 
     `policy` is the playout policy (default: the solver's).
 

@@ -1,7 +1,7 @@
 """What the `tan` command shows in a terminal: answers as small tables, and a game to play.
 
 `format_hint`, `format_evaluation` and `format_moves` are the readable faces
-of the SPEC §3 answers (`--json` prints those answers themselves).
+of the docs/api.md §3 answers (`--json` prints those answers themselves).
 `TerminalGame` is `tan play`: one human seat against engines, reading moves
 from a text stream so a game can be scripted by piping its input.
 """
@@ -151,7 +151,7 @@ help    this text                         quit    leave the game"""
 
 @dataclass
 class TerminalGame:
-    """A game in the terminal: `human` plays one seat, engines the others (SPEC §4 `tan play`).
+    """A game in the terminal: `human` plays one seat, engines the others (docs/api.md §4 `tan play`).
 
     `engines` are seat specs for the other seats in seat order (repeated when
     fewer); `hint_limits` are the limits of the search behind `hint`. The deck

@@ -56,7 +56,7 @@ def test_an_ordered_deck_and_first_attacker(client: TestClient) -> None:
     deck = [str(card) for card in random_deck(Rules.from_json("durak"), 99)]
     game = create(client, rules="durak", seats=["human", "human"], deck=deck, first_attacker=1)
     position = view(client, game, 0)["position"]
-    assert set(position["hand"]) == set(deck[0:12:2])  # SPEC §1.2: one card at a time to seats 0, 1
+    assert set(position["hand"]) == set(deck[0:12:2])  # docs/rules.md §1.2: one card at a time to seats 0, 1
     assert position["trump"] == deck[12] and position["attacker"] == 1 and position["to_move"] == 1
     # Loose card text is read and stored canonically.
     loose = ["10" + card[1] if card[0] == "T" else card for card in deck]

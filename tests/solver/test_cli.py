@@ -81,7 +81,7 @@ def test_bench_core_when_built(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_search_lines(capsys: pytest.CaptureFixture[str]) -> None:
-    """After the playouts, SPEC §4's ISMCTS lines: one per thread count, each a median of runs."""
+    """After the playouts, docs/api.md §4's ISMCTS lines: one per thread count, each a median of runs."""
     argv = ["bench", "--json", "--engines", "reference", "--games", "1", "--rules", "durak",
             "--search-iterations", "400", "--threads", "1,2"]
     assert cli.main(argv) == 0

@@ -67,7 +67,7 @@ def open_endgame(cards_each: int, seed: int = 0) -> dict[str, Any]:
 
 
 def endgame_position(rules: Rules, **fields: Any) -> dict[str, Any]:
-    """A SPEC §2.2 position whose discard pile is every card not placed elsewhere."""
+    """A docs/api.md §2.2 position whose discard pile is every card not placed elsewhere."""
     placed = set(parse_cards(fields.get("hand", [])))
     for pair in fields.get("table", []):
         placed.add(parse_cards([pair["attack"]])[0])

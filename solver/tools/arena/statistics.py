@@ -189,7 +189,7 @@ def sprt_result(sprt: Sprt, tasks: Sequence[GameTask], records: Iterable[Mapping
 
 @dataclass(frozen=True)
 class EngineStats:
-    """One engine's results over every seat it held: a win scores 1, a draw 0.5 (SPEC §1.5)."""
+    """One engine's results over every seat it held: a win scores 1, a draw 0.5 (docs/rules.md §1.5)."""
 
     engine: str
     games: int

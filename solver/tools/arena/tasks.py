@@ -55,7 +55,7 @@ class ArenaError(TanError):
 class GameTask:
     """One game of an arena: everything it depends on.
 
-    `rules` is SPEC §1.6 JSON; `seats[i]` the seat spec of seat `i` (as
+    `rules` is docs/rules.md §1.6 JSON; `seats[i]` the seat spec of seat `i` (as
     `make_player` reads it) and `engines[i]` its engine's label in the
     statistics; `deal` and `rotation` place the game in the match; the deck is
     shuffled by `deal_seed`, and every move's seed is drawn from `move_seed`.
@@ -95,9 +95,9 @@ def record_key(record: Mapping[str, Any]) -> str:
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game to its end and say what happened (a JSON-ready record).
 
-    Each seat's player sees only that seat's position (SPEC §2.2). The record
+    Each seat's player sees only that seat's position (docs/api.md §2.2). The record
     holds the task's fields, the deck (top first), who led first, the scores
-    (SPEC §1.5), the loser, the number of moves and the wall time.
+    (docs/rules.md §1.5), the loser, the number of moves and the wall time.
     """
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
@@ -241,5 +241,5 @@ def build_tasks(
 
 
 def _rules_json(rules: Rules) -> Any:
-    """SPEC §1.6 JSON of `rules`: the preset's name when nothing was changed."""
+    """docs/rules.md §1.6 JSON of `rules`: the preset's name when nothing was changed."""
     return rules.preset if PRESETS.get(rules.preset) == rules else rules.to_json()

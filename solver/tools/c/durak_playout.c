@@ -1,8 +1,8 @@
 /*
  * durak_playout.c: the hand-written C speed reference for Tấn's random playouts.
  *
- * Plays whole games of 2-seat `durak` (SPEC.md §1 with the readings of
- * docs/rules-notes.md) from uniformly shuffled decks, choosing uniformly at
+ * Plays whole games of 2-seat `durak` (docs/rules.md, with its readings of
+ * the seeds) from uniformly shuffled decks, choosing uniformly at
  * random among the legal moves at every turn, and prints one JSON line:
  *
  *   {"playouts", "seconds", "playouts_per_s", "plies_per_game",
@@ -17,7 +17,7 @@
  *   the lowest trump leads the first bout, no transfer, defender_empty end_bout,
  *   no trump-ace rule; repetition: a draw on the third occurrence of a bout start.
  *
- * Legal moves, exactly as in docs/rules-notes.md:
+ * Legal moves, exactly as in docs/rules.md:
  *   lead           the main attacker plays any card of its hand;
  *   defender       `defend t with c` for every undefended t and every c in hand
  *                  that beats t, and `take`;
@@ -49,7 +49,7 @@
 #define HAND 6
 #define MAX_ATTACK 6
 #define LOW_RANK 4        /* '6': the 36-card deck */
-#define REPETITION_CAP 512 /* docs/rules-notes.md: bout starts with no defence and no draw */
+#define REPETITION_CAP 512 /* docs/rules.md: bout starts with no defence and no draw */
 
 typedef uint64_t cards_t;
 
@@ -124,7 +124,7 @@ static void init_tables(void) {
         for (int suit = 0; suit < 4; suit++) rank_cards[rank] |= (cards_t)1 << (suit * 13 + rank);
         rank_cards[rank] &= full_deck;
     }
-    /* SPEC §1.3: d beats a when same suit and higher rank, or d trump and a not. */
+    /* docs/rules.md §1.3: d beats a when same suit and higher rank, or d trump and a not. */
     for (int trump = 0; trump < 4; trump++)
         for (int a = 0; a < 52; a++) {
             cards_t set = 0;
@@ -191,7 +191,7 @@ static void play_game(rng_t *rng, stats_t *stats) {
         deck[j] = t;
     }
 
-    /* SPEC §1.2: one card at a time to seats 0, 1, ...; then the trump card,
+    /* docs/rules.md §1.2: one card at a time to seats 0, 1, ...; then the trump card,
      * which lies at the bottom of the stock and is drawn last. */
     cards_t hand[SEATS] = {0, 0};
     for (i = 0; i < SEATS * HAND; i++) hand[i % SEATS] |= (cards_t)1 << deck[i];
@@ -225,7 +225,7 @@ static void play_game(rng_t *rng, stats_t *stats) {
     int loser = -1; /* -1: no loser */
 
     for (;;) {
-        /* Bout start. Repetition (docs/rules-notes.md): compare with the bout
+        /* Bout start. Repetition (docs/rules.md): compare with the bout
          * starts since the last defence or draw (the stock is the same for all
          * of them); the third occurrence, or the cap, ends the game drawn. */
         {
@@ -352,7 +352,7 @@ static void play_game(rng_t *rng, stats_t *stats) {
         }
         CHECK();
         if (reset) nhistory = 0;
-        /* The end (SPEC §1.5): with the stock empty, empty hands have finished;
+        /* The end (docs/rules.md §1.5): with the stock empty, empty hands have finished;
          * the game is over when at most one seat holds cards. */
         if (top == DECK && (!hand[0] || !hand[1])) {
             loser = hand[0] ? 0 : hand[1] ? 1 : -1;

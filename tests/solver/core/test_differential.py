@@ -2,7 +2,7 @@
 
 Both implementations are dealt the same deck and driven through the same
 random games of every preset, seat count and option; at every state their
-legal moves and their canonical snapshots must be identical (SPEC §5, rules
+legal moves and their canonical snapshots must be identical (BENCHMARKS.md, quality bars, rules
 bar). `make test` runs a few thousand states; `-m long` runs a million.
 """
 

@@ -1,4 +1,4 @@
-"""Cards: parsing, canonical printing, decks and beating (SPEC §1.1, §1.3)."""
+"""Cards: parsing, canonical printing, decks and beating (docs/rules.md §1.1, §1.3)."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ def test_cards_are_hashable_and_immutable() -> None:
         card.rank = Rank.ACE  # type: ignore[misc]
 
 
-# -- beating (SPEC §1.3) --------------------------------------------------------------------
+# -- beating (docs/rules.md §1.3) --------------------------------------------------------------------
 
 
 def test_beats_examples() -> None:

@@ -1,4 +1,4 @@
-"""Moves: JSON and text notation, round trips and refusals (SPEC §2.1)."""
+"""Moves: JSON and text notation, round trips and refusals (docs/api.md §2.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §2.2 positions: every refusal code with its message, round trips, and redeals."""
+"""docs/api.md §2.2 positions: every refusal code with its message, round trips, and redeals."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from solver.game.reference import Game, play_random_game
 from solver.game.rules import PRESETS, Rules
 from tests.support.positions import endgame_position
 
-SPEC_EXAMPLE: dict[str, Any] = {
+DOCS_EXAMPLE: dict[str, Any] = {
     "rules": "tan",
     "players": 2,
     "seat": 0,
@@ -50,7 +50,7 @@ def three_seats() -> dict[str, Any]:
 
 
 def test_the_spec_example_parses() -> None:
-    position = Position.from_json(SPEC_EXAMPLE)
+    position = Position.from_json(DOCS_EXAMPLE)
     assert position.rules == PRESETS["tan"] and position.seat == 0
     assert position.known[1] == (Card.parse("Kc"),)
     assert position.table == ((Card.parse("7c"), None),)
@@ -70,7 +70,7 @@ def test_optional_fields_have_defaults() -> None:
 
 
 def test_defended_once_defaults_to_a_nonempty_discard() -> None:
-    data = dict(SPEC_EXAMPLE)
+    data = dict(DOCS_EXAMPLE)
     del data["defended_once"]
     assert Position.from_json(data).defended_once is True
 
@@ -204,7 +204,7 @@ def test_not_an_object() -> None:
 
 
 def test_taking_needs_throw_in_after_take() -> None:
-    data = copy.deepcopy(SPEC_EXAMPLE)
+    data = copy.deepcopy(DOCS_EXAMPLE)
     data.update(taking=True, to_move=1)
     with pytest.raises(PositionError, match="throw_in_after_take is off") as error:
         Position.from_json(data)
@@ -264,7 +264,7 @@ def test_to_game_with_the_true_cards_is_the_game() -> None:
 
 
 def test_to_game_refuses_a_wrong_assignment() -> None:
-    position = Position.from_json(SPEC_EXAMPLE)
+    position = Position.from_json(DOCS_EXAMPLE)
     unseen = position.unseen_cards()
     with pytest.raises(PositionError, match=r"hidden\[1\]: 5 cards given for 6") as error:
         position.to_game({1: unseen[:5]}, unseen[5:])
@@ -276,12 +276,12 @@ def test_to_game_refuses_a_wrong_assignment() -> None:
 
 
 def test_sample_game_deals_every_unseen_card() -> None:
-    position = Position.from_json(SPEC_EXAMPLE)
+    position = Position.from_json(DOCS_EXAMPLE)
     game = position.sample_game(random.Random(1))
-    assert game.hands[0] == set(parse_cards(SPEC_EXAMPLE["hand"]))
+    assert game.hands[0] == set(parse_cards(DOCS_EXAMPLE["hand"]))
     assert Card.parse("Kc") in game.hands[1] and len(game.hands[1]) == 7
     assert game.stock[-1] == Card.parse("Qd") and len(game.stock) == 32
-    assert Position.from_game(game, 0).to_json() == Position.from_json(SPEC_EXAMPLE).to_json()
+    assert Position.from_game(game, 0).to_json() == Position.from_json(DOCS_EXAMPLE).to_json()
     other = position.sample_game(random.Random(2))
     assert other.hands[1] != game.hands[1] or other.stock != game.stock
 

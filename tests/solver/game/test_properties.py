@@ -1,7 +1,7 @@
 """Properties of the reference rules over random games (Hypothesis).
 
 Every preset and seat count, and random option sets beyond the presets:
-every card is always in exactly one place, games end, scores follow SPEC §1.5,
+every card is always in exactly one place, games end, scores follow docs/rules.md §1.5,
 and positions round-trip and redeal to the same view.
 """
 
@@ -114,7 +114,7 @@ def test_every_game_ends(case: tuple[Rules, int, int]) -> None:
 @FAST
 @given(games())
 def test_scores_follow_the_rules(case: tuple[Rules, int, int]) -> None:
-    """SPEC §1.5: values in {0, 0.5, 1}; a loser scores 0 and everyone else 1;
+    """docs/rules.md §1.5: values in {0, 0.5, 1}; a loser scores 0 and everyone else 1;
     without one, some seats score 0.5 and the rest 1."""
     game, _ = play(*case)
     scores = game.scores

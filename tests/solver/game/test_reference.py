@@ -1,4 +1,4 @@
-"""The reference rules, rule by rule (SPEC §1, docs/rules-notes.md), and pinned perft counts.
+"""The reference rules, rule by rule (docs/rules.md), and pinned perft counts.
 
 Most scenarios are built with `Game.from_parts` through `build()`: the cards a
 scenario names go where it says, every other card of the deck goes to the
@@ -74,7 +74,7 @@ def cards(text: str) -> set[Card]:
     return set(parse_cards(text))
 
 
-# -- SPEC §1.3 beating -------------------------------------------------------------------
+# -- docs/rules.md §1.3 beating -------------------------------------------------------------------
 
 
 def test_same_suit_higher_and_any_trump_beat_a_plain_card() -> None:
@@ -96,7 +96,7 @@ def test_a_trump_is_beaten_only_by_a_higher_trump() -> None:
         game.verify("defend 9h with As")
 
 
-# -- SPEC §1.4 throwing in and the limit ---------------------------------------------------
+# -- docs/rules.md §1.4 throwing in and the limit ---------------------------------------------------
 
 
 def test_throw_in_ranks_include_defence_cards() -> None:
@@ -158,7 +158,7 @@ def test_first_bout_max_attack_is_lifted_by_the_first_defence() -> None:
     assert game.limit() == min(6, len(game.hands[2]))
 
 
-# -- SPEC §1.4 taking -------------------------------------------------------------------------
+# -- docs/rules.md §1.4 taking -------------------------------------------------------------------------
 
 
 def test_take_ends_the_bout_at_once_without_throw_in_after_take() -> None:
@@ -195,7 +195,7 @@ def test_throw_in_after_take() -> None:
     assert (game.attacker, game.defender, game.to_move) == (2, 0, 2)
 
 
-# -- SPEC §1.4 transfer ----------------------------------------------------------------------
+# -- docs/rules.md §1.4 transfer ----------------------------------------------------------------------
 
 
 def test_transfer_makes_the_defender_the_attacker() -> None:
@@ -245,7 +245,7 @@ def test_no_transfer_when_the_next_seat_holds_too_few_cards() -> None:
         game.verify("transfer 9s")
 
 
-# -- SPEC §1.4 refill and the next bout --------------------------------------------------------
+# -- docs/rules.md §1.4 refill and the next bout --------------------------------------------------------
 
 REFILL_HANDS = ["2h 3h 4h 5h 6h 7h 8h", "2d 3d 4d 5d 6d 7d", "2s 3s 4s 5s 6s 8s Ts"]
 
@@ -332,7 +332,7 @@ def test_finished_seats_do_not_throw_in() -> None:
     assert game.over is False and game.table == []
 
 
-# -- SPEC §1.4 defender_empty --------------------------------------------------------------------
+# -- docs/rules.md §1.4 defender_empty --------------------------------------------------------------------
 
 
 def test_defender_empty_refill_draws_and_the_bout_goes_on() -> None:
@@ -354,7 +354,7 @@ def test_defender_empty_end_bout_ends_it_as_a_defence() -> None:
     assert (game.attacker, game.defender, game.to_move) == (1, 0, 1)
 
 
-# -- SPEC §1.5 the end ------------------------------------------------------------------------
+# -- docs/rules.md §1.5 the end ------------------------------------------------------------------------
 
 
 def test_two_seat_game_has_a_loser() -> None:
@@ -428,7 +428,7 @@ def test_trump_ace_alone_while_the_stock_lasts_is_safe() -> None:
     assert not game.over
 
 
-# -- SPEC §1.5 repetition ------------------------------------------------------------------------
+# -- docs/rules.md §1.5 repetition ------------------------------------------------------------------------
 
 
 def lead(bout: int) -> str:
@@ -466,7 +466,7 @@ def test_repetition_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     assert game.over and game.loser is None
 
 
-# -- SPEC §1.2 the deal, §1.6 first attacker ---------------------------------------------------
+# -- docs/rules.md §1.2 the deal, §1.6 first attacker ---------------------------------------------------
 
 
 @pytest.mark.parametrize(("preset", "players"), [("durak", 2), ("tan", 4), ("perevodnoy", 5), ("tan", 3)])

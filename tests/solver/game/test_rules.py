@@ -1,4 +1,4 @@
-"""Rules: the presets of SPEC §1.6, overrides, JSON and every refusal."""
+"""Rules: the presets of docs/rules.md §1.6, overrides, JSON and every refusal."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from solver.game.rules import (
     Rules,
 )
 
-# SPEC §1.6, column by column, as JSON values.
-SPEC_TABLE: dict[str, dict[str, Any]] = {
+# docs/rules.md §1.6, column by column, as JSON values.
+PRESET_TABLE: dict[str, dict[str, Any]] = {
     "tan": {
         "deck": 52,
         "hand_size": 8,
@@ -71,13 +71,13 @@ SPEC_TABLE: dict[str, dict[str, Any]] = {
 
 
 def test_exactly_the_three_presets() -> None:
-    assert set(PRESETS) == set(SPEC_TABLE)
+    assert set(PRESETS) == set(PRESET_TABLE)
 
 
-@pytest.mark.parametrize("name", sorted(SPEC_TABLE))
+@pytest.mark.parametrize("name", sorted(PRESET_TABLE))
 def test_preset_values_match_the_spec_table(name: str) -> None:
     rules = Rules.preset_named(name)
-    assert rules.to_json() == {"preset": name, **SPEC_TABLE[name]}
+    assert rules.to_json() == {"preset": name, **PRESET_TABLE[name]}
     assert rules.preset == name
     assert Rules.from_json(name) == rules
     assert Rules.from_json({"preset": name}) == rules
@@ -157,7 +157,7 @@ def test_attack_cap() -> None:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(SPEC_TABLE))
+@pytest.mark.parametrize("name", sorted(PRESET_TABLE))
 def test_json_round_trip_of_presets(name: str) -> None:
     rules = PRESETS[name]
     assert Rules.from_json(json.loads(json.dumps(rules.to_json()))) == rules

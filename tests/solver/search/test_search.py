@@ -99,7 +99,7 @@ def random_endgame(rules: Rules, rng: random.Random, max_cards: int) -> CoreGame
 
 
 def minimax(game: CoreGame, hero: int, path: frozenset[tuple[object, ...]] = frozenset()) -> int:
-    """Plain minimax in half points; a bout start seen before on the path is a draw (SPEC §1.5)."""
+    """Plain minimax in half points; a bout start seen before on the path is a draw (docs/rules.md §1.5)."""
     if game.over:
         return round(game.scores()[hero] * 2)
     values = []
