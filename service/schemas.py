@@ -265,7 +265,8 @@ class GameCreateRequest(_Strict):
         None, ge=0, le=MAX_SEED, description="shuffles the deck (unless `deck` is given) and seeds engines"
     )
     deck: list[CardText] | None = Field(
-        None, description="the whole deck in order, top first, dealt as docs/rules.md §1.2 (instead of a shuffle)"
+        None,
+        description="the whole deck in order, top first, dealt as docs/rules.md §1.2 (instead of a shuffle)",
     )
     first_attacker: int | None = Field(
         None, description="the seat that leads the first bout (default: as the rules say)"
@@ -338,7 +339,9 @@ class StatsOut(BaseModel):
 
 
 class ValueOut(BaseModel):
-    score: float = Field(description="expected score (docs/rules.md §1.5) of the seat: 1 win, 0.5 draw, 0 loss")
+    score: float = Field(
+        description="expected score (docs/rules.md §1.5) of the seat: 1 win, 0.5 draw, 0 loss"
+    )
     ci95: list[float] = Field(description="95% confidence interval [lo, hi]")
     exact: bool = Field(description="proven game-theoretic value")
 

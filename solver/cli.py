@@ -368,7 +368,9 @@ def format_arena(summary: ArenaSummary, deals: int, players: int) -> str:
 # -- the parser -----------------------------------------------------------------------------
 
 
-def _add_search_options(parser: argparse.ArgumentParser, json_help: str = "answer in JSON (docs/api.md §3)") -> None:
+def _add_search_options(
+    parser: argparse.ArgumentParser, json_help: str = "answer in JSON (docs/api.md §3)"
+) -> None:
     """The options docs/api.md §4 mirrors from the API's `limits`, `seed` and `algorithm`."""
     parser.add_argument("--iterations", type=int, help="search iterations (whichever limit comes first)")
     parser.add_argument("--time-ms", type=float, help="search time in milliseconds")

@@ -339,7 +339,7 @@ class Position:
         return [0.5 if seat in drawn else 1.0 for seat in range(self.players)]
 
     def _trump_ace_loser(self) -> int | None:
-        """The seat that lost by holding only the trump ace (docs/rules.md §1.5), if the position shows one."""
+        """The seat that lost holding only the trump ace (docs/rules.md §1.5), if the position shows one."""
         if not self.rules.trump_ace_last_loses or self.stock > 0:
             return None
         ace = Card(Rank.ACE, self.trump.suit)

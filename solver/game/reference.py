@@ -123,7 +123,8 @@ class Game:
         deck: Sequence[Card | str] | None = None,
         first_attacker: int | None = None,
     ) -> Game:
-        """Deal a new game (docs/rules.md §1.2) from a shuffled deck (`seed`) or an ordered one (`deck`, top first)."""
+        """Deal a new game (docs/rules.md §1.2) from a shuffled deck (`seed`) or an ordered one
+        (`deck`, top first)."""
         rules.check_players(players)
         if (seed is None) == (deck is None):
             raise ValueError("give exactly one of seed and deck")
@@ -258,7 +259,8 @@ class Game:
         return game
 
     def _finish_from_parts(self, loser: int | None, scores: Sequence[float] | None) -> None:
-        """A finished game built by hand: loser and scores as given, or from the hands (docs/rules.md §1.5)."""
+        """A finished game built by hand: loser and scores as given, or from the hands
+        (docs/rules.md §1.5)."""
         self.over = True
         if loser is None:
             holding = [seat for seat in self._active() if self.hands[seat]]
@@ -454,7 +456,8 @@ class Game:
         return f"it is neither of the suit of {target} nor trump ({trump.letter})"
 
     def _verify_throw_in(self, move: Move, seat: int) -> None:
-        """docs/rules.md §1.4: a thrower throws in a card of a rank on the table, within the limit, or passes."""
+        """docs/rules.md §1.4: a thrower throws in a card of a rank on the table, within the limit,
+        or passes."""
         if move.action is Action.PASS:
             return
         if move.action is not Action.ATTACK:
@@ -498,7 +501,8 @@ class Game:
             bout_ended = self._after_defence(mover)
         elif move.action is Action.TAKE:
             if self.rules.throw_in_after_take:
-                # docs/rules.md §1.4: the throwers may still add cards; the order restarts at the main attacker.
+                # docs/rules.md §1.4: the throwers may still add cards; the order restarts at the
+                # main attacker.
                 self.taking = True
                 self.passed.clear()
             else:
@@ -517,7 +521,8 @@ class Game:
             self.table.append(Pair(_card(move)))
             self.attacker = mover
             self.defender = self._next_active(mover)
-        # docs/rules.md §1.5 thối A chủ is checked after every move; a bout that ended checked it after the refill.
+        # docs/rules.md §1.5: thối A chủ is checked after every move; a bout that ended checked it
+        # after the refill.
         if not bout_ended and not self._check_trump_ace():
             self.to_move = seat_to_move(
                 self.rules,
@@ -539,7 +544,8 @@ class Game:
         self.passed.clear()
 
     def _after_defence(self, defender: int) -> bool:
-        """docs/rules.md §1.4: a defender whose hand empties refills (defender_empty = refill) or the bout ends."""
+        """docs/rules.md §1.4: a defender whose hand empties refills (defender_empty = refill) or the
+        bout ends."""
         if self.hands[defender]:
             return False
         if self.rules.defender_empty is DefenderEmpty.REFILL and self.stock:
