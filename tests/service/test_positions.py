@@ -11,6 +11,7 @@ import pytest
 
 from service.deps import services_of
 from service.main import VERSION
+from solver.game.errors import ErrorCode
 from solver.game.rules import OPTION_DOCS, PRESETS
 from solver.search import Limits
 from tests.support.positions import (
@@ -65,6 +66,13 @@ def test_index_page_and_docs(client: TestClient) -> None:
     ):
         assert path in schema["paths"]
     assert "examples" in schema["components"]["schemas"]["HintRequest"]
+    codes = schema["components"]["schemas"]["ErrorCode"]["enum"]
+    assert codes == [code.value for code in ErrorCode]  # the manual lists the whole catalogue
+
+
+def test_error_answers_use_the_catalogue(client: TestClient) -> None:
+    assert error(client.get("/v1/nowhere"), 404, ErrorCode.NOT_FOUND)
+    assert error(client.delete("/v1/rules"), 405, ErrorCode.METHOD_NOT_ALLOWED)
 
 
 def test_rules_lists_presets_and_every_option(client: TestClient) -> None:
