@@ -10,7 +10,7 @@ SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/limits.py
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet "cython>=3.0" "setuptools>=68" wheel "numpy>=1.26"
+	$(PY) -m pip install --quiet "cython>=3.0" "setuptools>=68" wheel
 	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
 

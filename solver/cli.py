@@ -32,7 +32,7 @@ from typing import Any
 from solver.game.errors import ErrorCode, RulesError, TanError
 from solver.game.position import Position
 from solver.game.rules import PRESETS, Rules
-from solver.search import ALGORITHMS, Limits, Solver
+from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
 from solver.tools.arena import (
     ArenaSummary,
     Sprt,
@@ -170,23 +170,26 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False))
 
 
+def _answer(args: argparse.Namespace, position: Position, answer: Hint | Evaluation, table: str) -> int:
+    """The answer as JSON (`--json`), else the position's head line and `table`."""
+    if args.json:
+        _print_json(answer.to_json())
+    else:
+        print(format_position(position))
+        print()
+        print(table)
+    return 0
+
+
 @_refusing_bad_input
 def _hint(args: argparse.Namespace) -> int:
     """Ranked moves of a position (docs/api.md §3 hint answer)."""
     if args.multipv is not None and args.multipv < 1:
         raise TanError(f"multipv must be at least 1, not {args.multipv}", ErrorCode.BAD_LIMITS)
     position = _read_position(args.file)
-    if position.to_move is None:
-        raise TanError("the game is over: there is no move to hint", ErrorCode.GAME_OVER)
     solver = Solver(args.algorithm, threads=args.threads)
     hint = solver.hint(position, _limits(args, Limits()), seed=args.seed, multipv=args.multipv)
-    if args.json:
-        _print_json(hint.to_json())
-    else:
-        print(format_position(position))
-        print()
-        print(format_hint(hint))
-    return 0
+    return _answer(args, position, hint, format_hint(hint))
 
 
 @_refusing_bad_input
@@ -195,13 +198,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     position = _read_position(args.file)
     solver = Solver(args.algorithm, threads=args.threads)
     evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed)
-    if args.json:
-        _print_json(evaluation.to_json())
-    else:
-        print(format_position(position))
-        print()
-        print(format_evaluation(evaluation))
-    return 0
+    return _answer(args, position, evaluation, format_evaluation(evaluation))
 
 
 @_refusing_bad_input

@@ -86,6 +86,7 @@ class Game:
     over: bool
     loser: int | None
     scores: list[float] | None
+    plies: int
 
     def __init__(self, rules: Rules, players: int, trump: Card) -> None:
         """An empty table; use `deal` or `from_parts` instead."""
@@ -107,6 +108,7 @@ class Game:
         self.over = False
         self.loser = None
         self.scores = None
+        self.plies = 0  # moves played since the deal (or since `from_parts`)
         # Repetition (docs/rules.md §1.5, repetition): bout-start keys since
         # the last defence or draw, and the seats active when the current bout began.
         self._history: list[tuple[Any, ...]] = []
@@ -534,6 +536,7 @@ class Game:
                 self.taking,
                 self.passed,
             )
+        self.plies += 1
         return MoveRecord(mover, move, bout_ended=bout_ended, game_over=self.over)
 
     def _put_card(self, seat: int, move: Move) -> None:

@@ -169,31 +169,22 @@ def _coerce(name: str, value: Any) -> Any:
     return value
 
 
+_DURAK = Rules(
+    preset="durak",
+    deck=36,
+    hand_size=6,
+    min_players=2,
+    max_players=6,
+    max_attack=6,
+    throw_in_after_take=True,
+    refill_order=RefillOrder.ATTACKER_OTHERS_DEFENDER,
+    first_attacker=FirstAttacker.LOWEST_TRUMP,
+)
+
 PRESETS: dict[str, Rules] = {
     "tan": Rules(),
-    "durak": Rules(
-        preset="durak",
-        deck=36,
-        hand_size=6,
-        min_players=2,
-        max_players=6,
-        max_attack=6,
-        throw_in_after_take=True,
-        refill_order=RefillOrder.ATTACKER_OTHERS_DEFENDER,
-        first_attacker=FirstAttacker.LOWEST_TRUMP,
-    ),
-    "perevodnoy": Rules(
-        preset="perevodnoy",
-        deck=36,
-        hand_size=6,
-        min_players=2,
-        max_players=6,
-        max_attack=6,
-        throw_in_after_take=True,
-        refill_order=RefillOrder.ATTACKER_OTHERS_DEFENDER,
-        transfer=True,
-        first_attacker=FirstAttacker.LOWEST_TRUMP,
-    ),
+    "durak": _DURAK,
+    "perevodnoy": dataclasses.replace(_DURAK, preset="perevodnoy", transfer=True),  # Durak with transfers
 }
 
 OPTION_DOCS: dict[str, str] = {

@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -35,7 +34,9 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from solver.game.position import Position
+from solver.game.reference import Game, play_random_game
 from solver.game.rules import Rules
+from solver.search import Limits, Solver
 
 C_SOURCE = Path(__file__).resolve().parent / "c" / "durak_playout.c"
 C_FLAGS = ["-O3", "-march=native", "-std=gnu11"]
@@ -175,11 +176,7 @@ class CoreEngine:
 
 @dataclass
 class ReferenceEngine:
-    """The plain Python rules: game `i` is dealt and played with `random.Random(seed + i)`.
-
-    The same moves as `solver.game.reference.play_random_game`, played here so the
-    plies can be counted.
-    """
+    """The plain Python rules: game `i` is `play_random_game` with seed `seed + i`."""
 
     name: str = "reference"
     games: int = 1_000
@@ -189,22 +186,14 @@ class ReferenceEngine:
         return True
 
     def run(self, rules: str, players: int, games: int, seed: int) -> PlayoutTotals:
-        try:
-            from solver.game.reference import Game
-        except ImportError as error:
-            raise EngineUnavailable(f"solver.game.reference is missing ({error})") from None
         parsed = Rules.from_json(rules)
         parsed.check_players(players)
         plies = draws = 0
         losses = [0] * players
         start = time.perf_counter()
         for number in range(games):
-            game_seed = seed + number
-            game = Game.deal(parsed, players, seed=game_seed)
-            rng = random.Random(game_seed)
-            while not game.over:
-                game.play(rng.choice(game.legal_moves()))
-                plies += 1
+            game = play_random_game(parsed, players, seed + number)
+            plies += game.plies
             if game.loser is None:
                 draws += 1
             else:
@@ -430,9 +419,6 @@ def search_speed(
     The median run is the figure: the first hint of a process can run on a cold,
     slowly clocking core, and one run alone reads low.
     """
-    from solver.game.reference import Game
-    from solver.search import Limits, Solver
-
     game = Game.deal(Rules.from_json(rules), players, seed=seed)
     solver = Solver(threads=threads) if policy is None else Solver(threads=threads, policy=policy)
     position = Position.from_game(game, game.to_move or 0).to_json()
