@@ -633,6 +633,10 @@ cdef class CoreGame:
         for seat in passed:
             s.passed |= <uint32_t>1 << seat
         s.defended_once = defended_once
+        if s.n_table == 0 and to_move >= 0:
+            # A bout start built mid-game is the first occurrence of its state (docs/rules.md §1.5).
+            s.history[0] = bout_key(s)
+            s.history_len = 1
         return game
 
     def copy(self) -> CoreGame:
