@@ -18,7 +18,7 @@ build: $(STAMP) solver/.built
 
 # Built for this machine (-march=native); a wheel built without TAN_NATIVE is portable.
 solver/.built: $(STAMP) $(SOURCES) setup.py
-	TAN_NATIVE=1 $(PY) setup.py -q build_ext --inplace
+	TAN_NATIVE=1 $(PY) setup.py -q build_ext --inplace --force
 	touch solver/.built
 
 run: build
