@@ -224,7 +224,7 @@ class TerminalGame:
 
     def _human_turn(self) -> int | None:
         position = Position.from_game(self.game, self.human)
-        moves = self.game.legal_moves()
+        moves = position.legal_moves()
         self._show(position, moves)
         while True:
             print("your move> ", end="", file=self.stdout, flush=True)
