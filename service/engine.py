@@ -17,12 +17,10 @@ from service.settings import Settings
 from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
 from solver.game.position import Position
-from solver.players import GreedyPlayer, make_player
+from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
 from solver.search import Evaluation, Hint, Limits, Solver
 
-__all__ = ["SEARCH_ENGINES", "Searcher"]
-
-SEARCH_ENGINES = ("ismcts", "pimc")
+__all__ = ["Searcher"]
 
 
 class Searcher:

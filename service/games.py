@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 import anyio
 
 from service.capacity import SearchPool
-from service.engine import SEARCH_ENGINES, Searcher
+from service.engine import Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
 from service.store import GameRecord, GameStore, StaleGameError
@@ -44,7 +44,7 @@ from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
-from solver.players import ENGINES, make_player
+from solver.players import ENGINES, SEARCH_ENGINES, make_player
 from solver.search import Limits
 
 __all__ = ["GameManager", "LiveGame"]
