@@ -1,10 +1,12 @@
 # cython: language_level=3
 """Declarations of the fast game core: card bitsets, the state struct, moves.
 
-A card is an index `suit * 13 + rank` (solver/cards.py); a set of cards is a
-`uint64_t` with one bit per index. A move is an `int`: kind in bits 0-2, card
-in bits 3-8, target (for defend) in bits 9-14. Everything here is plain C data
-so the search can run it without the interpreter (`nogil`).
+A card is an index `suit * 13 + rank` (solver/game/cards.py); a set of cards
+is a `uint64_t` with one bit per index. A move is an `int`: kind in bits 0-3,
+card (or the chosen set of a pick) in bits 4-9, target (for defend) in bits
+10-15 — built and read only through `make_move`, `move_kind`, `move_card` and
+`move_target`. Everything here is plain C data so the search can run it
+without the interpreter (`nogil`).
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
@@ -30,10 +32,45 @@ cdef enum MoveKind:
     MK_TAKE = 2
     MK_PASS = 3
     MK_TRANSFER = 4
+    # The setup before the first lead (docs/rules.md §1.7).
+    MK_REDEAL = 5
+    MK_KEEP = 6
+    MK_PICK = 7
+    MK_SWAP = 8
+
+cdef enum Phase:
+    PHASE_PLAY = 0
+    PHASE_SETUP = 1
+
+cdef enum SetupStep:
+    STEP_NONE = 0
+    STEP_REDEAL = 1     # a trumpless seat: redeal or keep
+    STEP_PICK = 2       # the seat that redealt: pick 0 or pick 1
+    STEP_SWAP = 3       # the lowest trump's holder: swap or keep
+
+
+cdef inline int make_move(int kind, int card, int target) noexcept nogil:
+    return kind | (card << 4) | (target << 10)
+
+
+cdef inline int move_kind(int move) noexcept nogil:
+    return move & 15
+
+
+cdef inline int move_card(int move) noexcept nogil:
+    return (move >> 4) & 63
+
+
+cdef inline int move_target(int move) noexcept nogil:
+    return (move >> 10) & 63
 
 cdef enum RefillOrderC:
     REFILL_ATTACKER_DEFENDER_OTHERS = 0
     REFILL_ATTACKER_OTHERS_DEFENDER = 1
+
+ctypedef struct Rng:
+    uint64_t s0
+    uint64_t s1
 
 ctypedef struct RulesC:
     int deck
@@ -46,6 +83,13 @@ ctypedef struct RulesC:
     int defender_refill         # defender_empty == refill
     int trump_ace_last_loses
     int lowest_trump_first
+    int redeal_without_trump
+    int tribute
+    int all_trumps_wins
+    int trump_swap
+    int trump_swap_cedes_lead
+    int take_when_beaten
+    int twos_last
 
 ctypedef struct State:
     RulesC rules
@@ -75,17 +119,31 @@ ctypedef struct State:
     uint32_t passed             # bit per seat
     uint32_t active             # bit per seat not finished
     uint32_t bout_active        # seats active when the bout began (for draws)
+    # The setup (docs/rules.md §1.7) and the game's winner (§1.8).
+    int phase
+    int setup_step
+    int leader                  # the seat that would lead
+    int redeal_next             # seats of the redeal order already passed
+    uint32_t redealt
+    uint64_t redeal_sets[2]     # the two offered hands while a pick is pending
+    uint64_t shown              # the hand shown by the seat picking
+    int tribute_giver           # -1: no tribute still to come
+    int tribute_receiver
+    int swapper
+    int winner                  # -1: none (yet)
+    int first_out
+    int two_out
+    uint8_t last_played[MAX_SEATS]  # 255: none
+    Rng chance                  # the game's chance events (the redeal's shuffle)
     int history_len             # bout-start keys since the last defence or draw
     uint64_t history[HISTORY_CAP]
 
-ctypedef struct Rng:
-    uint64_t s0
-    uint64_t s1
 
 cdef extern from *:
     """
     static inline int tan_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int tan_lowbit(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int tan_highbit(unsigned long long x) { return 63 - __builtin_clzll(x); }
     #if defined(__BMI2__)
     #include <immintrin.h>
     static inline int tan_select(unsigned long long x, int k) { return __builtin_ctzll(_pdep_u64(1ULL << k, x)); }
@@ -95,6 +153,7 @@ cdef extern from *:
     """
     int tan_popcount(unsigned long long x) nogil
     int tan_lowbit(unsigned long long x) nogil
+    int tan_highbit(unsigned long long x) nogil
     int tan_select(unsigned long long x, int k) nogil
 
 cdef void rng_seed(Rng* rng, uint64_t seed) noexcept nogil
@@ -102,7 +161,8 @@ cdef uint64_t rng_next(Rng* rng) noexcept nogil
 cdef int rng_below(Rng* rng, int n) noexcept nogil
 
 cdef void state_copy(State* dst, const State* src) noexcept nogil
-cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker) noexcept nogil
+cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker,
+                     int tribute_giver, int tribute_receiver, uint64_t chance_seed) noexcept nogil
 cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rng) noexcept nogil
 cdef int gen_moves(const State* s, int* moves) noexcept nogil
 cdef int random_move(const State* s, Rng* rng) noexcept nogil
@@ -114,6 +174,8 @@ cdef int playout(State* s, Rng* rng) noexcept nogil
 cdef uint64_t bout_key(const State* s) noexcept nogil
 cdef int can_transfer_c(const State* s) noexcept nogil
 cdef uint64_t beaters_c(const State* s, int card) noexcept nogil
+cdef uint64_t playable(const State* s, uint64_t hand) noexcept nogil
+cdef int last_word(const State* s) noexcept nogil
 
 
 cdef class CoreGame:

@@ -13,7 +13,14 @@ class CoreGame:
     rules: Rules
     def __init__(self, rules: Rules) -> None: ...
     @staticmethod
-    def deal(rules: Rules, players: int, deck: Any, first_attacker: int = -1) -> CoreGame: ...
+    def deal(
+        rules: Rules,
+        players: int,
+        deck: Any,
+        first_attacker: int = -1,
+        tribute: tuple[int, int] | None = None,
+        chance_seed: int = 0,
+    ) -> CoreGame: ...
     @staticmethod
     def from_fields(
         rules: Rules,
@@ -29,6 +36,8 @@ class CoreGame:
         passed: Any = (),
         finished: Any = (),
         defended_once: bool = False,
+        setup: Any = None,
+        chance_seed: int = 0,
     ) -> CoreGame: ...
     def copy(self) -> CoreGame: ...
     @property

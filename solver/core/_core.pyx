@@ -163,9 +163,12 @@ cdef uint64_t bout_key(const State* s) noexcept nogil:
 
 
 cdef inline void set_over(State* s, int loser) noexcept nogil:
+    """Game over: the loser, and the winner (docs/rules.md §1.8) unless all trumps named one."""
     s.over = 1
     s.loser = loser
     s.to_move = -1
+    if s.winner < 0 and loser >= 0:
+        s.winner = s.two_out if s.rules.twos_last and s.two_out >= 0 else s.first_out
 
 
 cdef inline int check_trump_ace(State* s) noexcept nogil:
@@ -266,6 +269,10 @@ cdef void end_bout(State* s, int took) noexcept nogil:
                 s.finished[s.n_finished] = seat
                 s.n_finished += 1
                 s.active &= ~(<uint32_t>1 << seat)
+                if s.first_out < 0:
+                    s.first_out = seat
+                if s.two_out < 0 and s.last_played[seat] != 255 and s.last_played[seat] % 13 == 0:
+                    s.two_out = seat
     if tan_popcount(s.active) <= 1:
         set_over(s, tan_lowbit(s.active) if s.active else -1)
         return
@@ -292,18 +299,27 @@ cdef void apply_move(State* s, int move) noexcept nogil:
 
 
 cdef inline void apply_inline(State* s, int move) noexcept nogil:
-    cdef int kind = move & 7
-    cdef int card = (move >> 3) & 63
-    cdef int target = (move >> 9) & 63
+    cdef int kind = move_kind(move)
+    cdef int card = move_card(move)
+    cdef int target = move_target(move)
     cdef int seat = s.to_move
     cdef int i, nxt
+    if s.phase == PHASE_SETUP:
+        apply_setup(s, kind, card)
+        return
+    if last_word(s):
+        # take_when_beaten (docs/rules.md §1.8): the defender takes the beaten table or lets it stand.
+        end_bout(s, kind == MK_TAKE)
+        return
     if kind == MK_ATTACK:
         s.hands[seat] &= ~(<uint64_t>1 << card)
+        s.last_played[seat] = card
         put_attack(s, card)
         # While taking, throw-ins stay undefended and the order restarts (docs/rules.md §1.4).
         s.to_move = s.attacker if s.taking else s.defender
     elif kind == MK_DEFEND:
         s.hands[seat] &= ~(<uint64_t>1 << card)
+        s.last_played[seat] = card
         for i in range(s.n_table):
             if s.attack_cards[i] == target:
                 s.defense_cards[i] = card
@@ -332,11 +348,16 @@ cdef inline void apply_inline(State* s, int move) noexcept nogil:
         s.passed |= <uint32_t>1 << seat
         nxt = first_thrower(s)
         if nxt < 0:
-            end_bout(s, s.taking)
-            return
-        s.to_move = nxt
+            if s.rules.take_when_beaten and not s.taking:
+                s.to_move = s.defender  # the defender's last word
+            else:
+                end_bout(s, s.taking)
+                return
+        else:
+            s.to_move = nxt
     else:  # MK_TRANSFER
         s.hands[seat] &= ~(<uint64_t>1 << card)
+        s.last_played[seat] = card
         put_attack(s, card)
         s.attacker = seat
         s.defender = next_active(s, seat)
@@ -351,11 +372,13 @@ cdef int gen_moves(const State* s, int* moves) noexcept nogil:
     cdef uint64_t hand, targets, b
     if s.over:
         return 0
+    if s.phase == PHASE_SETUP:
+        return setup_moves(s, moves)
     hand = s.hands[s.to_move]
     if s.n_table == 0:
-        b = hand
+        b = playable(s, hand)
         while b:
-            moves[n] = MK_ATTACK | (tan_lowbit(b) << 3)
+            moves[n] = make_move(MK_ATTACK, tan_lowbit(b), 0)
             n += 1
             b &= b - 1
         return n
@@ -366,26 +389,55 @@ cdef int gen_moves(const State* s, int* moves) noexcept nogil:
             targets &= targets - 1
             b = hand & beaters(s, t)
             while b:
-                moves[n] = MK_DEFEND | (tan_lowbit(b) << 3) | (t << 9)
+                moves[n] = make_move(MK_DEFEND, tan_lowbit(b), t)
                 n += 1
                 b &= b - 1
         moves[n] = MK_TAKE
         n += 1
         if can_transfer(s):
-            b = hand & s.table_rank_cards
+            b = playable(s, hand) & s.table_rank_cards
             while b:
-                moves[n] = MK_TRANSFER | (tan_lowbit(b) << 3)
+                moves[n] = make_move(MK_TRANSFER, tan_lowbit(b), 0)
                 n += 1
                 b &= b - 1
         return n
+    if last_word(s):
+        moves[0] = MK_TAKE
+        moves[1] = MK_PASS
+        return 2
     if s.n_table < attack_limit(s):
-        b = hand & s.table_rank_cards
+        b = playable(s, hand) & s.table_rank_cards
         while b:
-            moves[n] = MK_ATTACK | (tan_lowbit(b) << 3)
+            moves[n] = make_move(MK_ATTACK, tan_lowbit(b), 0)
             n += 1
             b &= b - 1
     moves[n] = MK_PASS
     return n + 1
+
+
+cdef inline int setup_moves(const State* s, int* moves) noexcept nogil:
+    """The two choices of a setup decision (docs/rules.md §1.7)."""
+    if s.setup_step == STEP_PICK:
+        moves[0] = make_move(MK_PICK, 0, 0)
+        moves[1] = make_move(MK_PICK, 1, 0)
+    else:
+        moves[0] = MK_REDEAL if s.setup_step == STEP_REDEAL else MK_SWAP
+        moves[1] = MK_KEEP
+    return 2
+
+
+cdef uint64_t playable(const State* s, uint64_t hand) noexcept nogil:
+    """The cards of `hand` that may be led, thrown in or transferred: under đút 2 (docs/rules.md §1.8)
+    a 2 only from a hand of 2s."""
+    if s.rules.twos_last and (hand & ~RANK_BITS):
+        return hand & ~RANK_BITS
+    return hand
+
+
+cdef int last_word(const State* s) noexcept nogil:
+    """The defender's last word (take_when_beaten, docs/rules.md §1.8): all beaten, all passed."""
+    return (s.rules.take_when_beaten and s.n_table > 0 and not s.undefended and not s.taking
+            and s.to_move == s.defender)
 
 
 cdef int can_transfer_c(const State* s) noexcept nogil:
@@ -413,9 +465,14 @@ cdef int random_move(const State* s, Rng* rng) noexcept nogil:
 cdef inline int random_inline(const State* s, Rng* rng) noexcept nogil:
     cdef int total, k, t, count
     cdef uint64_t hand, targets, b, throwable
+    cdef int choices[2]
+    if s.phase == PHASE_SETUP:
+        setup_moves(s, choices)
+        return choices[rng_below(rng, 2)]
     hand = s.hands[s.to_move]
     if s.n_table == 0:
-        return MK_ATTACK | (select_bit(hand, rng_below(rng, tan_popcount(hand))) << 3)
+        hand = playable(s, hand)
+        return make_move(MK_ATTACK, select_bit(hand, rng_below(rng, tan_popcount(hand))), 0)
     if s.undefended and not s.taking:
         total = 1
         targets = s.undefended
@@ -423,7 +480,7 @@ cdef inline int random_inline(const State* s, Rng* rng) noexcept nogil:
             t = tan_lowbit(targets)
             targets &= targets - 1
             total += tan_popcount(hand & beaters(s, t))
-        throwable = hand & s.table_rank_cards if can_transfer(s) else 0
+        throwable = playable(s, hand) & s.table_rank_cards if can_transfer(s) else 0
         total += tan_popcount(throwable)
         k = rng_below(rng, total)
         targets = s.undefended
@@ -433,16 +490,18 @@ cdef inline int random_inline(const State* s, Rng* rng) noexcept nogil:
             b = hand & beaters(s, t)
             count = tan_popcount(b)
             if k < count:
-                return MK_DEFEND | (select_bit(b, k) << 3) | (t << 9)
+                return make_move(MK_DEFEND, select_bit(b, k), t)
             k -= count
         if k == 0:
             return MK_TAKE
-        return MK_TRANSFER | (select_bit(throwable, k - 1) << 3)
-    throwable = hand & s.table_rank_cards if s.n_table < attack_limit(s) else 0
+        return make_move(MK_TRANSFER, select_bit(throwable, k - 1), 0)
+    if last_word(s):
+        return MK_TAKE if rng_below(rng, 2) == 0 else MK_PASS
+    throwable = playable(s, hand) & s.table_rank_cards if s.n_table < attack_limit(s) else 0
     k = rng_below(rng, tan_popcount(throwable) + 1)
     if k == 0:
         return MK_PASS
-    return MK_ATTACK | (select_bit(throwable, k - 1) << 3)
+    return make_move(MK_ATTACK, select_bit(throwable, k - 1), 0)
 
 
 cdef int playout(State* s, Rng* rng) noexcept nogil:
@@ -460,18 +519,35 @@ cdef void state_scores(const State* s, double* scores) noexcept nogil:
     for seat in range(s.players):
         if s.loser >= 0:
             scores[seat] = 0.0 if seat == s.loser else 1.0
+        elif s.winner >= 0:  # won with a hand of trumps before the first lead (docs/rules.md §1.7)
+            scores[seat] = 1.0 if seat == s.winner else 0.0
         else:
             scores[seat] = 0.5 if (s.bout_active >> seat) & 1 else 1.0
 
 
-cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker) noexcept nogil:
-    """Deal an ordered deck (index 0 on top) as docs/rules.md §1.2 says; first_attacker < 0: by the rules."""
-    cdef int i, seat, dealt = players * rules.hand_size
-    cdef int lowest = 64, low
+cdef inline void state_clear(State* s, const RulesC* rules, int players) noexcept nogil:
+    """An empty state of these rules: nothing dealt, nobody out, no winner, no setup."""
     memset(s, 0, header_size(s))
     s.rules = rules[0]
     s.players = players
+    s.defender = 1 % players  # before the first bout, as the reference has it
     s.loser = -1
+    s.winner = -1
+    s.first_out = -1
+    s.two_out = -1
+    s.tribute_giver = -1
+    s.tribute_receiver = -1
+    s.swapper = -1
+    memset(s.last_played, 255, sizeof(s.last_played))
+
+
+cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* deck, int first_attacker,
+                     int tribute_giver, int tribute_receiver, uint64_t chance_seed) noexcept nogil:
+    """Deal an ordered deck (index 0 on top) as docs/rules.md §1.2 says, then play the setup's
+    forced steps (§1.7); first_attacker < 0: by the rules; tribute_giver < 0: no tribute."""
+    cdef int i, seat, dealt = players * rules.hand_size
+    cdef int lowest = 64, low
+    state_clear(s, rules, players)
     for i in range(dealt):
         s.hands[i % players] |= <uint64_t>1 << deck[i]
     if dealt < rules.deck:
@@ -495,8 +571,174 @@ cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* 
                         lowest = low
                         first_attacker = seat
     s.history_len = 0
-    start_bout(s, first_attacker)
+    s.leader = first_attacker
+    rng_seed(&s.chance, chance_seed)
+    if rules.tribute and tribute_giver >= 0:
+        s.tribute_giver = tribute_giver
+        s.tribute_receiver = tribute_receiver
+    if rules.redeal_without_trump or rules.tribute or rules.all_trumps_wins or rules.trump_swap:
+        s.phase = PHASE_SETUP
+        advance_setup(s)
+    else:
+        start_play(s)
+
+
+# -- the setup (docs/rules.md §1.7) -------------------------------------------------------
+
+cdef inline void start_play(State* s) noexcept nogil:
+    """The first bout begins with the seat that leads."""
+    s.phase = PHASE_PLAY
+    s.setup_step = STEP_NONE
+    start_bout(s, s.leader)
     check_trump_ace(s)
+
+
+cdef inline int setup_seat(const State* s, int k) noexcept nogil:
+    """The k-th seat of the setup order (play order from the would-be leader), or -1."""
+    cdef int i, seat = s.leader, count = 0
+    for i in range(s.players):
+        if (s.active >> seat) & 1:
+            if count == k:
+                return seat
+            count += 1
+        seat = step(s, seat)
+    return -1
+
+
+cdef inline int low_trump(const State* s) noexcept nogil:
+    """The deck's lowest trump: the 2 in 52 cards, the 6 in 36."""
+    return s.trump_suit * 13 + (0 if s.rules.deck == 52 else 4)
+
+
+cdef inline int may_redeal(const State* s, int seat) noexcept nogil:
+    """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card."""
+    return (s.rules.redeal_without_trump and not ((s.redealt >> seat) & 1)
+            and not (s.hands[seat] & s.trump_mask) and s.n_stock - 1 >= 2 * s.rules.hand_size)
+
+
+cdef inline void give_tribute(State* s, int giver, int receiver) noexcept nogil:
+    """cúng chủ: the loser's highest trump to the winner, and the loser draws one card."""
+    cdef uint64_t trumps = s.hands[giver] & s.trump_mask
+    cdef int card
+    if (s.redealt >> giver) & 1 or not trumps:
+        return
+    card = tan_highbit(trumps)
+    s.hands[giver] &= ~(<uint64_t>1 << card)
+    s.hands[receiver] |= <uint64_t>1 << card
+    if s.n_stock > 0:
+        s.n_stock -= 1
+        s.hands[giver] |= <uint64_t>1 << s.stock[s.n_stock]
+
+
+cdef void advance_setup(State* s) noexcept nogil:
+    """Play the setup's forced steps until a seat must decide or the first bout begins."""
+    cdef int k, seat, low
+    cdef uint64_t hand
+    while True:
+        seat = setup_seat(s, s.redeal_next)
+        if seat < 0:
+            break
+        if may_redeal(s, seat):
+            s.setup_step = STEP_REDEAL
+            s.to_move = seat
+            return
+        s.redeal_next += 1
+    if s.tribute_giver >= 0:
+        give_tribute(s, s.tribute_giver, s.tribute_receiver)
+        s.tribute_giver = -1
+        s.tribute_receiver = -1
+    if s.rules.all_trumps_wins:
+        for k in range(s.players):
+            seat = setup_seat(s, k)
+            if seat < 0:
+                break
+            hand = s.hands[seat]
+            if (not ((s.redealt >> seat) & 1) and tan_popcount(hand) >= s.rules.hand_size
+                    and not (hand & ~s.trump_mask)):
+                s.winner = seat
+                s.setup_step = STEP_NONE
+                set_over(s, -1)
+                return
+    if s.rules.trump_swap and s.n_stock > 0:
+        low = low_trump(s)
+        if low != s.trump_card:
+            for seat in range(s.players):
+                if (s.active >> seat) & 1 and (s.hands[seat] >> low) & 1:
+                    s.setup_step = STEP_SWAP
+                    s.to_move = seat
+                    return
+    start_play(s)
+
+
+cdef void apply_setup(State* s, int kind, int choice) noexcept nogil:
+    """A setup decision (docs/rules.md §1.7); `choice` is the set a pick takes."""
+    cdef int seat = s.to_move, i, j, n = 0, h = s.rules.hand_size, low
+    cdef uint8_t rest[52]
+    cdef uint8_t tmp
+    cdef uint64_t b
+    if kind == MK_REDEAL:
+        # The hand is shown and set aside; the stock's next two hands are offered.
+        s.shown = s.hands[seat]
+        s.hands[seat] = 0
+        s.redeal_sets[0] = 0
+        s.redeal_sets[1] = 0
+        for j in range(2):
+            for i in range(h):
+                s.n_stock -= 1
+                s.redeal_sets[j] |= <uint64_t>1 << s.stock[s.n_stock]
+        s.setup_step = STEP_PICK
+        return
+    if kind == MK_PICK:
+        s.hands[seat] = s.redeal_sets[choice]
+        # Above the trump card, top first: the stock, then the other hand and the shown one
+        # (each in card order), shuffled by the game's chance generator.
+        for i in range(s.n_stock - 1, 0, -1):
+            rest[n] = s.stock[i]
+            n += 1
+        b = s.redeal_sets[1 - choice]
+        while b:
+            rest[n] = tan_lowbit(b)
+            n += 1
+            b &= b - 1
+        b = s.shown
+        while b:
+            rest[n] = tan_lowbit(b)
+            n += 1
+            b &= b - 1
+        for i in range(n - 1, 0, -1):
+            j = rng_below(&s.chance, i + 1)
+            tmp = rest[i]
+            rest[i] = rest[j]
+            rest[j] = tmp
+        for i in range(n):
+            s.stock[n - i] = rest[i]
+        s.n_stock = n + 1
+        s.shown = 0
+        s.redeal_sets[0] = 0
+        s.redeal_sets[1] = 0
+        s.redealt |= <uint32_t>1 << seat
+        s.setup_step = STEP_NONE
+        s.redeal_next += 1
+        advance_setup(s)
+        return
+    if kind == MK_SWAP:
+        low = low_trump(s)
+        s.hands[seat] &= ~(<uint64_t>1 << low)
+        s.hands[seat] |= <uint64_t>1 << s.trump_card
+        s.stock[0] = low
+        s.trump_card = low
+        s.swapper = seat
+        if s.rules.trump_swap_cedes_lead:
+            s.leader = next_active(s, seat)
+        start_play(s)
+        return
+    # keep: nothing changes.
+    if s.setup_step == STEP_REDEAL:
+        s.redeal_next += 1
+        s.setup_step = STEP_NONE
+        advance_setup(s)
+    else:
+        start_play(s)
 
 
 cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rng) noexcept nogil:
@@ -513,7 +755,7 @@ cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rn
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
-    state_deal(s, rules, players, deck, -1)
+    state_deal(s, rules, players, deck, -1, -1, -1, rng_next(rng) if rules.redeal_without_trump else 0)
 
 
 # -- Python faces ----------------------------------------------------------------------
@@ -532,30 +774,40 @@ cdef RulesC rules_to_c(rules: Rules):
     r.defender_refill = rules.defender_empty is DefenderEmpty.REFILL
     r.trump_ace_last_loses = rules.trump_ace_last_loses
     r.lowest_trump_first = rules.first_attacker is FirstAttacker.LOWEST_TRUMP
+    r.redeal_without_trump = rules.redeal_without_trump
+    r.tribute = rules.tribute
+    r.all_trumps_wins = rules.all_trumps_wins
+    r.trump_swap = rules.trump_swap
+    r.trump_swap_cedes_lead = rules.trump_swap_cedes_lead
+    r.take_when_beaten = rules.take_when_beaten
+    r.twos_last = rules.twos_last
     return r
 
 
-_KINDS = (Action.ATTACK, Action.DEFEND, Action.TAKE, Action.PASS, Action.TRANSFER)
+# MoveKind order (_core.pxd).
+_KINDS = (
+    Action.ATTACK, Action.DEFEND, Action.TAKE, Action.PASS, Action.TRANSFER,
+    Action.REDEAL, Action.KEEP, Action.PICK, Action.SWAP,
+)
 _KIND_OF = {action: i for i, action in enumerate(_KINDS)}
+_STEPS = (None, "redeal", "pick", "swap")  # SetupStep order (_core.pxd)
 
 
 def encode_move(move: Move) -> int:
     """The core's int for a `Move`."""
-    code = _KIND_OF[move.action]
-    if move.card is not None:
-        code |= move.card.index << 3
-    if move.target is not None:
-        code |= move.target.index << 9
-    return code
+    card = move.card.index if move.card is not None else move.choice or 0
+    return make_move(_KIND_OF[move.action], card, move.target.index if move.target is not None else 0)
 
 
 def decode_move(int code) -> Move:
     """The `Move` for a core int."""
-    action = _KINDS[code & 7]
+    action = _KINDS[move_kind(code)]
     if action is Action.DEFEND:
-        return Move(action, Card.from_index((code >> 3) & 63), Card.from_index((code >> 9) & 63))
+        return Move(action, Card.from_index(move_card(code)), Card.from_index(move_target(code)))
     if action in (Action.ATTACK, Action.TRANSFER):
-        return Move(action, Card.from_index((code >> 3) & 63))
+        return Move(action, Card.from_index(move_card(code)))
+    if action is Action.PICK:
+        return Move(action, choice=move_card(code))
     return Move(action)
 
 
@@ -574,8 +826,10 @@ cdef class CoreGame:
         self.rules = rules
 
     @staticmethod
-    def deal(rules: Rules, int players, deck, int first_attacker=-1) -> CoreGame:
-        """Deal `deck` (cards or indices, top first) as docs/rules.md §1.2."""
+    def deal(rules: Rules, int players, deck, int first_attacker=-1, tribute=None,
+             uint64_t chance_seed=0) -> CoreGame:
+        """Deal `deck` (cards or indices, top first) as docs/rules.md §1.2, then the setup's forced
+        steps (§1.7); `tribute` is `(giver, receiver)` when a match owes one."""
         cdef uint8_t order[52]
         cdef RulesC r = rules_to_c(rules)
         cards = [c.index if isinstance(c, Card) else int(c) for c in deck]
@@ -583,22 +837,24 @@ cdef class CoreGame:
             raise ValueError(f"a {rules.deck}-card deck is needed, got {len(cards)} cards")
         for i, c in enumerate(cards):
             order[i] = c
+        giver, receiver = tribute if tribute is not None else (-1, -1)
         game = CoreGame(rules)
-        state_deal(&game.state, &r, players, order, first_attacker)
+        state_deal(&game.state, &r, players, order, first_attacker, giver, receiver, chance_seed)
         return game
 
     @staticmethod
     def from_fields(rules: Rules, int players, hands, stock, trump, table=(), int attacker=0,
                     int defender=1, int to_move=0, bint taking=False, passed=(), finished=(),
-                    bint defended_once=False) -> CoreGame:
-        """Any mid-game state: `hands` per seat, `stock` top first (trump card last), `table` pairs."""
+                    bint defended_once=False, setup=None, uint64_t chance_seed=0) -> CoreGame:
+        """Any mid-game state: `hands` per seat, `stock` top first (trump card last), `table` pairs;
+        `setup` (with `step`, `leader`, `redealt`, `sets`, `shown`, `tribute`) for a game still in
+        its setup (docs/rules.md §1.7); `chance_seed` seeds its chance events to come."""
         cdef State* s
+        cdef RulesC r = rules_to_c(rules)
         game = CoreGame(rules)
         s = &game.state
-        memset(s, 0, header_size(s))
-        s.rules = rules_to_c(rules)
-        s.players = players
-        s.loser = -1
+        state_clear(s, &r, players)
+        rng_seed(&s.chance, chance_seed)
         for seat, hand in enumerate(hands):
             for c in hand:
                 s.hands[seat] |= <uint64_t>1 << _index(c)
@@ -633,7 +889,25 @@ cdef class CoreGame:
         for seat in passed:
             s.passed |= <uint32_t>1 << seat
         s.defended_once = defended_once
-        if s.n_table == 0 and to_move >= 0:
+        if setup is not None:
+            s.phase = PHASE_SETUP
+            s.setup_step = _STEPS.index(setup.step)
+            s.leader = setup.leader
+            for seat in setup.redealt:
+                s.redealt |= <uint32_t>1 << seat
+            for i, part in enumerate(setup.sets or ()):
+                for c in part:
+                    s.redeal_sets[i] |= <uint64_t>1 << _index(c)
+            for c in setup.shown:
+                s.shown |= <uint64_t>1 << _index(c)
+            if setup.tribute is not None:
+                s.tribute_giver, s.tribute_receiver = setup.tribute
+            s.redeal_next = s.players
+            if s.setup_step == STEP_REDEAL or s.setup_step == STEP_PICK:
+                s.redeal_next = 0
+                while setup_seat(s, s.redeal_next) != to_move:
+                    s.redeal_next += 1
+        elif s.n_table == 0 and to_move >= 0:
             # A bout start built mid-game is the first occurrence of its state (docs/rules.md §1.5).
             s.history[0] = bout_key(s)
             s.history_len = 1
@@ -694,7 +968,7 @@ cdef class CoreGame:
         stock = [s.stock[i] for i in range(s.n_stock - 1, -1, -1)]
         for c in stock:
             placed |= <uint64_t>1 << c
-        placed |= s.table_cards
+        placed |= s.table_cards | s.shown | s.redeal_sets[0] | s.redeal_sets[1]
         low = 0 if s.rules.deck == 52 else 4
         discard = [c for c in range(52) if c % 13 >= low and not (placed >> c) & 1]
         return {
@@ -715,6 +989,17 @@ cdef class CoreGame:
             "over": bool(s.over),
             "loser": s.loser,
             "scores": self.scores(),
+            "phase": "setup" if s.phase == PHASE_SETUP else "play",
+            "setup_step": _STEPS[s.setup_step],
+            "leader": s.leader,
+            "redealt": [seat for seat in range(s.players) if (s.redealt >> seat) & 1],
+            "redeal_sets": ([_bits(s.redeal_sets[0]), _bits(s.redeal_sets[1])]
+                            if s.setup_step == STEP_PICK else None),
+            "shown": _bits(s.shown),
+            "tribute": [s.tribute_giver, s.tribute_receiver] if s.tribute_giver >= 0 else None,
+            "winner": s.winner,
+            "first_out": s.first_out,
+            "two_out": s.two_out,
         }
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "Pair",
     "attack_limit",
     "check_turn",
+    "last_word",
     "next_active",
     "place_cards",
     "role_of",
@@ -81,7 +82,9 @@ def seat_to_move(
 
     Lead: the main attacker. Some attack card undefended and no take declared:
     the defender. Otherwise (throw-in phase) the first thrower in order who has
-    not passed; None if all have passed, i.e. the bout is already over.
+    not passed. Once all have passed the bout is over (None), except that with
+    `take_when_beaten` a defender who beat every card has the last word
+    (docs/rules.md §1.8).
     """
     if not table:
         return attacker
@@ -90,7 +93,20 @@ def seat_to_move(
     for seat in throwers(players, finished, attacker, defender):
         if seat not in passed:
             return seat
+    if rules.take_when_beaten and not taking:
+        return defender
     return None
+
+
+def last_word(
+    rules: Rules, players: int, finished: Collection[int], table: Sequence[Pair], attacker: int,
+    defender: int, taking: bool, passed: Collection[int],
+) -> bool:
+    """The defender's last word (`take_when_beaten`, docs/rules.md §1.8): every attack card is
+    beaten, nobody is taking, and every thrower has passed."""
+    if not rules.take_when_beaten or taking or not table or any(pair.defense is None for pair in table):
+        return False
+    return all(seat in passed for seat in throwers(players, finished, attacker, defender))
 
 
 def check_turn(
@@ -229,8 +245,9 @@ def check_turn(
             raise PositionError(
                 "passed: every thrower has passed, so the bout is already over", ErrorCode.INCONSISTENT_TURN
             )
-        # Throwers act in order from the main attacker, so those who passed come first.
-        prefix = order[: order.index(expected)]
+        # Throwers act in order from the main attacker, so those who passed come first;
+        # the defender's last word comes after all of them.
+        prefix = order if expected == defender else order[: order.index(expected)]
         if set(passed) != set(prefix):
             raise PositionError(
                 f"passed: {sorted(passed)} is not the throwers before seat {expected} in order {order}",

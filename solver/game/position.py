@@ -38,19 +38,20 @@ assignment of the unseen cards and `sample_game()` draws one uniformly
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from solver.game.bout import Pair, check_turn, place_cards
-from solver.game.cards import Card, Rank, deck
+from solver.game.cards import Card, Rank, Suit, deck
 from solver.game.errors import CardError, ErrorCode, NotYourTurnError, PositionError, RulesError, TanError
 from solver.game.moves import Move
-from solver.game.reference import Game
+from solver.game.reference import Game, SetupState
 from solver.game.rules import PRESETS, Rules
 
-__all__ = ["HiddenSlots", "Position"]
+__all__ = ["HiddenSlots", "MatchInfo", "Position", "SetupView"]
 
 _REQUIRED = (
     "rules",
@@ -64,19 +65,71 @@ _REQUIRED = (
     "defender",
     "to_move",
 )
-_OPTIONAL = ("discard", "table", "taking", "passed", "known", "finished", "defended_once")
+_OPTIONAL = (
+    "discard", "table", "taking", "passed", "known", "finished", "defended_once",
+    "phase", "setup", "in_stock", "match",
+)  # fmt: skip
+_STEPS = ("redeal", "pick", "swap")
 
 
 class HiddenSlots(NamedTuple):
-    """What a seat does not know: unknown cards per other seat, and unknown stock cards
-    (the stock without the trump card at its bottom)."""
+    """What a seat does not know: unknown cards per other seat, unknown stock cards (the stock
+    without the trump card at its bottom), and, while another seat picks a new hand after a
+    redeal, the two offered hands (docs/rules.md §1.7)."""
 
     seats: dict[int, int]
     stock: int
+    sets: int = 0
 
     @property
     def total(self) -> int:
-        return sum(self.seats.values()) + self.stock
+        return sum(self.seats.values()) + self.stock + self.sets
+
+
+@dataclass(frozen=True)
+class SetupView:
+    """A position's setup block (docs/api.md §2.2): the pending `step` (None while another seat
+    makes a decision this seat may not see), the seat that would lead, the seats that redealt,
+    the two offered hands (to the seat picking only), the hand shown by it, and a tribute still
+    to come as `(giver, receiver)`."""
+
+    step: str | None
+    leader: int
+    redealt: tuple[int, ...] = ()
+    sets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
+    shown: tuple[Card, ...] = ()
+    tribute: tuple[int, int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": self.step, "leader": self.leader, "redealt": list(self.redealt)}
+        if self.sets is not None:
+            out["sets"] = [[str(card) for card in part] for part in self.sets]
+        if self.shown:
+            out["shown"] = [str(card) for card in self.shown]
+        if self.tribute is not None:
+            out["tribute"] = list(self.tribute)
+        return out
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """A position's match block (docs/api.md §2.2): which game of the match this is (from 1),
+    its dealer, the last game's winner and loser, and the trump suit of every game so far."""
+
+    game: int
+    dealer: int
+    previous_winner: int | None = None
+    previous_loser: int | None = None
+    trump_suits: tuple[Suit, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "dealer": self.dealer,
+            "previous_winner": self.previous_winner,
+            "previous_loser": self.previous_loser,
+            "trump_suits": [suit.letter for suit in self.trump_suits],
+        }
 
 
 @dataclass(frozen=True)
@@ -104,6 +157,10 @@ class Position:
     known: tuple[tuple[Card, ...], ...] = field(default=())
     finished: tuple[int, ...] = ()
     defended_once: bool = False
+    phase: str = "play"
+    setup: SetupView | None = None
+    in_stock: tuple[Card, ...] = ()
+    match: MatchInfo | None = None
 
     def __post_init__(self) -> None:
         # Canonical order, so equal positions compare and print equal.
@@ -115,6 +172,7 @@ class Position:
         object.__setattr__(self, "finished", tuple(self.finished))
         known = self.known or tuple(() for _ in range(self.players))
         object.__setattr__(self, "known", tuple(tuple(sorted(cards)) for cards in known))
+        object.__setattr__(self, "in_stock", tuple(sorted(self.in_stock)))
         self._validate()
 
     # -- JSON -----------------------------------------------------------------------
@@ -161,6 +219,10 @@ class Position:
             finished=tuple(_seats(data.get("finished", []), "finished")),
             # Only a defence fills the discard pile, so that is the default (docs/rules.md §1.4).
             defended_once=_bool(data.get("defended_once", bool(discard)), "defended_once"),
+            phase=_phase(data.get("phase", "play")),
+            setup=_setup(data.get("setup")),
+            in_stock=tuple(_cards(data.get("in_stock", []), "in_stock")),
+            match=_match(data.get("match")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -189,11 +251,16 @@ class Position:
             },
             "finished": list(self.finished),
             "defended_once": self.defended_once,
+            # The side rules' fields only where they say something (docs/api.md §2.2).
+            **({"phase": self.phase} if self.phase != "play" else {}),
+            **({"setup": self.setup.to_json()} if self.setup is not None else {}),
+            **({"in_stock": [str(card) for card in self.in_stock]} if self.in_stock else {}),
+            **({"match": self.match.to_json()} if self.match is not None else {}),
         }
 
     @classmethod
-    def from_game(cls, game: Game, seat: int) -> Position:
-        """What `seat` sees of a full game."""
+    def from_game(cls, game: Game, seat: int, match: MatchInfo | None = None) -> Position:
+        """What `seat` sees of a full game (in a match, with its match block)."""
         if isinstance(seat, bool) or seat not in range(game.players):
             raise PositionError(
                 f"seat: no seat {seat!r} in a {game.players}-seat game",
@@ -214,10 +281,24 @@ class Position:
             table=tuple((pair.attack, pair.defense) for pair in game.table),
             taking=game.taking,
             passed=tuple(game.passed),
-            known=tuple(() if other == seat else tuple(game.known[other]) for other in range(game.players)),
+            known=tuple(
+                () if other == seat else tuple(game.known[other] | game.seen[seat][other])
+                for other in range(game.players)
+            ),
             finished=tuple(game.finished),
             defended_once=game.defended_once,
-        )
+            phase=game.phase if not game.over else "play",
+            setup=_setup_view(game, seat),
+            in_stock=tuple(game.in_stock[seat]),
+            match=match,
+        ).hiding_decisions(game)
+
+    def hiding_decisions(self, game: Game) -> Position:
+        """This seat's view while another seat makes a setup decision nobody else may see (to
+        redeal or to swap, docs/rules.md §1.7): the setup phase with no seat to move."""
+        if self.phase != "setup" or game.setup_step == "pick" or self.to_move in (None, self.seat):
+            return self
+        return dataclasses.replace(self, to_move=None)
 
     # -- validation -----------------------------------------------------------------
 
@@ -261,13 +342,25 @@ class Position:
                     ErrorCode.COUNT_MISMATCH,
                 )
         on_table = sum(1 if defense is None else 2 for _, defense in self.table)
-        total = sum(self.hand_counts) + self.stock + on_table + len(self.discard)
+        aside = self._aside()
+        total = sum(self.hand_counts) + self.stock + on_table + len(self.discard) + aside
         if total != rules.deck:
+            setup = f" + set aside in the setup {aside}" if aside else ""
             raise PositionError(
                 f"cards do not add up to the {rules.deck}-card deck: hands {sum(self.hand_counts)} + "
-                f"stock {self.stock} + table {on_table} + discard {len(self.discard)} = {total}",
+                f"stock {self.stock} + table {on_table} + discard {len(self.discard)}{setup} = {total}",
                 ErrorCode.COUNT_MISMATCH,
             )
+        if len(self.in_stock) > max(self.stock - 1, 0):
+            raise PositionError(
+                f"in_stock: {len(self.in_stock)} cards known in a stock of {self.stock} with the trump card",
+                ErrorCode.COUNT_MISMATCH,
+            )
+        if self.phase == "setup":
+            self._check_setup()
+            return
+        if self.setup is not None:
+            raise PositionError("setup: only a position in the setup phase has a setup block")
         check_turn(
             rules,
             players,
@@ -285,9 +378,100 @@ class Position:
             self.defended_once,
         )
 
+    def _aside(self) -> int:
+        """Cards neither in hands, stock, table nor discard: a redeal's shown hand and the two
+        offered hands while the pick is pending (docs/rules.md §1.7)."""
+        if self.setup is None or self.setup.step != "pick":
+            return len(self.setup.shown) if self.setup is not None else 0
+        return len(self.setup.shown) + 2 * self.rules.hand_size
+
+    def _check_setup(self) -> None:
+        """A position in the setup (docs/rules.md §1.7): nothing played yet, and a pending step
+        that agrees with the rules and with what this seat can check."""
+        setup, rules, h = self.setup, self.rules, self.rules.hand_size
+        if setup is None:
+            raise PositionError("setup: a position in the setup phase needs its setup block")
+        if not rules.has_setup:
+            raise PositionError("phase: these rules have no setup (every side rule of the setup is off)",
+                                ErrorCode.INCONSISTENT_TURN)
+        if self.table or self.discard or self.taking or self.passed or self.defended_once:
+            raise PositionError("setup: nothing is played before the first lead (table, discard, passes)",
+                                ErrorCode.INCONSISTENT_TURN)
+        seats = range(self.players)
+        for name, seat in (("setup.leader", setup.leader), *(("setup.redealt", s) for s in setup.redealt)):
+            if seat not in seats:
+                raise PositionError(
+                    f"{name}: no seat {seat} in a {self.players}-seat game",
+                    ErrorCode.INVALID_SEAT,
+                )
+        if setup.tribute is not None and (not rules.tribute or any(s not in seats for s in setup.tribute)):
+            raise PositionError(
+                f"setup.tribute: {list(setup.tribute)} is not a tribute these rules and seats owe",
+                ErrorCode.INCONSISTENT_TURN,
+            )
+        if setup.redealt and not rules.redeal_without_trump:
+            raise PositionError("setup.redealt: redeal_without_trump is off", ErrorCode.INCONSISTENT_TURN)
+        if setup.step is None:
+            if self.to_move is not None:
+                raise PositionError(
+                    "to_move: a seat to move needs its setup step",
+                    ErrorCode.INCONSISTENT_TURN,
+                )
+            return
+        if self.to_move is None:
+            raise PositionError(f"to_move: the setup step {setup.step} needs the seat to decide",
+                                ErrorCode.INCONSISTENT_TURN)
+        mover, mine = self.to_move, self.to_move == self.seat
+        if mover not in seats:
+            raise PositionError(
+                f"to_move: no seat {mover} in a {self.players}-seat game",
+                ErrorCode.INVALID_SEAT,
+            )
+        option = {"redeal": "redeal_without_trump", "pick": "redeal_without_trump", "swap": "trump_swap"}
+        if not getattr(rules, option[setup.step]):
+            raise PositionError(f"setup.step: {setup.step} needs {option[setup.step]} on",
+                                ErrorCode.INCONSISTENT_TURN)
+        if setup.step == "redeal":
+            if mover in setup.redealt or self.stock - 1 < 2 * h:
+                raise PositionError(
+                    f"setup: seat {mover} may not redeal (redealt already, or the stock is short)",
+                    ErrorCode.INCONSISTENT_TURN,
+                )
+            if mine and any(card.suit == self.trump.suit for card in self.hand):
+                raise PositionError(
+                    "setup: a seat holding a trump may not redeal",
+                    ErrorCode.INCONSISTENT_TURN,
+                )
+        elif setup.step == "pick":
+            if len(setup.shown) != h or self.hand_counts[mover] != 0 or mover not in range(self.players):
+                raise PositionError(f"setup: the seat picking has shown its {h} cards and holds none",
+                                    ErrorCode.COUNT_MISMATCH)
+            sizes = [len(part) for part in setup.sets] if setup.sets is not None else []
+            if (setup.sets is not None) != mine or any(size != h for size in sizes):
+                raise PositionError(f"setup.sets: the seat picking, and only it, sees two hands of {h} cards",
+                                    ErrorCode.COUNT_MISMATCH)
+        else:
+            low = Card(deck(rules.deck)[0].rank, self.trump.suit)
+            if self.stock == 0 or low == self.trump or (mine and low not in self.hand):
+                raise PositionError(
+                    f"setup: seat {mover} cannot swap: it must hold {low}, under a trump card that lies "
+                    "under the stock",
+                    ErrorCode.INCONSISTENT_TURN,
+                )
+        if setup.step != "pick" and (setup.sets is not None or setup.shown):
+            raise PositionError(
+                "setup: offered and shown hands belong to a pending pick",
+                ErrorCode.INCONSISTENT_TURN,
+            )
+
     def _check_cards(self) -> None:
         """Every card shown is in the deck and in one place only (docs/api.md §2.2)."""
         places: list[tuple[str, Card]] = [("hand", card) for card in self.hand]
+        places += [("in_stock", card) for card in self.in_stock]
+        if self.setup is not None:
+            places += [("setup.shown", card) for card in self.setup.shown]
+            for i, part in enumerate(self.setup.sets or ()):
+                places += [(f"setup.sets[{i}]", card) for card in part]
         for other, cards in enumerate(self.known):
             places += [(f"known[{other}]", card) for card in cards]
         for i, (attack, defense) in enumerate(self.table):
@@ -312,7 +496,9 @@ class Position:
 
     @property
     def over(self) -> bool:
-        return self.to_move is None
+        """The game has ended (a position in its setup may also have nobody to move: another seat
+        decides in secret)."""
+        return self.to_move is None and self.phase == "play"
 
     def final_scores(self) -> list[float]:
         """docs/rules.md §1.5 scores of a finished game (`to_move` null), as far as this seat can tell.
@@ -329,6 +515,9 @@ class Position:
         """
         if not self.over:
             raise TanError("the game is not over: it has no final scores", ErrorCode.INCONSISTENT_TURN)
+        won = self._all_trumps_winner()
+        if won is not None:
+            return [1.0 if seat == won else 0.0 for seat in range(self.players)]
         holding = [seat for seat in range(self.players) if self.hand_counts[seat] > 0]
         loser = self._trump_ace_loser()
         if loser is None and len(holding) == 1:
@@ -337,6 +526,17 @@ class Position:
             return [0.0 if seat == loser else 1.0 for seat in range(self.players)]
         drawn = set(holding) if holding else set(self.finished[-2:])
         return [0.5 if seat in drawn else 1.0 for seat in range(self.players)]
+
+    def _all_trumps_winner(self) -> int | None:
+        """The seat that won before the first lead with a shown hand of trumps (docs/rules.md §1.7)."""
+        if not self.rules.all_trumps_wins or self.table or self.discard or self.finished:
+            return None
+        for seat in range(self.players):
+            cards = self.hand if seat == self.seat else self.known[seat]
+            full = len(cards) == self.hand_counts[seat] >= self.rules.hand_size
+            if full and all(card.suit == self.trump.suit for card in cards):
+                return seat
+        return None
 
     def _trump_ace_loser(self) -> int | None:
         """The seat that lost holding only the trump ace (docs/rules.md §1.5), if the position shows one."""
@@ -354,7 +554,9 @@ class Position:
         return None
 
     def unseen_cards(self) -> list[Card]:
-        """Cards whose place this seat does not know: in other hands' unknown slots or the stock."""
+        """Cards whose place this seat does not know exactly: in other hands' unknown slots, in the
+        stock (those of `in_stock` among them, known to lie there), or in the offered hands of
+        another seat's pending pick."""
         shown = set(self.hand) | set(self.discard)
         for cards in self.known:
             shown |= set(cards)
@@ -364,23 +566,39 @@ class Position:
                 shown.add(defense)
         if self.stock > 0:
             shown.add(self.trump)
+        if self.setup is not None:
+            shown |= set(self.setup.shown)
+            for part in self.setup.sets or ():
+                shown |= set(part)
         return [card for card in deck(self.rules.deck) if card not in shown]
 
     def hidden_slots(self) -> HiddenSlots:
-        """Unknown cards per other seat, and unknown stock cards (the trump card is known)."""
+        """Unknown cards per other seat, unknown stock cards (the trump card is known), and the
+        offered hands of another seat's pending pick."""
         seats = {
             other: self.hand_counts[other] - len(self.known[other])
             for other in range(self.players)
             if other != self.seat
         }
-        return HiddenSlots(seats, max(self.stock - 1, 0))
+        setup = self.setup
+        others_pick = setup is not None and setup.step == "pick" and setup.sets is None
+        sets = 2 * self.rules.hand_size if others_pick else 0
+        return HiddenSlots(seats, max(self.stock - 1, 0), sets)
 
-    def to_game(self, hidden: Mapping[int, Sequence[Card]], stock_order: Sequence[Card]) -> Game:
+    def to_game(
+        self,
+        hidden: Mapping[int, Sequence[Card]],
+        stock_order: Sequence[Card],
+        sets: Sequence[Sequence[Card]] | None = None,
+        chance_seed: int = 0,
+    ) -> Game:
         """The full game for one assignment of the unseen cards.
 
         `hidden[s]`: the unknown cards of seat `s` (seats with no unknown cards may
         be left out); `stock_order`: the unknown stock cards, top first (the trump
-        card is put beneath them). Together they must be exactly `unseen_cards()`.
+        card is put beneath them; every card of `in_stock` must be among them);
+        `sets`: the two offered hands of another seat's pending pick. Together they
+        must be exactly `unseen_cards()`. `chance_seed` seeds the chance events to come.
         """
         slots = self.hidden_slots()
         for other in hidden:
@@ -401,12 +619,22 @@ class Position:
                 f"stock_order: {len(stock_order)} cards given for {slots.stock} unknown stock cards",
                 ErrorCode.COUNT_MISMATCH,
             )
-        assigned = [card for cards in hidden.values() for card in cards] + list(stock_order)
-        if sorted(assigned) != self.unseen_cards():
+        offered = [list(part) for part in sets] if sets is not None else []
+        if sum(len(part) for part in offered) != slots.sets:
             raise PositionError(
-                "hidden and stock_order must hold exactly the unseen cards",
+                f"sets: the two offered hands hold {slots.sets} unseen cards",
                 ErrorCode.COUNT_MISMATCH,
             )
+        assigned = [card for cards in hidden.values() for card in cards] + list(stock_order)
+        assigned += [card for part in offered for card in part]
+        if sorted(assigned) != self.unseen_cards():
+            raise PositionError(
+                "hidden, stock_order and sets must hold exactly the unseen cards",
+                ErrorCode.COUNT_MISMATCH,
+            )
+        if not set(self.in_stock) <= set(stock_order):
+            raise PositionError("stock_order: the cards known to lie in the stock must be there",
+                                ErrorCode.COUNT_MISMATCH)
         hands = [
             set(self.hand) if other == self.seat else set(self.known[other]) | set(hidden.get(other, ()))
             for other in range(self.players)
@@ -428,22 +656,47 @@ class Position:
             finished=self.finished,
             defended_once=self.defended_once,
             known=[set(cards) for cards in self.known],
+            setup=self._setup_state(offered),
+            in_stock=[set(self.in_stock) if other == self.seat else set() for other in range(self.players)],
+            chance_seed=chance_seed,
         )
 
+    def _setup_state(self, offered: list[list[Card]]) -> SetupState | None:
+        setup = self.setup
+        if self.phase != "setup" or setup is None:
+            return None
+        if setup.step is None:
+            raise PositionError(
+                "setup: another seat is deciding in secret, so this seat cannot see where the setup stands",
+                ErrorCode.INCONSISTENT_TURN,
+            )
+        sets = setup.sets
+        if sets is None and offered:
+            sets = (tuple(offered[0]), tuple(offered[1]))
+        return SetupState(setup.step, setup.leader, setup.redealt, sets, setup.shown, setup.tribute)
+
     def sample_game(self, rng: random.Random) -> Game:
-        """A full game with the unseen cards dealt uniformly at random (the readable sampler)."""
-        cards = self.unseen_cards()
-        rng.shuffle(cards)
+        """A full game with the unseen cards dealt uniformly at random (the readable sampler):
+        the cards known to lie in the stock go there, the others anywhere unseen."""
         slots = self.hidden_slots()
+        stock_only = set(self.in_stock)
+        free = [card for card in self.unseen_cards() if card not in stock_only]
+        rng.shuffle(free)
         hidden: dict[int, list[Card]] = {}
         start = 0
         for other, count in slots.seats.items():
-            hidden[other] = cards[start : start + count]
+            hidden[other] = free[start : start + count]
             start += count
-        return self.to_game(hidden, cards[start:])
+        h = self.rules.hand_size
+        sets = [free[start : start + h], free[start + h : start + 2 * h]] if slots.sets else None
+        start += slots.sets
+        stock = free[start:] + sorted(stock_only)
+        rng.shuffle(stock)
+        return self.to_game(hidden, stock, sets)
 
     def legal_moves(self) -> list[Move]:
-        """The legal moves of this seat, which must be the seat to move ([] once the game is over)."""
+        """The legal moves of this seat, which must be the seat to move ([] once the game is over,
+        or while another seat decides in secret)."""
         if self.to_move is None:
             return []
         if self.to_move != self.seat:
@@ -535,3 +788,97 @@ def _known(value: Any, players: int) -> tuple[tuple[Card, ...], ...]:
             raise PositionError(f"known: seat {seat} is given twice")
         known[seat] = tuple(_cards(cards, f"known[{seat}]"))
     return tuple(known)
+
+
+def _phase(value: Any) -> str:
+    if value not in ("setup", "play"):
+        raise PositionError(f"phase must be setup or play, not {value!r}")
+    return str(value)
+
+
+def _optional_seat(value: Any, name: str) -> int | None:
+    return None if value is None else _int(value, name)
+
+
+def _setup(value: Any) -> SetupView | None:
+    """The setup block (docs/api.md §2.2), read strictly."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise PositionError(f"setup must be an object, not {value!r}")
+    names = ("step", "leader", "redealt", "sets", "shown", "tribute")
+    extra = sorted(str(key) for key in value if key not in names)
+    if extra:
+        raise PositionError(f"setup: unknown field(s) {', '.join(extra)}")
+    step = value.get("step")
+    if step is not None and step not in _STEPS:
+        raise PositionError(f"setup.step must be one of {', '.join(_STEPS)} or null, not {step!r}")
+    if "leader" not in value:
+        raise PositionError("setup: missing field leader")
+    sets = value.get("sets")
+    if sets is not None and (not isinstance(sets, list) or len(sets) != 2):
+        raise PositionError(f"setup.sets must be two lists of cards, not {sets!r}")
+    tribute = value.get("tribute")
+    if tribute is not None and (not isinstance(tribute, list) or len(tribute) != 2):
+        raise PositionError(f"setup.tribute must be [giver, receiver], not {tribute!r}")
+    return SetupView(
+        step=step,
+        leader=_int(value["leader"], "setup.leader"),
+        redealt=tuple(_seats(value.get("redealt", []), "setup.redealt")),
+        sets=None if sets is None else (
+            tuple(_cards(sets[0], "setup.sets[0]")), tuple(_cards(sets[1], "setup.sets[1]"))
+        ),
+        shown=tuple(_cards(value.get("shown", []), "setup.shown")),
+        tribute=None if tribute is None else (_int(tribute[0], "setup.tribute[0]"),
+                                              _int(tribute[1], "setup.tribute[1]")),
+    )
+
+
+def _match(value: Any) -> MatchInfo | None:
+    """The match block (docs/api.md §2.2), read strictly."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise PositionError(f"match must be an object, not {value!r}")
+    names = ("game", "dealer", "previous_winner", "previous_loser", "trump_suits")
+    extra = sorted(str(key) for key in value if key not in names)
+    if extra:
+        raise PositionError(f"match: unknown field(s) {', '.join(extra)}")
+    suits = value.get("trump_suits", [])
+    if not isinstance(suits, list):
+        raise PositionError(f"match.trump_suits must be a list of suits, not {suits!r}")
+    parsed = []
+    for i, suit in enumerate(suits):
+        try:
+            parsed.append(Suit.parse(suit))
+        except (CardError, ValueError, TypeError):
+            raise PositionError(
+                f"match.trump_suits[{i}]: not a suit: {suit!r}",
+                ErrorCode.INVALID_CARD,
+            ) from None
+    return MatchInfo(
+        game=_int(value.get("game", 1), "match.game", minimum=1),
+        dealer=_int(value.get("dealer", 0), "match.dealer"),
+        previous_winner=_optional_seat(value.get("previous_winner"), "match.previous_winner"),
+        previous_loser=_optional_seat(value.get("previous_loser"), "match.previous_loser"),
+        trump_suits=tuple(parsed),
+    )
+
+
+def _setup_view(game: Game, seat: int) -> SetupView | None:
+    """What `seat` sees of a game's pending setup: the step only if the decision is public or its
+    own, the offered hands only to the seat picking (docs/rules.md §1.7)."""
+    if game.phase != "setup" or game.over:
+        return None
+    step = game.setup_step
+    if step in ("redeal", "swap") and game.to_move != seat:
+        step = None
+    sets = game.redeal_sets if step == "pick" and game.to_move == seat else None
+    return SetupView(
+        step=step,
+        leader=game.leader,
+        redealt=tuple(sorted(game.redealt)),
+        sets=None if sets is None else (tuple(sorted(sets[0])), tuple(sorted(sets[1]))),
+        shown=tuple(game.shown),
+        tribute=game.tribute,
+    )

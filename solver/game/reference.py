@@ -33,6 +33,7 @@ from solver.game.bout import (
     throwers,
 )
 from solver.game.cards import Card, Rank, Suit, deck, parse_cards
+from solver.game.chance import ChanceRng
 from solver.game.errors import ErrorCode, GameOverError, IllegalMoveError, NotYourTurnError, PositionError
 from solver.game.limits import HISTORY_CAP
 from solver.game.moves import Action, Move
@@ -41,10 +42,25 @@ from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 __all__ = [
     "Game",
     "MoveRecord",
+    "SetupState",
     "play_random_game",
     "random_deck",
 ]
 
+
+
+@dataclass(frozen=True)
+class SetupState:
+    """Where a game stands in its setup (docs/rules.md §1.7): the pending `step` (`redeal`,
+    `pick` or `swap`), the seat that would lead, the seats that redealt, the two offered hands
+    and the shown one while a pick is pending, and the tribute still to come."""
+
+    step: str
+    leader: int
+    redealt: tuple[int, ...] = ()
+    sets: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
+    shown: tuple[Card, ...] = ()
+    tribute: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,9 @@ class MoveRecord:
 
 
 # -- the game -------------------------------------------------------------------------
+
+SETUP = "setup"  # before the first lead (docs/rules.md §1.7)
+PLAY = "play"
 
 
 class Game:
@@ -87,6 +106,23 @@ class Game:
     loser: int | None
     scores: list[float] | None
     plies: int
+    # The setup before the first lead (docs/rules.md §1.7) and the game's winner (§1.8).
+    phase: str
+    setup_step: str | None
+    leader: int
+    redealt: set[int]
+    redeal_sets: tuple[list[Card], list[Card]] | None
+    shown: list[Card]
+    tribute: tuple[int, int] | None
+    tributed: tuple[int, int, Card] | None
+    swapper: int | None
+    winner: int | None
+    first_out: int | None
+    two_out: int | None
+    last_played: list[Card | None]
+    chance: ChanceRng
+    seen: list[list[set[Card]]]
+    in_stock: list[set[Card]]
 
     def __init__(self, rules: Rules, players: int, trump: Card) -> None:
         """An empty table; use `deal` or `from_parts` instead."""
@@ -109,6 +145,25 @@ class Game:
         self.loser = None
         self.scores = None
         self.plies = 0  # moves played since the deal (or since `from_parts`)
+        self.phase = PLAY
+        self.setup_step = None
+        self.leader = 0
+        self.redealt = set()
+        self.redeal_sets = None
+        self.shown = []
+        self.tribute = None
+        self.tributed = None
+        self.swapper = None
+        self.winner = None
+        self.first_out = None
+        self.two_out = None
+        self.last_played = [None] * players
+        self.chance = ChanceRng(0)
+        # What each seat knows beyond the public `known`: seen[viewer][holder] are cards the
+        # viewer alone knows in holder's hand; in_stock[viewer] cards it knows lie in the stock.
+        self.seen = [[set() for _ in range(players)] for _ in range(players)]
+        self.in_stock = [set() for _ in range(players)]
+        self._redeal_index = 0
         # Repetition (docs/rules.md §1.5, repetition): bout-start keys since
         # the last defence or draw, and the seats active when the current bout began.
         self._history: list[tuple[Any, ...]] = []
@@ -124,14 +179,28 @@ class Game:
         seed: int | None = None,
         deck: Sequence[Card | str] | None = None,
         first_attacker: int | None = None,
+        *,
+        chance_seed: int | None = None,
+        tribute: tuple[int, int] | None = None,
+        absent: Sequence[int] = (),
     ) -> Game:
         """Deal a new game (docs/rules.md §1.2) from a shuffled deck (`seed`) or an ordered one
-        (`deck`, top first)."""
+        (`deck`, top first), then play its setup's forced steps (§1.7).
+
+        `first_attacker`: who would lead (default: as the rules say, on the hands as
+        dealt); `chance_seed`: the seed of the game's chance events, the redeal's
+        shuffle (default: `seed`, else 0); `tribute`: `(giver, receiver)` when a
+        match owes one (§1.9); `absent`: seats dealt no cards, finished from the
+        start (the others' game after a trump repeat, §1.9).
+        """
         rules.check_players(players)
         if (seed is None) == (deck is None):
             raise ValueError("give exactly one of seed and deck")
         cards = random_deck(rules, seed) if deck is None else _check_deck(rules, deck)
-        dealt = players * rules.hand_size
+        seats = [seat for seat in range(players) if seat not in absent]
+        if len(seats) < 2:
+            raise PositionError(f"absent: {list(absent)} leaves fewer than two seats", ErrorCode.INVALID_SEAT)
+        dealt = len(seats) * rules.hand_size
         if dealt < len(cards):
             trump = cards[dealt]
             stock = [*cards[dealt + 1 :], trump]
@@ -141,24 +210,178 @@ class Game:
             stock = []
         game = cls(rules, players, trump)
         for i, card in enumerate(cards[:dealt]):
-            game.hands[i % players].add(card)
+            game.hands[seats[i % len(seats)]].add(card)
         game.stock = stock
+        game.finished = [seat for seat in range(players) if seat in absent]
         if not stock:
-            game.known[(dealt - 1) % players].add(trump)
+            game.known[seats[(dealt - 1) % len(seats)]].add(trump)
         if first_attacker is None:
             first_attacker = game._first_attacker()
-        elif isinstance(first_attacker, bool) or first_attacker not in range(players):
+        elif isinstance(first_attacker, bool) or first_attacker not in seats:
             raise PositionError(
-                f"first_attacker: no seat {first_attacker!r} in a {players}-seat game", ErrorCode.INVALID_SEAT
+                f"first_attacker: no seat {first_attacker!r} plays this {players}-seat game",
+                ErrorCode.INVALID_SEAT,
             )
-        game._start_bout(first_attacker)
-        game._check_trump_ace()
+        game.chance = ChanceRng(chance_seed if chance_seed is not None else seed if seed is not None else 0)
+        game._begin(first_attacker, tribute)
         return game
+
+    # -- the setup (docs/rules.md §1.7) ----------------------------------------------
+
+    def _begin(self, leader: int, tribute: tuple[int, int] | None) -> None:
+        """The setup's steps from the start, then the first bout."""
+        self.leader = leader
+        self.tribute = tribute if self.rules.tribute else None
+        if not self.rules.has_setup:
+            self._start_play()
+            return
+        self.phase = SETUP
+        self._redeal_index = 0
+        self._advance_setup()
+
+    def _setup_order(self) -> list[int]:
+        """Play order from the seat that would lead: the order of the redeal and all-trumps steps."""
+        return [seat for seat in ((self.leader + k) % self.players for k in range(self.players))
+                if seat not in self.finished]
+
+    def _may_redeal(self, seat: int) -> bool:
+        """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card."""
+        return (
+            self.rules.redeal_without_trump
+            and seat not in self.redealt
+            and not any(card.suit == self.trump_suit for card in self.hands[seat])
+            and len(self.stock) - 1 >= 2 * self.rules.hand_size
+        )
+
+    def _low_trump(self) -> Card:
+        """The lowest trump of the deck: the 2 in 52 cards, the 6 in 36."""
+        return Card(deck(self.rules.deck)[0].rank, self.trump_suit)
+
+    def _advance_setup(self) -> None:
+        """Play the setup's forced steps until a seat must decide or the first bout begins."""
+        order = self._setup_order()
+        while self._redeal_index < len(order):
+            seat = order[self._redeal_index]
+            if self._may_redeal(seat):
+                self.setup_step = "redeal"
+                self.to_move = seat
+                return
+            self._redeal_index += 1
+        if self.tribute is not None:
+            self._give_tribute(*self.tribute)
+            self.tribute = None
+        if self.rules.all_trumps_wins:
+            for seat in order:
+                hand = self.hands[seat]
+                if (seat not in self.redealt and len(hand) >= self.rules.hand_size
+                        and all(card.suit == self.trump_suit for card in hand)):
+                    self.known[seat] |= hand  # shown to claim the win
+                    self.winner = seat
+                    self._end_setup()
+                    self._game_over(None)
+                    return
+        if self.setup_step != "swap" and self.rules.trump_swap and self.stock:
+            low = self._low_trump()
+            holder = next((seat for seat in order if low in self.hands[seat]), None)
+            if holder is not None and low != self.trump:
+                self.setup_step = "swap"
+                self.to_move = holder
+                return
+        self._end_setup()
+        self._start_play()
+
+    def _end_setup(self) -> None:
+        self.setup_step = None
+        self.redeal_sets = None
+
+    def _give_tribute(self, giver: int, receiver: int) -> None:
+        """cúng chủ: the last game's loser gives its highest trump to the last game's winner and draws
+        one card; with `tribute_inspect` the receiver sees the giver's hand (docs/rules.md §1.7)."""
+        trumps = sorted(card for card in self.hands[giver] if card.suit == self.trump_suit)
+        if giver in self.redealt or not trumps:
+            return
+        card = trumps[-1]
+        self.hands[giver].discard(card)
+        self._forget(giver, card)
+        self.hands[receiver].add(card)
+        self.seen[giver][receiver].add(card)
+        self.tributed = (giver, receiver, card)
+        ace, king = Card(Rank.ACE, self.trump_suit), Card(Rank.KING, self.trump_suit)
+        surely_highest = card == ace or (card == king and self.trump == ace)
+        if self.rules.inspects_tribute and not surely_highest:
+            self.seen[receiver][giver] = set(self.hands[giver])
+        if self.stock:
+            self._draw(giver, 1)
+
+    def _play_setup(self, move: Move, seat: int) -> None:
+        """A setup decision (docs/rules.md §1.7)."""
+        h = self.rules.hand_size
+        if move.action is Action.REDEAL:
+            # The hand is shown and set aside; the next two hands of the stock are offered.
+            self.shown = sorted(self.hands[seat])
+            self.hands[seat] = set()
+            self.known[seat].clear()
+            for viewer in range(self.players):
+                self.seen[viewer][seat].clear()
+                if viewer != seat:
+                    self.in_stock[viewer].clear()  # the offered hands may hold what it knew there
+            self.redeal_sets = (self.stock[:h], self.stock[h : 2 * h])
+            self.stock = self.stock[2 * h :]
+            self.setup_step = "pick"
+            return
+        if move.action is Action.PICK:
+            assert self.redeal_sets is not None and move.choice is not None
+            picked, other = self.redeal_sets[move.choice], self.redeal_sets[1 - move.choice]
+            self.hands[seat] = set(picked)
+            # The other hand and the shown one go back under the stock's top, shuffled with
+            # everything above the trump card (which stays at the bottom).
+            rest = self.stock[:-1] + sorted(other) + self.shown
+            self.chance.shuffle(rest)
+            self.stock = [*rest, self.trump]
+            self.in_stock[seat] = (self.in_stock[seat] - set(picked)) | set(other)
+            for viewer in range(self.players):
+                self.in_stock[viewer] |= set(self.shown)
+            self.shown = []
+            self.redeal_sets = None
+            self.redealt.add(seat)
+            self.setup_step = None
+            self._redeal_index += 1
+            self._advance_setup()
+            return
+        if move.action is Action.SWAP:
+            low = self._low_trump()
+            self.hands[seat].discard(low)
+            self._forget(seat, low)
+            self.hands[seat].add(self.trump)
+            self.known[seat].add(self.trump)  # everyone saw it taken
+            self.stock[-1] = low
+            self.trump = low
+            self.swapper = seat
+            if self.rules.trump_swap_cedes_lead:
+                self.leader = self._next_active(seat)
+            self._end_setup()
+            self._start_play()
+            return
+        # keep: nothing changes, and nobody else learns of it.
+        if self.setup_step == "redeal":
+            self._redeal_index += 1
+            self.setup_step = None
+            self._advance_setup()
+        else:
+            self._end_setup()
+            self._start_play()
+
+    def _start_play(self) -> None:
+        """The first bout begins with the seat that leads (docs/rules.md §1.7, step 5)."""
+        self.phase = PLAY
+        self.setup_step = None
+        self._start_bout(self.leader)
+        self._check_trump_ace()
 
     def _first_attacker(self) -> int:
         """docs/rules.md §1.6 `first_attacker`: seat 0, or the holder of the lowest trump (seat 0 if none)."""
         if self.rules.first_attacker is FirstAttacker.SEAT0:
-            return 0
+            return 0 if 0 not in self.finished else self._next_active(0)
         holders = [
             (card.rank, seat)
             for seat, hand in enumerate(self.hands)
@@ -187,6 +410,10 @@ class Game:
         known: Sequence[Iterable[Card | str]] | None = None,
         loser: int | None = None,
         scores: Sequence[float] | None = None,
+        *,
+        setup: SetupState | None = None,
+        in_stock: Sequence[Iterable[Card | str]] | None = None,
+        chance_seed: int = 0,
     ) -> Game:
         """Any mid-game state, checked for consistency (raises `PositionError`).
 
@@ -195,7 +422,10 @@ class Game:
         to the seat the rules say must move; `to_move=None` builds a finished game
         (give `loser`/`scores`, or they are worked out from the hands).
         A state with an empty table counts as the first occurrence of its bout
-        start for the repetition rule; earlier history is unknown.
+        start for the repetition rule; earlier history is unknown. `setup` builds
+        a game still in its setup (docs/rules.md §1.7); `in_stock[s]` are the
+        cards seat `s` knows lie in the stock; `chance_seed` seeds the chance
+        events still to come.
         """
         rules.check_players(players)
         if len(hands) != players:
@@ -226,6 +456,12 @@ class Game:
                     ErrorCode.COUNT_MISMATCH,
                 )
             game.known = [set(parse_cards(cards)) for cards in known]
+        if in_stock is not None:
+            game.in_stock = [set(parse_cards(cards)) for cards in in_stock]
+        game.chance = ChanceRng(chance_seed)
+        if setup is not None:
+            game._setup_from_parts(setup, None if isinstance(to_move, EllipsisType) else to_move)
+            return game
         game._check_cards()
         if isinstance(to_move, EllipsisType):
             to_move = seat_to_move(
@@ -260,6 +496,53 @@ class Game:
             game._history.append(game._bout_key())
         return game
 
+    def _setup_from_parts(self, setup: SetupState, to_move: int | None) -> None:
+        """A game in its setup, at a seat's decision (docs/rules.md §1.7)."""
+        if to_move is None:
+            raise PositionError(
+                "setup: a game in its setup needs the seat to move",
+                ErrorCode.INCONSISTENT_TURN,
+            )
+        self.phase = SETUP
+        self.setup_step = setup.step
+        self.leader = setup.leader
+        self.redealt = set(setup.redealt)
+        self.tribute = setup.tribute
+        self.redeal_sets = None if setup.sets is None else (list(setup.sets[0]), list(setup.sets[1]))
+        self.shown = sorted(setup.shown)
+        self.to_move = to_move
+        order = self._setup_order()
+        self._redeal_index = order.index(to_move) if setup.step in ("redeal", "pick") else len(order)
+        self._check_cards()
+        if to_move not in order:
+            raise PositionError(
+                f"to_move: seat {to_move} does not play this game",
+                ErrorCode.INCONSISTENT_TURN,
+            )
+        if setup.step == "redeal" and not self._may_redeal(to_move):
+            raise PositionError(
+                f"setup: seat {to_move} may not redeal (it holds a trump, has redealt, or the stock "
+                "is short)",
+                ErrorCode.INCONSISTENT_TURN,
+            )
+        if setup.step == "pick":
+            h = self.rules.hand_size
+            if self.redeal_sets is None or any(len(part) != h for part in self.redeal_sets):
+                raise PositionError(f"setup: a pick needs two sets of {h} cards", ErrorCode.COUNT_MISMATCH)
+            if len(self.shown) != h or self.hands[to_move]:
+                raise PositionError(
+                    f"setup: the seat picking has shown its {h} cards and holds none",
+                    ErrorCode.COUNT_MISMATCH,
+                )
+        if setup.step == "swap":
+            low = self._low_trump()
+            if low not in self.hands[to_move] or low == self.trump or not self.stock:
+                raise PositionError(
+                    f"setup: seat {to_move} cannot swap (it must hold {low}, and the trump card lie under "
+                    "the stock)",
+                    ErrorCode.INCONSISTENT_TURN,
+                )
+
     def _finish_from_parts(self, loser: int | None, scores: Sequence[float] | None) -> None:
         """A finished game built by hand: loser and scores as given, or from the hands
         (docs/rules.md §1.5)."""
@@ -288,6 +571,9 @@ class Game:
             places += [(f"hands[{seat}]", card) for card in hand]
         places += [("stock", card) for card in self.stock]
         places += [("discard", card) for card in self.discard]
+        places += [("setup.shown", card) for card in self.shown]
+        for i, part in enumerate(self.redeal_sets or ()):
+            places += [(f"setup.sets[{i}]", card) for card in part]
         for i, pair in enumerate(self.table):
             places.append((f"table[{i}]", pair.attack))
             if pair.defense is not None:
@@ -316,6 +602,10 @@ class Game:
                     f"known: {stray[0]} is not in seat {seat}'s hand",
                     ErrorCode.COUNT_MISMATCH,
                 )
+        for cards in self.in_stock:
+            stray = sorted(cards - set(self.stock))
+            if stray:
+                raise PositionError(f"in_stock: {stray[0]} is not in the stock", ErrorCode.COUNT_MISMATCH)
 
     # -- questions ------------------------------------------------------------------
 
@@ -339,11 +629,14 @@ class Game:
         return throwers(self.players, self.finished, self.attacker, self.defender)
 
     def _phase(self) -> str:
-        """`lead`, `defend` or `throw_in` (docs/rules.md §1.4, "Whose turn")."""
+        """`lead`, `defend`, `throw_in` (docs/rules.md §1.4, "Whose turn") or the defender's
+        `last_word` (`take_when_beaten`, §1.8)."""
         if not self.table:
             return "lead"
         if not self.taking and any(pair.defense is None for pair in self.table):
             return "defend"
+        if self.to_move == self.defender:
+            return "last_word"
         return "throw_in"
 
     def _table_ranks(self) -> set[Rank]:
@@ -362,11 +655,15 @@ class Game:
         """Every legal move of the seat to move, sorted; [] once the game is over."""
         if self.over or self.to_move is None:
             return []
+        if self.phase == SETUP:
+            return self._setup_moves()
         hand = self.hands[self.to_move]
         phase = self._phase()
         moves: list[Move] = []
         if phase == "lead":
-            moves = [Move.attack(card) for card in hand]
+            moves = [Move.attack(card) for card in hand if self._may_play(card, hand)]
+        elif phase == "last_word":
+            moves = [Move.take(), Move.pass_()]
         elif phase == "defend":
             for pair in self.table:
                 if pair.defense is None:
@@ -378,13 +675,26 @@ class Game:
             moves.append(Move.take())
             if self._can_transfer_at_all():
                 rank = self.table[0].attack.rank
-                moves += [Move.transfer(card) for card in hand if card.rank == rank]
+                moves += [
+                    Move.transfer(card) for card in hand if card.rank == rank and self._may_play(card, hand)
+                ]
         else:
             if len(self.table) < self.limit():
                 ranks = self._table_ranks()
-                moves = [Move.attack(card) for card in hand if card.rank in ranks]
+                moves = [
+                    Move.attack(card) for card in hand if card.rank in ranks and self._may_play(card, hand)
+                ]
             moves.append(Move.pass_())
         return sorted(moves)
+
+    def _setup_moves(self) -> list[Move]:
+        if self.setup_step == "pick":
+            return [Move.pick(0), Move.pick(1)]
+        return sorted([Move.keep(), Move.redeal() if self.setup_step == "redeal" else Move.swap()])
+
+    def _may_play(self, card: Card, hand: set[Card]) -> bool:
+        """đút 2 (docs/rules.md §1.8): a 2 is led, thrown in or transferred only from a hand of 2s."""
+        return not (self.rules.twos_last and card.rank == Rank.TWO and any(c.rank != Rank.TWO for c in hand))
 
     def verify(self, move: Move | str | dict[str, Any], seat: int | None = None) -> Move:
         """The move, parsed, if `seat` (default: the seat to move) may play it now; else raise why."""
@@ -400,10 +710,18 @@ class Game:
                 f"seat {seat} cannot {move}: it is seat {self.to_move}'s turn "
                 f"({role_of(self.to_move, self.attacker, self.defender)})"
             )
+        if self.phase == SETUP or move.is_setup:
+            if move not in self.legal_moves():
+                raise IllegalMoveError(f"seat {seat} cannot {move} now: {self._setup_situation()}")
+            return move
         hand = self.hands[seat]
         phase = self._phase()
         if move.card is not None and move.card not in hand:
             raise IllegalMoveError(f"seat {seat} cannot {move}: it does not hold {move.card}")
+        if move.card is not None and move.action is not Action.DEFEND and not self._may_play(move.card, hand):
+            raise IllegalMoveError(
+                f"cannot {move}: under đút 2 a 2 may be played only when every card in the hand is a 2"
+            )
         if phase == "lead":
             if move.action is not Action.ATTACK:
                 raise IllegalMoveError(
@@ -411,9 +729,24 @@ class Game:
                 )
         elif phase == "defend":
             self._verify_defender_move(move)
+        elif phase == "last_word":
+            if move.action not in (Action.TAKE, Action.PASS):
+                raise IllegalMoveError(
+                    f"cannot {move}: every card is beaten and every thrower has passed; the defender "
+                    "may take the table or pass (let the defence stand)"
+                )
         else:
             self._verify_throw_in(move, seat)
         return move
+
+    def _setup_situation(self) -> str:
+        if self.phase != SETUP:
+            return "the setup is over, the game is being played"
+        if self.setup_step == "redeal":
+            return "seat may redeal (show its trumpless hand and pick a new one) or keep"
+        if self.setup_step == "pick":
+            return "the seat that redealt picks one of the two new hands: pick 0 or pick 1"
+        return "the holder of the lowest trump may swap it for the trump card, or keep it"
 
     def _verify_defender_move(self, move: Move) -> None:
         """docs/rules.md §1.4: the defender defends, takes or (rule permitting) transfers."""
@@ -489,8 +822,18 @@ class Game:
         move = self.verify(move, seat)
         mover = self.to_move
         assert mover is not None
+        if self.phase == SETUP:
+            self._play_setup(move, mover)
+            self.plies += 1
+            return MoveRecord(mover, move, game_over=self.over)
+        last_word = self._phase() == "last_word"
         bout_ended = False
-        if move.action is Action.ATTACK:
+        if last_word:
+            # take_when_beaten (docs/rules.md §1.8): the defender takes the beaten table, or lets
+            # the defence stand.
+            self._end_bout(took=move.action is Action.TAKE)
+            bout_ended = True
+        elif move.action is Action.ATTACK:
             # docs/rules.md §1.4: a lead or a throw-in; a card played clears the passes.
             self._put_card(mover, move)
             self.table.append(Pair(_card(move)))
@@ -514,7 +857,8 @@ class Game:
         elif move.action is Action.PASS:
             # docs/rules.md §1.4: the bout ends when every thrower has passed since the last card.
             self.passed.add(mover)
-            if all(seat in self.passed for seat in self._throwers()):
+            everyone = all(seat in self.passed for seat in self._throwers())
+            if everyone and not (self.rules.take_when_beaten and not self.taking):
                 self._end_bout(took=self.taking)
                 bout_ended = True
         else:
@@ -543,8 +887,15 @@ class Game:
         """A card leaves a hand for the table; it is no longer 'known in hand'. Passes are cleared."""
         card = _card(move)
         self.hands[seat].discard(card)
-        self.known[seat].discard(card)
+        self._forget(seat, card)
+        self.last_played[seat] = card
         self.passed.clear()
+
+    def _forget(self, seat: int, card: Card) -> None:
+        """A card has left `seat`'s hand: nobody knows it there any more."""
+        self.known[seat].discard(card)
+        for viewer in range(self.players):
+            self.seen[viewer][seat].discard(card)
 
     def _after_defence(self, defender: int) -> bool:
         """docs/rules.md §1.4: a defender whose hand empties refills (defender_empty = refill) or the
@@ -559,15 +910,25 @@ class Game:
         return True
 
     def _draw_up(self, seat: int) -> int:
-        """`seat` draws from the top of the stock up to hand_size; the trump card, drawn last,
-        becomes known in its hand (docs/api.md §2.2, public knowledge). Returns cards drawn."""
+        """`seat` draws from the top of the stock up to hand_size. Returns cards drawn."""
+        return self._draw(seat, self.rules.hand_size - len(self.hands[seat]))
+
+    def _draw(self, seat: int, count: int) -> int:
+        """`seat` draws up to `count` cards from the top of the stock. The trump card, drawn last,
+        becomes known in its hand (docs/api.md §2.2, public knowledge); what another seat knew
+        of the stock may now be in this hand, so it forgets it. Returns cards drawn."""
         drawn = 0
-        while self.stock and len(self.hands[seat]) < self.rules.hand_size:
+        while self.stock and drawn < count:
             card = self.stock.pop(0)
             self.hands[seat].add(card)
+            self.in_stock[seat].discard(card)
             if card == self.trump:
                 self.known[seat].add(card)
             drawn += 1
+        if drawn:
+            for viewer in range(self.players):
+                if viewer != seat:
+                    self.in_stock[viewer].clear()
         return drawn
 
     def _refill_order(self) -> list[int]:
@@ -609,6 +970,7 @@ class Game:
                 seat = (self.attacker + step) % self.players
                 if seat not in self.finished and not self.hands[seat]:
                     self.finished.append(seat)
+                    self._finish(seat)
         # 4. Game over when at most one seat still holds cards.
         active = self._active()
         if len(active) <= 1:
@@ -649,14 +1011,36 @@ class Game:
                 return True
         return False
 
+    def _finish(self, seat: int) -> None:
+        """A seat has finished: the first to do so, or (đút 2) the first to go out on a 2, wins."""
+        if self.first_out is None:
+            self.first_out = seat
+        last = self.last_played[seat]
+        if self.two_out is None and last is not None and last.rank == Rank.TWO:
+            self.two_out = seat
+
     def _game_over(self, loser: int | None) -> None:
         self.over = True
         self.to_move = None
         self.loser = loser
+        if self.winner is None:
+            self.winner = self._winner()
         self.scores = self._scores()
 
+    def _winner(self) -> int | None:
+        """docs/rules.md §1.8: the first seat to finish (under đút 2 the first to finish on a 2, if
+        any did); a game with no loser has no winner."""
+        if self.loser is None:
+            return None
+        if self.rules.twos_last and self.two_out is not None:
+            return self.two_out
+        return self.first_out
+
     def _scores(self) -> list[float]:
-        """docs/rules.md §1.5: loser 0, others 1; no loser: seats active when the last bout began 0.5."""
+        """docs/rules.md §1.5: loser 0, others 1; no loser: seats active when the last bout began 0.5;
+        a win by all trumps (§1.7): the winner 1, every other seat 0."""
+        if self.loser is None and self.winner is not None:
+            return [1.0 if seat == self.winner else 0.0 for seat in range(self.players)]
         if self.loser is not None:
             return [0.0 if seat == self.loser else 1.0 for seat in range(self.players)]
         return [0.5 if seat in self._bout_active else 1.0 for seat in range(self.players)]
@@ -676,6 +1060,15 @@ class Game:
         other.known = [set(cards) for cards in self.known]
         other.scores = None if self.scores is None else list(self.scores)
         other._history = list(self._history)
+        other.redealt = set(self.redealt)
+        other.redeal_sets = (
+            None if self.redeal_sets is None else (list(self.redeal_sets[0]), list(self.redeal_sets[1]))
+        )
+        other.shown = list(self.shown)
+        other.last_played = list(self.last_played)
+        other.chance = self.chance.copy()
+        other.seen = [[set(cards) for cards in row] for row in self.seen]
+        other.in_stock = [set(cards) for cards in self.in_stock]
         return other
 
     def snapshot(self) -> dict[str, Any]:
@@ -703,6 +1096,16 @@ class Game:
             "over": self.over,
             "loser": -1 if self.loser is None else self.loser,
             "scores": None if self.scores is None else list(self.scores),
+            "phase": self.phase,
+            "setup_step": self.setup_step,
+            "leader": self.leader,
+            "redealt": sorted(self.redealt),
+            "redeal_sets": None if self.redeal_sets is None else [indices(part) for part in self.redeal_sets],
+            "shown": indices(self.shown),
+            "tribute": None if self.tribute is None else list(self.tribute),
+            "winner": -1 if self.winner is None else self.winner,
+            "first_out": -1 if self.first_out is None else self.first_out,
+            "two_out": -1 if self.two_out is None else self.two_out,
         }
 
     def __repr__(self) -> str:

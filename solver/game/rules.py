@@ -64,6 +64,16 @@ class Rules:
     defender_empty: DefenderEmpty = DefenderEmpty.END_BOUT
     trump_ace_last_loses: bool = False
     first_attacker: FirstAttacker = FirstAttacker.SEAT0
+    # The seeds' side rules (docs/rules.md §1.7-§1.9), all off in every preset.
+    redeal_without_trump: bool = False
+    tribute: bool = False
+    tribute_inspect: bool | None = None  # None: on exactly when tribute is
+    all_trumps_wins: bool = False
+    trump_swap: bool = False
+    trump_swap_cedes_lead: bool = True
+    take_when_beaten: bool = False
+    twos_last: bool = False
+    trump_repeat_limit: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.deck, bool) or not isinstance(self.deck, int) or self.deck not in (36, 52):
@@ -80,9 +90,16 @@ class Rules:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise RulesError(f"{name} must be null or a positive whole number, not {value!r}")
-        for name in ("throw_in_after_take", "transfer", "trump_ace_last_loses"):
+        for name in _FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if self.tribute_inspect is not None and not isinstance(self.tribute_inspect, bool):
+            raise RulesError(f"tribute_inspect must be true, false or null, not {self.tribute_inspect!r}")
+        limit = self.trump_repeat_limit
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 2):
+            raise RulesError(f"trump_repeat_limit must be null or a whole number from 2 up, not {limit!r}")
+        if self.twos_last and self.deck != 52:
+            raise RulesError("twos_last needs a deck with 2s: it is played with 52 cards, not 36")
         if self.hand_size * self.min_players > self.deck:
             raise RulesError(
                 f"{self.min_players} hands of {self.hand_size} cards do not fit a {self.deck}-card deck"
@@ -147,6 +164,16 @@ class Rules:
                 f"{players} hands of {self.hand_size} cards do not fit a {self.deck}-card deck"
             )
 
+    @property
+    def inspects_tribute(self) -> bool:
+        """Whether the tribute's receiver sees the giver's hand (`tribute_inspect`, by default `tribute`)."""
+        return self.tribute if self.tribute_inspect is None else self.tribute and self.tribute_inspect
+
+    @property
+    def has_setup(self) -> bool:
+        """Whether a game has a setup phase before the first lead (docs/rules.md §1.7)."""
+        return self.redeal_without_trump or self.tribute or self.all_trumps_wins or self.trump_swap
+
     def attack_cap(self, defended_once: bool) -> int | None:
         """The `max_attack` in force: `first_bout_max_attack` until a defence (docs/rules.md §1.4)."""
         if not defended_once and self.first_bout_max_attack is not None:
@@ -169,6 +196,19 @@ def _coerce(name: str, value: Any) -> Any:
     return value
 
 
+_FLAGS = (
+    "throw_in_after_take",
+    "transfer",
+    "trump_ace_last_loses",
+    "redeal_without_trump",
+    "tribute",
+    "all_trumps_wins",
+    "trump_swap",
+    "trump_swap_cedes_lead",
+    "take_when_beaten",
+    "twos_last",
+)
+
 _DURAK = Rules(
     preset="durak",
     deck=36,
@@ -179,6 +219,7 @@ _DURAK = Rules(
     throw_in_after_take=True,
     refill_order=RefillOrder.ATTACKER_OTHERS_DEFENDER,
     first_attacker=FirstAttacker.LOWEST_TRUMP,
+    trump_swap_cedes_lead=False,
 )
 
 PRESETS: dict[str, Rules] = {
@@ -200,4 +241,13 @@ OPTION_DOCS: dict[str, str] = {
     "defender_empty": "a defender whose hand empties mid-bout: end_bout, or refill and go on",
     "trump_ace_last_loses": "a seat left holding only the trump ace with an empty stock loses (thối A chủ)",
     "first_attacker": "who leads the first bout: seat0 or lowest_trump",
+    "redeal_without_trump": "xả chủ: a seat dealt no trump may show its hand and pick one of two new ones",
+    "tribute": "cúng chủ (matches): the last game's loser gives its highest trump to the last game's winner",
+    "tribute_inspect": "the tribute's receiver sees the giver's hand (null: whenever tribute is on)",
+    "all_trumps_wins": "thắng trắng: a seat whose hand is all trumps before the first lead wins at once",
+    "trump_swap": "đổi 2 chủ / đổi 6 chủ: the lowest trump's holder may swap it for the trump card",
+    "trump_swap_cedes_lead": "a seat that swaps does not lead: the seat after it does",
+    "take_when_beaten": "a defender who beat every card may still take the table once all have passed",
+    "twos_last": "đút 2: a 2 may be led, thrown in or transferred only from a hand of 2s (52 cards)",
+    "trump_repeat_limit": "thua trắng (matches): the dealer loses when one trump suit comes this many games",
 }

@@ -8,7 +8,14 @@ class Sampler:
     seat: int
     rules: Rules
     def __init__(
-        self, template: CoreGame, seat: int, pool: list[int], slots: list[int], stock_size: int
+        self,
+        template: CoreGame,
+        seat: int,
+        pool: list[int],
+        slots: list[int],
+        stock_size: int,
+        stock_only: list[int] = ...,
+        set_slots: int = 0,
     ) -> None: ...
     def sample(self, seed: int) -> CoreGame: ...
 

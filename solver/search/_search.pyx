@@ -23,7 +23,9 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver.core._core cimport (
     HISTORY_CAP, MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER,
-    Rng, State, apply_move, beaters_c, bout_key, can_transfer_c, attack_limit, gen_moves, playout, random_move, rng_below, rng_next,
+    MK_KEEP, MK_PICK, MK_REDEAL, MK_SWAP, PHASE_PLAY, PHASE_SETUP, STEP_PICK, STEP_REDEAL,
+    Rng, State, apply_move, attack_limit, beaters_c, bout_key, can_transfer_c, gen_moves, last_word,
+    make_move, move_card, move_kind, playable, playout, random_move, rng_below, rng_next,
     rng_seed, state_copy, state_scores, tan_lowbit, tan_popcount,
 )
 
@@ -42,34 +44,54 @@ cdef inline double now_ms() noexcept nogil:
 
 ctypedef struct SamplerC:
     State template            # hands hold only the cards the searcher knows
-    uint8_t pool[52]          # the unseen cards
+    uint8_t pool[52]          # the unseen cards that may lie anywhere unseen
     int n_pool
+    uint8_t stock_only[52]    # unseen cards known to lie in the stock
+    int n_stock_only
     int slots[MAX_SEATS]      # unknown cards in each seat's hand
+    int set_slots             # the two offered hands of another seat's pending pick (0 or 2 hands)
     int stock_size            # cards in the stock, trump card included while it lies there
     int seat                  # the searcher
 
 
-cdef void sample_world(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
-    """A full state: the unseen cards dealt uniformly to the unknown slots and the stock."""
-    cdef uint8_t cards[52]
-    cdef int i, j, k = 0, seat
+cdef inline void shuffle_cards(uint8_t* cards, int n, Rng* rng) noexcept nogil:
+    cdef int i, j
     cdef uint8_t tmp
-    state_copy(out, &smp.template)
-    memcpy(cards, smp.pool, smp.n_pool)
-    for i in range(smp.n_pool - 1, 0, -1):
+    for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
+
+
+cdef void sample_world(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
+    """A full state: the unseen cards dealt uniformly to the unknown slots (hands, the offered
+    hands of another seat's pick) and the stock, the cards known to lie in the stock there."""
+    cdef uint8_t cards[104]
+    cdef int i, k = 0, seat, part, n
+    state_copy(out, &smp.template)
+    memcpy(cards, smp.pool, smp.n_pool)
+    shuffle_cards(cards, smp.n_pool, rng)
     for seat in range(out.players):
         for i in range(smp.slots[seat]):
             out.hands[seat] |= <uint64_t>1 << cards[k]
             k += 1
+    for part in range(2 if smp.set_slots else 0):
+        out.redeal_sets[part] = 0
+        for i in range(smp.set_slots // 2):
+            out.redeal_sets[part] |= <uint64_t>1 << cards[k]
+            k += 1
+    if smp.n_stock_only:
+        n = smp.n_pool - k
+        memcpy(&cards[smp.n_pool], smp.stock_only, smp.n_stock_only)
+        shuffle_cards(&cards[k], n + smp.n_stock_only, rng)
     # stock[0] (the trump card at the bottom) is in the template; the rest is unseen.
     out.n_stock = smp.stock_size
     for i in range(1, smp.stock_size):
         out.stock[i] = cards[k]
         k += 1
+    if out.phase == PHASE_SETUP and out.rules.redeal_without_trump:
+        rng_seed(&out.chance, rng_next(rng))  # a redeal's shuffle to come is unseen too
 
 
 # -- exact endgame solver --------------------------------------------------------------
@@ -161,8 +183,8 @@ cdef inline int repeats(const State* s) noexcept nogil:
 
 cdef inline int move_cost(const State* s, int move) noexcept nogil:
     """Ordering heuristic: cheap cards first, trumps late, take last."""
-    cdef int kind = move & 7
-    cdef int card = (move >> 3) & 63
+    cdef int kind = move_kind(move)
+    cdef int card = move_card(move)
     if kind == MK_TAKE:
         return 100
     if kind == MK_PASS:
@@ -264,8 +286,8 @@ cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta, int depth) n
 
 
 cdef inline int is_perfect_information(const State* s) noexcept nogil:
-    """Empty stock and two active seats: every card is known by elimination (docs/api.md §3)."""
-    return s.n_stock == 0 and tan_popcount(s.active) == 2 and not s.over
+    """Empty stock and two active seats in play: every card is known by elimination (docs/api.md §3)."""
+    return s.n_stock == 0 and tan_popcount(s.active) == 2 and not s.over and s.phase == PHASE_PLAY
 
 
 cdef int solve_value(Solver* sv, const State* s) noexcept nogil:
@@ -300,18 +322,24 @@ cdef inline int greedy_move(const State* s) noexcept nogil:
     cannot be beaten; throw in the cheapest card of a rank on the table when it
     is a plain card below the jack, or any plain card while the defender takes
     or once the stock is empty, or a trump once the stock is empty and the hand
-    holds at most two cards; else pass.
+    holds at most two cards; else pass. With the defender's last word, let the
+    defence stand. Under đút 2 a 2 is played only when the rules allow it.
+    Before the first lead: redeal a trumpless hand and pick the new hand with
+    more trumps (then the higher cards); swap for the trump card unless that
+    gives up the lead for a card below the jack.
     """
     cdef uint64_t hand, b, targets
     cdef int t, c, best_card = -1, best_target = -1, best_cost = 1000, cost
+    if s.phase == PHASE_SETUP:
+        return greedy_setup(s)
     hand = s.hands[s.to_move]
     if s.n_table == 0:
-        return MK_ATTACK | (cheapest(s, hand) << 3)
+        return make_move(MK_ATTACK, cheapest(s, playable(s, hand)), 0)
     if s.undefended and not s.taking:
         if can_transfer_c(s):
-            b = hand & s.table_rank_cards & ~s.trump_mask
+            b = playable(s, hand) & s.table_rank_cards & ~s.trump_mask
             if b:
-                return MK_TRANSFER | (tan_lowbit(b) << 3)
+                return make_move(MK_TRANSFER, tan_lowbit(b), 0)
         targets = s.undefended
         while targets:
             t = tan_lowbit(targets)
@@ -329,17 +357,39 @@ cdef inline int greedy_move(const State* s) noexcept nogil:
                 best_cost = cost
                 best_card = c
                 best_target = t
-        return MK_DEFEND | (best_card << 3) | (best_target << 9)
+        return make_move(MK_DEFEND, best_card, best_target)
+    if last_word(s):
+        return MK_PASS
     if s.n_table < attack_limit(s):
-        b = hand & s.table_rank_cards
+        b = playable(s, hand) & s.table_rank_cards
         if b:
             c = cheapest(s, b)
             if not (s.trump_mask >> c) & 1:
                 if c % 13 < 9 or s.taking or s.n_stock == 0:
-                    return MK_ATTACK | (c << 3)
+                    return make_move(MK_ATTACK, c, 0)
             elif s.n_stock == 0 and tan_popcount(hand) <= 2:
-                return MK_ATTACK | (c << 3)
+                return make_move(MK_ATTACK, c, 0)
     return MK_PASS
+
+
+cdef inline int hand_value(const State* s, uint64_t cards) noexcept nogil:
+    """How good a hand looks before play: its trumps first, then its ranks."""
+    cdef int value = 100 * tan_popcount(cards & s.trump_mask)
+    while cards:
+        value += tan_lowbit(cards) % 13
+        cards &= cards - 1
+    return value
+
+
+cdef inline int greedy_setup(const State* s) noexcept nogil:
+    """The greedy policy's setup decisions (docs/rules.md §1.7)."""
+    if s.setup_step == STEP_REDEAL:
+        return MK_REDEAL
+    if s.setup_step == STEP_PICK:
+        return make_move(MK_PICK, 1 if hand_value(s, s.redeal_sets[1]) > hand_value(s, s.redeal_sets[0]) else 0, 0)
+    if s.rules.trump_swap_cedes_lead and s.trump_card % 13 < 9:
+        return MK_KEEP
+    return MK_SWAP
 
 
 cdef int heuristic_move(const State* s, Rng* rng, int noise) noexcept nogil:
@@ -604,13 +654,18 @@ cdef class Sampler:
     cdef readonly int seat
     cdef readonly object rules
 
-    def __init__(self, CoreGame template, int seat, pool, slots, int stock_size):
+    def __init__(self, CoreGame template, int seat, pool, slots, int stock_size, stock_only=(),
+                 int set_slots=0):
         """`template`: the position with only known cards in hands and the trump card
-        at stock[0] when the stock is not empty; `pool`: the unseen card indices;
-        `slots`: unknown cards per seat; `stock_size`: cards in the stock."""
+        at stock[0] when the stock is not empty; `pool`: the unseen card indices that
+        may lie anywhere unseen; `slots`: unknown cards per seat; `stock_size`: cards in
+        the stock; `stock_only`: unseen cards known to lie in the stock; `set_slots`:
+        the cards of the two offered hands of another seat's pending pick."""
         cdef int i
-        if sum(slots) + max(stock_size - 1, 0) != len(pool):
+        if sum(slots) + set_slots + max(stock_size - 1, 0) != len(pool) + len(stock_only):
             raise ValueError("unseen cards do not match the unknown slots and the stock")
+        if len(stock_only) > max(stock_size - 1, 0):
+            raise ValueError("more cards known to lie in the stock than it holds")
         memcpy(&self.c.template, &template.state, sizeof(State))
         self.seat = seat
         self.rules = template.rules
@@ -619,6 +674,10 @@ cdef class Sampler:
             self.c.pool[i] = card
         for i in range(MAX_SEATS):
             self.c.slots[i] = slots[i] if i < len(slots) else 0
+        self.c.n_stock_only = len(stock_only)
+        for i, card in enumerate(stock_only):
+            self.c.stock_only[i] = card
+        self.c.set_slots = set_slots
         self.c.stock_size = stock_size
         self.c.seat = seat
 

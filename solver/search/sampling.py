@@ -1,9 +1,11 @@
 """A seat's position, ready for the Cython search: the sampler of the worlds it cannot tell apart.
 
 `Position` says what the seat cannot see (`unseen_cards`) and where those
-cards may lie (`hidden_slots`); `prepare` hands exactly that to the Cython
-`Sampler`, which deals them uniformly at random to the other seats' unknown
-slots and the stock, one world per call (OpenSpiel's ResampleFromInfostate).
+cards may lie (`hidden_slots`, and `in_stock` for the cards it knows lie in
+the stock); `prepare` hands exactly that to the Cython `Sampler`, which deals
+them uniformly at random to the other seats' unknown slots, the offered hands
+of another seat's pending pick and the stock, one world per call (OpenSpiel's
+ResampleFromInfostate).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from solver.core import CoreGame
+from solver.game.errors import ErrorCode, PositionError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.search import _search
@@ -47,7 +50,13 @@ class Root:
 def prepare(position: Position | dict[str, Any]) -> Root:
     """The sampler of the worlds consistent with `position` (a `Position` or its JSON)."""
     pos = position if isinstance(position, Position) else Position.from_json(position)
+    if pos.phase == "setup" and pos.to_move is None:
+        raise PositionError(
+            "another seat is making a setup decision in secret: this seat cannot search until it is made",
+            ErrorCode.INCONSISTENT_TURN,
+        )
     hidden = pos.hidden_slots()
+    stock_only = set(pos.in_stock)
     hands = [pos.hand if seat == pos.seat else pos.known[seat] for seat in range(pos.players)]
     template = CoreGame.from_fields(
         pos.rules,
@@ -63,13 +72,16 @@ def prepare(position: Position | dict[str, Any]) -> Root:
         passed=list(pos.passed),
         finished=list(pos.finished),
         defended_once=pos.defended_once,
+        setup=pos.setup if pos.phase == "setup" else None,
     )
     sampler = _search.Sampler(
         template,
         pos.seat,
-        [card.index for card in pos.unseen_cards()],
+        [card.index for card in pos.unseen_cards() if card not in stock_only],
         [hidden.seats.get(seat, 0) for seat in range(pos.players)],
         pos.stock,
+        stock_only=[card.index for card in sorted(stock_only)],
+        set_slots=hidden.sets,
     )
     active = tuple(seat for seat in range(pos.players) if seat not in pos.finished)
     return Root(pos, sampler, active)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from solver.core._core import CoreGame
+from solver.core import CoreGame
+from solver.game.cards import deck, parse_cards
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 
@@ -20,6 +21,18 @@ VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("tan", {"max_attack": 4, "throw_in_after_take": True, "first_attacker": "lowest_trump"}),
     ("durak", {"trump_ace_last_loses": True, "first_attacker": "seat0", "transfer": True}),
     ("tan", {"defender_empty": "refill", "first_bout_max_attack": 3}),
+    # The seeds' side rules (docs/rules.md §1.7-§1.8), each alone, then mixed.
+    ("tan", {"redeal_without_trump": True}),
+    ("tan", {"tribute": True}),
+    ("tan", {"all_trumps_wins": True}),
+    ("tan", {"trump_swap": True}),
+    ("durak", {"trump_swap": True}),
+    ("tan", {"take_when_beaten": True}),
+    ("tan", {"twos_last": True}),
+    ("tan", {"redeal_without_trump": True, "tribute": True, "all_trumps_wins": True, "trump_swap": True,
+             "take_when_beaten": True, "twos_last": True, "trump_ace_last_loses": True}),
+    ("perevodnoy", {"redeal_without_trump": True, "trump_swap": True, "take_when_beaten": True,
+                    "all_trumps_wins": True, "tribute": True}),
 ]
 
 
@@ -35,12 +48,15 @@ def twin_games(rules: Rules, players: int, seed: int) -> Iterator[tuple[Game, Co
     """One random game dealt and played in the reference and the core side by side.
 
     Yields both at every state, the finished one included; the moves are
-    drawn from the reference's legal moves with `random.Random(seed)`.
+    drawn from the reference's legal moves with `random.Random(seed)`; the
+    chance events follow `seed` in both, and a `tribute` game is dealt as if
+    seat 1 owed seat 0 one.
     """
     rng = random.Random(seed)
     deck = random_deck(rules, seed)
-    reference = Game.deal(rules, players, deck=deck)
-    core = CoreGame.deal(rules, players, [card.index for card in deck])
+    tribute = (1, 0) if rules.tribute else None  # as if seat 1 lost the last game and seat 0 won it
+    reference = Game.deal(rules, players, deck=deck, tribute=tribute, chance_seed=seed)
+    core = CoreGame.deal(rules, players, [card.index for card in deck], tribute=tribute, chance_seed=seed)
     while True:
         yield reference, core
         if reference.over:
@@ -48,3 +64,20 @@ def twin_games(rules: Rules, players: int, seed: int) -> Iterator[tuple[Game, Co
         move = rng.choice(reference.legal_moves())
         reference.play(move)
         core.play(move)
+
+
+def ordered_deck(
+    rules: Rules, hands: list[list[str]], trump: str, stock_top: list[str] | tuple[str, ...] = ()
+) -> list[str]:
+    """A deck (top first) that deals exactly `hands` (docs/rules.md §1.2), turns up `trump`, and
+    puts `stock_top` on top of the stock, then every other card in deck order."""
+    players = len(hands)
+    parsed = [parse_cards(hand) for hand in hands]
+    assert all(len(hand) == rules.hand_size for hand in parsed)
+    dealt = [parsed[i % players][i // players] for i in range(players * rules.hand_size)]
+    top = parse_cards(list(stock_top))
+    trump_card = parse_cards([trump])[0]
+    used = set(dealt) | set(top) | {trump_card}
+    assert len(used) == len(dealt) + len(top) + 1, "a card is given twice"
+    rest = [card for card in deck(rules.deck) if card not in used]
+    return [str(card) for card in [*dealt, trump_card, *top, *rest]]

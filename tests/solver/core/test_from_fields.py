@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from solver.core import CoreGame
-from solver.game.reference import Game
+from solver.game.reference import Game, SetupState
 from solver.game.rules import Rules
 from tests.support.games import twin_games, variants
 
@@ -24,11 +24,17 @@ PLIES_AFTER = 30  # moves played on from each rebuilt state (the differential te
 def rebuilt(game: Game) -> tuple[Game, CoreGame]:
     """The reference game's current state, built afresh in both implementations."""
     table = [(pair.attack, pair.defense) for pair in game.table]
+    setup = None
+    if game.phase == "setup":
+        sets = None if game.redeal_sets is None else (tuple(game.redeal_sets[0]), tuple(game.redeal_sets[1]))
+        assert game.setup_step is not None
+        setup = SetupState(game.setup_step, game.leader, tuple(sorted(game.redealt)), sets, tuple(game.shown),
+                           game.tribute)
     reference = Game.from_parts(
         game.rules, game.players, [set(hand) for hand in game.hands], list(game.stock), game.trump,
         discard=list(game.discard), table=table, attacker=game.attacker, defender=game.defender,
         to_move=game.to_move, taking=game.taking, passed=game.passed, finished=game.finished,
-        defended_once=game.defended_once, known=[set(cards) for cards in game.known],
+        defended_once=game.defended_once, known=[set(cards) for cards in game.known], setup=setup,
     )
     core = CoreGame.from_fields(
         game.rules, game.players, [[card.index for card in hand] for hand in game.hands],
@@ -36,7 +42,7 @@ def rebuilt(game: Game) -> tuple[Game, CoreGame]:
         [(attack.index, -1 if defense is None else defense.index) for attack, defense in table],
         attacker=game.attacker, defender=game.defender,
         to_move=-1 if game.to_move is None else game.to_move, taking=game.taking,
-        passed=sorted(game.passed), finished=game.finished, defended_once=game.defended_once,
+        passed=sorted(game.passed), finished=game.finished, defended_once=game.defended_once, setup=setup,
     )
     return reference, core
 
@@ -50,6 +56,12 @@ def features(game: Game) -> set[str]:
         found.add("passed")
     if game.finished:
         found.add("finished")
+    if game.phase == "setup":
+        found.add(f"setup:{game.setup_step}")
+    if game.rules.take_when_beaten and game.table and game.to_move == game.defender and not any(
+        pair.defense is None for pair in game.table
+    ):
+        found.add("last_word")
     if len(game.table) >= 2 and all(pair.defense is None for pair in game.table) and len(
         {pair.attack.rank for pair in game.table}
     ) == 1 and game.rules.transfer:
@@ -84,7 +96,9 @@ def test_the_hard_cases_are_all_covered() -> None:
         for seed in range(3):
             for reference, _core in twin_games(rules, players, 9100 + seed):
                 seen.update(features(reference))
-    assert {"taking", "passed", "finished", "transfer"} <= set(seen)
+    wanted = {"taking", "passed", "finished", "transfer", "last_word"}
+    wanted |= {"setup:redeal", "setup:pick", "setup:swap"}
+    assert wanted <= set(seen)
 
 
 def test_a_bout_start_rebuilt_mid_game_counts_once_for_repetition() -> None:
