@@ -38,7 +38,6 @@ assignment of the unseen cards and `sample_game()` draws one uniformly
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -276,7 +275,9 @@ class Position:
             stock=len(game.stock),
             attacker=game.attacker,
             defender=game.defender,
-            to_move=game.to_move,
+            # While another seat decides in secret whether to redeal or swap (docs/rules.md §1.7),
+            # this seat sees the setup with nobody to move.
+            to_move=None if _secret_decision(game, seat) else game.to_move,
             discard=tuple(game.discard),
             table=tuple((pair.attack, pair.defense) for pair in game.table),
             taking=game.taking,
@@ -291,14 +292,7 @@ class Position:
             setup=_setup_view(game, seat),
             in_stock=tuple(game.in_stock[seat]),
             match=match,
-        ).hiding_decisions(game)
-
-    def hiding_decisions(self, game: Game) -> Position:
-        """This seat's view while another seat makes a setup decision nobody else may see (to
-        redeal or to swap, docs/rules.md §1.7): the setup phase with no seat to move."""
-        if self.phase != "setup" or game.setup_step == "pick" or self.to_move in (None, self.seat):
-            return self
-        return dataclasses.replace(self, to_move=None)
+        )
 
     # -- validation -----------------------------------------------------------------
 
@@ -865,14 +859,18 @@ def _match(value: Any) -> MatchInfo | None:
     )
 
 
+def _secret_decision(game: Game, seat: int) -> bool:
+    """Another seat is deciding whether to redeal or to swap: nobody else may see that it is."""
+    secret = game.setup_step in ("redeal", "swap") and game.to_move != seat
+    return game.phase == "setup" and not game.over and secret
+
+
 def _setup_view(game: Game, seat: int) -> SetupView | None:
     """What `seat` sees of a game's pending setup: the step only if the decision is public or its
     own, the offered hands only to the seat picking (docs/rules.md §1.7)."""
     if game.phase != "setup" or game.over:
         return None
-    step = game.setup_step
-    if step in ("redeal", "swap") and game.to_move != seat:
-        step = None
+    step = None if _secret_decision(game, seat) else game.setup_step
     sets = game.redeal_sets if step == "pick" and game.to_move == seat else None
     return SetupView(
         step=step,

@@ -14,6 +14,7 @@ from solver.game.errors import CardError, NotYourTurnError, PositionError, Rules
 from solver.game.position import Position
 from solver.game.reference import Game, play_random_game
 from solver.game.rules import PRESETS, Rules
+from tests.support.games import twin_games, variants
 from tests.support.positions import endgame_position
 
 DOCS_EXAMPLE: dict[str, Any] = {
@@ -377,3 +378,24 @@ def test_final_scores_of_hand_made_endings() -> None:
     assert ended.final_scores() == [0.5, 0.5, 1.0]
     with pytest.raises(TanError, match="not over"):
         finished_position(hand=["7s"], hand_counts=[1, 1], hidden=["8s"], to_move=0).final_scores()
+
+
+@pytest.mark.parametrize(("rules", "players"), list(variants()), ids=lambda x: getattr(x, "preset", x))
+def test_every_seat_has_a_valid_position_at_every_state(rules: Rules, players: int) -> None:
+    """Under every option and seat count, every reachable state gives every seat a valid position
+    that reads back to itself; a world sampled from it shows the seat the same position and, when
+    it is to move, the same moves (a view waiting on another seat's secret decision excepted)."""
+    rng = random.Random(f"views-{rules}-{players}")
+    for state, (game, _core) in enumerate(twin_games(rules, players, 8200)):
+        for seat in range(players):
+            data = Position.from_game(game, seat).to_json()
+            position = Position.from_json(data)
+            assert position.to_json() == data
+            if position.phase == "setup" and position.to_move is None:
+                assert game.to_move != seat and game.setup_step in ("redeal", "swap")
+                continue
+            if game.phase == "setup" or state % 3 == 0:  # every setup state, and a third of the rest
+                world = position.sample_game(rng)
+                assert Position.from_game(world, seat).to_json() == data
+            if game.to_move == seat:
+                assert position.legal_moves() == game.legal_moves()
