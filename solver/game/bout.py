@@ -124,6 +124,7 @@ def check_turn(
     passed: Collection[int],
     finished: Sequence[int],
     defended_once: bool,
+    sitting_out: Collection[int] = (),
 ) -> None:
     """Refuse turn fields that contradict each other or the table (docs/api.md §2.2, §3).
 
@@ -131,7 +132,9 @@ def check_turn(
     `invalid_position` (a table that no play could have built),
     `count_mismatch` (a finished seat still holding cards) or
     `inconsistent_turn` (everything else). `to_move` None means the game is over;
-    then only the seats and the table are checked.
+    then only the seats and the table are checked. `sitting_out`: seats out of the
+    game from its deal (the others' game after a trump repeat, docs/rules.md §1.9),
+    listed among the finished.
     """
     seats = range(players)
     for name, seat in (("attacker", attacker), ("defender", defender)):
@@ -157,7 +160,7 @@ def check_turn(
                 f"finished: seat {seat} has finished but holds {hand_counts[seat]} cards",
                 ErrorCode.COUNT_MISMATCH,
             )
-    if finished and stock_count > 0:
+    if any(seat not in sitting_out for seat in finished) and stock_count > 0:
         raise PositionError(
             f"finished: seats finish only once the stock is empty, but it holds {stock_count} cards",
             ErrorCode.INCONSISTENT_TURN,

@@ -113,13 +113,15 @@ class SetupView:
 @dataclass(frozen=True)
 class MatchInfo:
     """A position's match block (docs/api.md §2.2): which game of the match this is (from 1),
-    its dealer, the last game's winner and loser, and the trump suit of every game so far."""
+    its dealer, the last game's winner and loser, the trump suit of every game before it, and
+    the dealer sitting out after losing this game to a trump repeat (docs/rules.md §1.9)."""
 
     game: int
     dealer: int
     previous_winner: int | None = None
     previous_loser: int | None = None
     trump_suits: tuple[Suit, ...] = ()
+    sitting_out: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,7 @@ class MatchInfo:
             "previous_winner": self.previous_winner,
             "previous_loser": self.previous_loser,
             "trump_suits": [suit.letter for suit in self.trump_suits],
+            **({"sitting_out": self.sitting_out} if self.sitting_out is not None else {}),
         }
 
 
@@ -370,7 +373,12 @@ class Position:
             self.passed,
             self.finished,
             self.defended_once,
+            sitting_out=self._sitting_out(),
         )
+
+    def _sitting_out(self) -> set[int]:
+        out = self.match.sitting_out if self.match is not None else None
+        return set() if out is None else {out}
 
     def _aside(self) -> int:
         """Cards neither in hands, stock, table nor discard: a redeal's shown hand and the two
@@ -653,6 +661,7 @@ class Position:
             setup=self._setup_state(offered),
             in_stock=[set(self.in_stock) if other == self.seat else set() for other in range(self.players)],
             chance_seed=chance_seed,
+            sitting_out=self._sitting_out(),
         )
 
     def _setup_state(self, offered: list[list[Card]]) -> SetupState | None:
@@ -834,7 +843,7 @@ def _match(value: Any) -> MatchInfo | None:
         return None
     if not isinstance(value, Mapping):
         raise PositionError(f"match must be an object, not {value!r}")
-    names = ("game", "dealer", "previous_winner", "previous_loser", "trump_suits")
+    names = ("game", "dealer", "previous_winner", "previous_loser", "trump_suits", "sitting_out")
     extra = sorted(str(key) for key in value if key not in names)
     if extra:
         raise PositionError(f"match: unknown field(s) {', '.join(extra)}")
@@ -856,6 +865,7 @@ def _match(value: Any) -> MatchInfo | None:
         previous_winner=_optional_seat(value.get("previous_winner"), "match.previous_winner"),
         previous_loser=_optional_seat(value.get("previous_loser"), "match.previous_loser"),
         trump_suits=tuple(parsed),
+        sitting_out=_optional_seat(value.get("sitting_out"), "match.sitting_out"),
     )
 
 

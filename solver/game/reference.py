@@ -414,6 +414,7 @@ class Game:
         setup: SetupState | None = None,
         in_stock: Sequence[Iterable[Card | str]] | None = None,
         chance_seed: int = 0,
+        sitting_out: Iterable[int] = (),
     ) -> Game:
         """Any mid-game state, checked for consistency (raises `PositionError`).
 
@@ -487,6 +488,7 @@ class Game:
             game.passed,
             game.finished,
             defended_once,
+            sitting_out=set(sitting_out),
         )
         game.to_move = to_move
         game._bout_active = frozenset(game._active())
