@@ -49,6 +49,10 @@ class Searcher:
     @staticmethod
     def check_to_move(position: Position) -> None:
         """Hints and move lists are for the seat to move: refuse a finished game or another's turn."""
+        if position.to_move is None and position.phase == "setup":
+            raise NotYourTurnError(
+                f"seat {position.seat} is not to move: another seat is making a setup decision it may not see"
+            )
         if position.to_move is None:
             raise GameOverError("the game is over: no seat is to move")
         if position.to_move != position.seat:

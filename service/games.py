@@ -38,9 +38,10 @@ from service.engine import Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
 from service.store import GameRecord, GameStore, StaleGameError
-from solver.game.cards import parse_cards
-from solver.game.errors import ErrorCode, RulesError, TanError
-from solver.game.moves import Move
+from solver.game.cards import Card, parse_cards
+from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
+from solver.game.match import Match
+from solver.game.moves import Action, Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
@@ -61,12 +62,22 @@ def _hash(token: str) -> str:
 
 @dataclass
 class LiveGame:
-    """A stored game rebuilt in memory: the full-information `Game` and its public history."""
+    """A stored game rebuilt in memory: its match (a single game is a match of one, shown
+    without the match block) and its history of `(game number, seat, move)`."""
 
     id: str
     setup: dict[str, Any]
-    game: Game
-    history: list[tuple[int, Move]] = field(default_factory=list)
+    match: Match
+    history: list[tuple[int, int, Move]] = field(default_factory=list)
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the last one, once the match is over)."""
+        return self.match.game
+
+    @property
+    def is_match(self) -> bool:
+        return "match" in self.setup
 
     @property
     def seats(self) -> list[str | dict[str, Any]]:
@@ -78,11 +89,35 @@ class LiveGame:
         return len(self.history)
 
     @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
     def status(self) -> str:
-        return "over" if self.game.over else "playing"
+        return "over" if self.over else "playing"
 
     def is_human(self, seat: int) -> bool:
         return self.seats[seat] == HUMAN
+
+    def position(self, seat: int) -> Position:
+        """What `seat` sees now (with the match block in a match)."""
+        return Position.from_game(self.game, seat, match=self.match.info() if self.is_match else None)
+
+    def copy(self) -> LiveGame:
+        return LiveGame(self.id, self.setup, self.match.clone(), list(self.history))
+
+    def play(self, move: Move, seat: int) -> None:
+        number = self.match.number
+        self.match.play(move, seat)
+        self.history.append((number, seat, move))
+
+    @staticmethod
+    def new_match(setup: dict[str, Any]) -> Match:
+        """The match a stored set-up deals (its first game from the stored deck)."""
+        rules = Rules.from_json(setup["rules"])
+        games = setup["match"]["games"] if "match" in setup else 1
+        return Match(rules, setup["players"], games, int(setup["seed"]), deck=setup["deck"],
+                     first_attacker=setup["first_attacker"])
 
     @classmethod
     def rebuild(cls, record: GameRecord) -> LiveGame:
@@ -90,14 +125,10 @@ class LiveGame:
         setup = record.setup
         if setup.get("format") != _SETUP_FORMAT:
             raise RuntimeError(f"game {record.id}: unknown set-up format {setup.get('format')!r}")
-        rules = Rules.from_json(setup["rules"])
-        game = Game.deal(rules, setup["players"], deck=setup["deck"], first_attacker=setup["first_attacker"])
-        history: list[tuple[int, Move]] = []
+        live = cls(record.id, setup, cls.new_match(setup))
         for seat, text in record.moves:
-            move = Move.parse(text)
-            game.play(move, seat)
-            history.append((seat, move))
-        return cls(record.id, setup, game, history)
+            live.play(Move.parse(text), seat)
+        return live
 
 
 class GameManager:
@@ -207,9 +238,9 @@ class GameManager:
             else:
                 assert isinstance(spec, dict)
                 seats.append({"kind": "engine", "engine": spec["engine"], "limits": spec.get("limits")})
-        position = Position.from_game(game, seat)
-        legal = position.legal_moves() if game.to_move == seat else []
-        return {
+        position = live.position(seat)
+        legal = position.legal_moves() if position.to_move == seat else []
+        view = {
             "id": live.id,
             "status": live.status,
             "seat": seat,
@@ -218,11 +249,16 @@ class GameManager:
             "scores": None if game.scores is None else list(game.scores),
             "loser": game.loser,
             "history": [
-                {"seat": mover, "move": move.to_json(), "notation": move.notation}
-                for mover, move in live.history
+                {**({"game": number} if live.is_match else {}), "seat": mover, "move": move.to_json(),
+                 "notation": move.notation}
+                for number, mover, move in live.history
+                if not _secret(move, mover, seat)
             ],
             "seats": seats,
         }
+        if live.is_match:
+            view["match"] = _match_view(live.match, seat)
+        return view
 
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
@@ -236,39 +272,40 @@ class GameManager:
 
     # -- engines --------------------------------------------------------------------------------
 
-    def _needs_search(self, live: LiveGame, game: Game) -> bool:
+    def _needs_search(self, live: LiveGame) -> bool:
         """Whether engine seats may search before a human must act (then a search slot is needed)."""
-        if game.over or live.is_human(game.to_move or 0):
+        game = live.game
+        if live.over or live.is_human(game.to_move or 0):
             return False
         return any(isinstance(spec, dict) and spec["engine"] in SEARCH_ENGINES for spec in live.seats)
 
-    def _engines_play(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
-        """Engine seats move on `game` until a human must act or the game ends.
+    def _engines_play(self, live: LiveGame) -> int:
+        """Engine seats move on `live` until a human must act or the match ends; returns how many
+        moves they played.
 
         Past the request's engine budget the engines play greedy moves, so this always ends soon.
         """
-        played: list[tuple[int, Move]] = []
+        played = 0
         deadline = self.searcher.engine_deadline()
         seed = int(live.setup["seed"])
-        while not game.over and game.to_move is not None and not live.is_human(game.to_move):
-            seat = game.to_move
+        while not live.over and live.game.to_move is not None and not live.is_human(live.game.to_move):
+            seat = live.game.to_move
             spec = live.seats[seat]
             assert isinstance(spec, dict)
-            position = Position.from_game(game, seat)
-            ply = live.plies + len(played)
             move = self.searcher.engine_move(
-                spec, position, self.searcher.engine_seed(seed, ply), hurry=time.monotonic() > deadline
+                spec, live.position(seat), self.searcher.engine_seed(seed, live.plies),
+                hurry=time.monotonic() > deadline,
             )
-            game.play(move, seat)
-            played.append((seat, move))
+            live.play(move, seat)
+            played += 1
         return played
 
-    async def _advance(self, live: LiveGame, game: Game) -> list[tuple[int, Move]]:
-        """Let the engines reply on `game`: in a search slot if they search (503 if none is free),
+    async def _advance(self, live: LiveGame) -> int:
+        """Let the engines reply on `live`: in a search slot if they search (503 if none is free),
         else in a worker thread."""
-        if self._needs_search(live, game):
-            return await self.pool.run(lambda: self._engines_play(live, game))
-        return await anyio.to_thread.run_sync(self._engines_play, live, game)
+        if self._needs_search(live):
+            return await self.pool.run(lambda: self._engines_play(live))
+        return await anyio.to_thread.run_sync(self._engines_play, live)
 
     # -- creating and playing -------------------------------------------------------------------
 
@@ -287,27 +324,28 @@ class GameManager:
             raise TanError(f"seats: {len(seats)} seats given for {players} players", ErrorCode.COUNT_MISMATCH)
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         deck = request.deck if request.deck is not None else [str(card) for card in random_deck(rules, seed)]
-        game = Game.deal(rules, players, deck=deck, first_attacker=request.first_attacker)
+        first = Game.deal(rules, players, deck=deck, first_attacker=request.first_attacker)  # checks the deck
         tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in seats]
         game_id = secrets.token_urlsafe(12)
-        setup = {
+        setup: dict[str, Any] = {
             "format": _SETUP_FORMAT,
             "rules": rules.to_json(),
             "players": players,
             "deck": [str(card) for card in parse_cards(deck)],
-            "first_attacker": game.attacker,
+            "first_attacker": first.leader,
             "seats": seats,
             "seed": seed,
             "token_hashes": [None if token is None else _hash(token) for token in tokens],
         }
-        live = LiveGame(game_id, setup, game.clone())
-        played = await self._advance(live, game)
-        moves = [(seat, move.notation) for seat, move in played]
-        await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, _status(game))
-        live = LiveGame(game_id, setup, game, played)
+        if request.match is not None:
+            setup["match"] = {"games": request.match.games}
+        live = LiveGame(game_id, setup, LiveGame.new_match(setup))
+        played = await self._advance(live)
+        moves = [(mover, move.notation) for _number, mover, move in live.history]
+        await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status)
         self._remember(live)
         self.metrics.games_created.inc()
-        self.metrics.moves_played.labels("engine").inc(len(played))
+        self.metrics.moves_played.labels("engine").inc(played)
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         return game_id, tokens, await anyio.to_thread.run_sync(self.view, live, viewer)
 
@@ -318,23 +356,24 @@ class GameManager:
         is still the one the move was played on; otherwise tried again on the new state.
         """
         for _attempt in range(_WRITE_ATTEMPTS):
-            live = await self._load(game_id)
-            self.authorize(live, seat, token)
+            stored = await self._load(game_id)
+            self.authorize(stored, seat, token)
             move = Move.parse(move_input)
-            game = live.game.clone()
-            game.play(move, seat)
-            played = [(seat, move), *await self._advance(live, game)]
-            moves = [(mover, played_move.notation) for mover, played_move in played]
+            if stored.over:
+                raise GameOverError(f"the game is over: cannot {move}")
+            live = stored.copy()
+            live.play(move, seat)
+            played = 1 + await self._advance(live)
+            moves = [(mover, made.notation) for _number, mover, made in live.history[stored.plies:]]
             try:
-                await anyio.to_thread.run_sync(self.store.append, game_id, live.plies, moves, _status(game))
+                await anyio.to_thread.run_sync(self.store.append, game_id, stored.plies, moves, live.status)
             except StaleGameError:
                 self._forget(game_id)  # somebody moved first: read the game again and re-check the move
                 continue
-            updated = LiveGame(game_id, live.setup, game, live.history + played)
-            self._remember(updated)
+            self._remember(live)
             self.metrics.moves_played.labels("human").inc()
-            self.metrics.moves_played.labels("engine").inc(len(played) - 1)
-            return await anyio.to_thread.run_sync(self.view, updated, seat)
+            self.metrics.moves_played.labels("engine").inc(played - 1)
+            return await anyio.to_thread.run_sync(self.view, live, seat)
         raise ApiError(ErrorCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry")
 
     async def hint(
@@ -347,11 +386,41 @@ class GameManager:
         """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen, in a search slot."""
         live = await self._load(game_id)
         self.authorize(live, seat, token)
-        position = Position.from_game(live.game, seat)
+        position = live.position(seat)
         self.searcher.check_to_move(position)
         return await self.pool.run(lambda: run(position))
 
 
-def _status(game: Game) -> str:
-    return "over" if game.over else "playing"
+def _secret(move: Move, mover: int, viewer: int) -> bool:
+    """A keep in the setup is seen by nobody but the seat that kept (docs/rules.md §1.7)."""
+    return move.action is Action.KEEP and mover != viewer
 
+
+def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str, Any] | None:
+    """Who gave a tribute to whom; the card only to the two of them (docs/rules.md §1.7)."""
+    if tributed is None:
+        return None
+    giver, receiver, card = tributed
+    view: dict[str, Any] = {"giver": giver, "receiver": receiver}
+    if seat in (giver, receiver):
+        view["card"] = str(card)
+    return view
+
+
+def _match_view(match: Match, seat: int) -> dict[str, Any]:
+    """The match block of a game answer (docs/api.md §3): standings, dealer, the last game."""
+    previous = match.previous
+    last: dict[str, Any] | None = None
+    if previous is not None:
+        last = {**previous.to_json(), "tribute": _tribute_view(previous.tribute, seat)}
+    playing = match.number == len(match.results) + 1
+    return {
+        "game": match.number,
+        "games": match.games,
+        "standings": [standing.to_json() for standing in match.standings()],
+        "dealer": match.dealer,
+        "trump_suits": [result.trump.letter for result in match.results],
+        "previous": last,
+        "tribute": _tribute_view(match.game.tributed, seat) if playing else None,
+        "sitting_out": match.info().sitting_out,
+    }

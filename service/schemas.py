@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from solver.game.moves import Action
+
 __all__ = [
     "EvaluateRequest",
     "EvaluateResponse",
@@ -68,9 +70,10 @@ _MOVE_OBJECT_SCHEMA: dict[str, Any] = {
     "title": "Move",
     "description": "docs/api.md §2.1 move object",
     "properties": {
-        "action": {"type": "string", "enum": ["attack", "defend", "take", "pass", "transfer"]},
+        "action": {"type": "string", "enum": [action.value for action in Action]},
         "card": {"type": "string", "description": "the card played (attack, defend, transfer)"},
         "target": {"type": "string", "description": "defend only: the attack card it beats"},
+        "set": {"type": "integer", "enum": [0, 1], "description": "pick only: which offered hand"},
     },
     "required": ["action"],
     "additionalProperties": False,
@@ -136,6 +139,19 @@ class PositionIn(_Strict):
     finished: list[int] = Field(default_factory=list, description="seats that have finished, in order")
     defended_once: bool | None = Field(
         None, description="a bout of this game already ended in a defence (default: discard is non-empty)"
+    )
+    phase: Literal["setup", "play"] = Field("play", description="before the first lead (setup) or after")
+    setup: dict[str, Any] | None = Field(
+        None,
+        description='in the setup: {"step", "leader", "redealt", "sets", "shown", "tribute"} '
+        "(docs/api.md §2.2)",
+    )
+    in_stock: list[CardText] = Field(
+        default_factory=list, description="cards this seat knows lie in the stock"
+    )
+    match: dict[str, Any] | None = Field(
+        None,
+        description='in a match: {"game", "dealer", "previous_winner", "previous_loser", "trump_suits"}',
     )
 
     def to_json(self) -> dict[str, Any]:
@@ -239,6 +255,12 @@ SeatSpec = Annotated[
 ]
 
 
+class MatchIn(_Strict):
+    """A match: games in a row between the same seats (docs/rules.md §1.9)."""
+
+    games: int = Field(ge=1, le=100, description="how many games", examples=[5])
+
+
 class GameCreateRequest(_Strict):
     """A new game: rules, seats and the deal."""
 
@@ -271,6 +293,9 @@ class GameCreateRequest(_Strict):
     first_attacker: int | None = Field(
         None, description="the seat that leads the first bout (default: as the rules say)"
     )
+    match: MatchIn | None = Field(
+        None, description="play a match of several games in a row (docs/rules.md §1.9) instead of one game"
+    )
 
 
 class GameMoveRequest(_Strict):
@@ -288,9 +313,10 @@ class GameMoveRequest(_Strict):
 class MoveOut(BaseModel):
     """A move (docs/api.md §2.1); `card` and `target` appear only where the action has them."""
 
-    action: Literal["attack", "defend", "take", "pass", "transfer"]
+    action: Literal["attack", "defend", "take", "pass", "transfer", "redeal", "keep", "pick", "swap"]
     card: str | None = None
     target: str | None = None
+    set: int | None = Field(None, description="pick only: which of the two offered hands")
 
 
 class TablePairOut(BaseModel):
@@ -320,6 +346,10 @@ class PositionOut(BaseModel):
     known: dict[str, list[str]]
     finished: list[int]
     defended_once: bool
+    phase: Literal["setup", "play"] | None = Field(None, description="present in the setup: setup")
+    setup: dict[str, Any] | None = Field(None, description="the setup block, in the setup")
+    in_stock: list[str] | None = Field(None, description="cards this seat knows lie in the stock")
+    match: dict[str, Any] | None = Field(None, description="the match block, in a match")
 
 
 class MovesResponse(BaseModel):
@@ -378,6 +408,7 @@ class EvaluateResponse(BaseModel):
 
 
 class HistoryEntry(BaseModel):
+    game: int | None = Field(None, description="in a match: which game (from 1)")
     seat: int
     move: MoveOut
     notation: str
@@ -401,8 +432,15 @@ class GameResponse(BaseModel):
     legal_moves: list[MoveOut] = Field(description="the seat's legal moves; empty unless it is to move")
     scores: list[float] | None = Field(description="per seat once the game is over (docs/rules.md §1.5)")
     loser: int | None
-    history: list[HistoryEntry] = Field(description="every move played, in order (all moves are public)")
+    history: list[HistoryEntry] = Field(
+        description="every move played, in order (all are public but a setup keep, seen by its seat only)"
+    )
     seats: list[SeatOut]
+    match: dict[str, Any] | None = Field(
+        None,
+        description="in a match: {game, games, standings: [{won, lost, drawn, score}], dealer, trump_suits, "
+        "previous: the last game's result, tribute: this game's, sitting_out}",
+    )
 
 
 class GameCreatedResponse(BaseModel):

@@ -181,6 +181,14 @@ class Match:
         if not self.over:
             self._deal_next()
 
+    def clone(self) -> Match:
+        """An independent copy: moves on it leave this match as it is."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.results = list(self.results)
+        other.game = self.game.clone()
+        return other
+
     # -- playing ---------------------------------------------------------------------------
 
     def play(self, move: Move | str | dict[str, Any], seat: int | None = None) -> MoveRecord:

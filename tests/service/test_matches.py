@@ -1,0 +1,87 @@
+"""Matches and side rules over HTTP: games in a row, standings, and the setup's secrets kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.game.rules import Rules
+from tests.support.games import ordered_deck
+from tests.support.service import TestClient, bearer, create, error, move, view
+
+# Two tan hands, hearts trump (the 9h turned up): seat 1 holds no trump.
+TRUMPLESS_1 = [
+    ["2h", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
+    ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
+]
+
+
+def test_a_match_of_three_games_against_an_engine(client: TestClient) -> None:
+    rules = {"preset": "tan", "tribute": True, "trump_swap": True, "take_when_beaten": True}
+    game = create(client, rules=rules, seats=["human", "greedy"], seed=5, match={"games": 3})
+    numbers = set()
+    answer: dict[str, Any] = game["game"]
+    for _ in range(2000):
+        if answer["status"] == "over":
+            break
+        block = answer["match"]
+        numbers.add(block["game"])
+        assert block["games"] == 3 and len(block["standings"]) == 2
+        assert answer["position"]["match"]["game"] == block["game"]
+        legal = answer["legal_moves"]
+        assert legal, answer["position"]
+        reply = move(client, game, 0, legal[-1])
+        assert reply.status_code == 200, reply.text
+        answer = reply.json()
+    assert answer["status"] == "over" and numbers == {1, 2, 3}
+    block = answer["match"]
+    assert len(block["trump_suits"]) == 3 and block["previous"]["game"] == 3
+    standings = block["standings"]
+    assert sum(s["won"] for s in standings) + sum(s["lost"] for s in standings) >= 3
+    assert {entry["game"] for entry in answer["history"]} == {1, 2, 3}
+    error(move(client, game, 0, "take"), 422, "game_over")
+    again = view(client, game, 0)
+    assert again["match"]["standings"] == standings  # a restart replays the same match
+
+
+def test_bad_match_requests_are_refused(client: TestClient) -> None:
+    for bad in ({"games": 0}, {"games": "three"}, {"rounds": 2}):
+        answer = client.post("/v1/games", json={"rules": "tan", "seats": ["human", "greedy"], "match": bad})
+        error(answer, 422, "invalid_request")
+
+
+def test_a_redeal_keeps_its_secrets(client: TestClient) -> None:
+    """Seat 1 holds no trump: only it learns that it may redeal, only it sees the offered hands,
+    and everyone knows its shown hand went back into the stock."""
+    rules = Rules.preset_named("tan", redeal_without_trump=True)
+    hands = TRUMPLESS_1
+    deck = ordered_deck(rules, hands, "9h")
+    game = create(client, rules={"preset": "tan", "redeal_without_trump": True}, seats=["human", "human"],
+                  deck=deck)
+    other, mine = view(client, game, 0), view(client, game, 1)
+    assert other["position"]["phase"] == "setup" and other["position"]["to_move"] is None
+    assert other["position"]["setup"]["step"] is None and other["legal_moves"] == []
+    assert mine["position"]["to_move"] == 1 and mine["position"]["setup"]["step"] == "redeal"
+    assert {m["action"] for m in mine["legal_moves"]} == {"redeal", "keep"}
+    error(client.get(f"/v1/games/{game['id']}/hint", params={"seat": 0}, headers=bearer(game["tokens"][0])),
+          422, "not_your_turn")
+    assert move(client, game, 1, "redeal").status_code == 200
+    other, mine = view(client, game, 0), view(client, game, 1)
+    assert mine["position"]["setup"]["step"] == "pick" and len(mine["position"]["setup"]["sets"]) == 2
+    assert "sets" not in other["position"]["setup"] and other["position"]["to_move"] == 1
+    shown = set(mine["position"]["setup"]["shown"])
+    assert shown == set(other["position"]["setup"]["shown"]) == set(hands[1])
+    hint = client.get(f"/v1/games/{game['id']}/hint", params={"seat": 1, "iterations": 300},
+                      headers=bearer(game["tokens"][1]))
+    assert hint.status_code == 200 and {m["notation"] for m in hint.json()["moves"]} == {"pick 0", "pick 1"}
+    assert move(client, game, 1, "pick 1").status_code == 200
+    other = view(client, game, 0)
+    assert set(other["position"]["in_stock"]) == shown and other["position"].get("phase", "play") == "play"
+
+
+def test_a_keep_is_seen_only_by_the_seat_that_kept(client: TestClient) -> None:
+    rules = Rules.preset_named("tan", redeal_without_trump=True)
+    game = create(client, rules={"preset": "tan", "redeal_without_trump": True}, seats=["human", "human"],
+                  deck=ordered_deck(rules, TRUMPLESS_1, "9h"))
+    assert move(client, game, 1, "keep").status_code == 200
+    assert [entry["notation"] for entry in view(client, game, 1)["history"]] == ["keep"]
+    assert view(client, game, 0)["history"] == []
