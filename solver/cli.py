@@ -259,6 +259,7 @@ def _play(args: argparse.Namespace) -> int:
         stdin=sys.stdin,
         stdout=sys.stdout,
         algorithm=args.algorithm,
+        games=args.match,
     )
     try:
         return game.run()
@@ -421,6 +422,8 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
     play = commands.add_parser("play", help="play a game in the terminal against engines")
     _add_game_options(play)
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--match", type=int, default=1, metavar="N",
+                      help="play a match of N games in a row (docs/rules.md §1.9; default 1)")
     play.add_argument(
         "--engine", default="ismcts",
         help="the other seats' engine(s): names separated by commas, or JSON seat specs (default ismcts)",

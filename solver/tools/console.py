@@ -15,9 +15,10 @@ from typing import Any, TextIO
 
 from solver.game.cards import Card, Suit
 from solver.game.errors import ErrorCode, TanError
-from solver.game.moves import Move
+from solver.game.match import GameResult, Match
+from solver.game.moves import Action, Move
 from solver.game.position import Position
-from solver.game.reference import Game, MoveRecord
+from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.players import Player
 from solver.search import Evaluation, Hint, Limits, Solver
@@ -156,7 +157,9 @@ class TerminalGame:
     `engines` are seat specs for the other seats in seat order (repeated when
     fewer); `hint_limits` are the limits of the search behind `hint`. The deck
     is shuffled by `seed`; the engines' move seeds are drawn from it too, so a
-    game against iteration-limited engines replays exactly.
+    game against iteration-limited engines replays exactly. `games` plays a
+    match of that many games (docs/rules.md §1.9), the later ones shuffled
+    from the match's seed.
     """
 
     rules: Rules
@@ -168,7 +171,8 @@ class TerminalGame:
     stdin: TextIO
     stdout: TextIO
     algorithm: str = "ismcts"
-    game: Game = field(init=False)
+    games: int = 1
+    match: Match = field(init=False)
     seats: list[Player | None] = field(init=False)
     names: list[str] = field(init=False)
 
@@ -189,25 +193,35 @@ class TerminalGame:
             self.seats[seat] = checked_player(spec)
             name = spec if isinstance(spec, str) else spec.get("engine", "engine")
             self.names[seat] = f"seat {seat} ({name})"
-        self.game = Game.deal(self.rules, self.players, seed=self.seed)
+        deck = random_deck(self.rules, self.seed)  # the first game's deal, as a single game's
+        self.match = Match(self.rules, self.players, self.games, self.seed, deck=deck)
         self.move_seeds = random.Random(self.seed)
         self.hint_seeds = random.Random(f"hint:{self.seed}")  # asking for hints leaves the engines' seeds be
         self.solver = Solver(self.algorithm)
 
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self.match.game
+
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
+    def position(self, seat: int) -> Position:
+        return self.match.position(seat) if self.games > 1 else Position.from_game(self.game, seat)
+
     def run(self) -> int:
         """Play to the end; 0 when the game ended or the human left, 1 when the input ran out."""
-        game = self.game
+        match = self.match
         self.say(
             f"Tấn: {_rules_name(self.rules)}, {self.players} players; you are seat {self.human}. "
             f"Deal seed {self.seed}. Type 'help' for the commands."
         )
-        self.say(f"trump: {game.trump} (the card at the bottom of the stock)")
-        while not game.over:
-            seat = game.to_move
+        self._announce()
+        while not match.over:
+            seat = self.game.to_move
             assert seat is not None
+            number = match.number
             if seat == self.human:
                 outcome = self._human_turn()
                 if outcome is not None:
@@ -215,15 +229,26 @@ class TerminalGame:
             else:
                 player = self.seats[seat]
                 assert player is not None
-                move = player.choose(Position.from_game(game, seat), self.move_seeds.getrandbits(63))
-                self._report(game.play(move, seat))
-        self._final()
+                move = player.choose(self.position(seat), self.move_seeds.getrandbits(63))
+                game = self.game
+                self._report(game, self.match.play(move, seat))
+            if match.over or match.number != number:
+                self._final(match.results[-1])
+                if not match.over:
+                    self._announce()
+        if self.games > 1:
+            self._standings()
         return 0
+
+    def _announce(self) -> None:
+        if self.games > 1:
+            self.say(f"\n== game {self.match.number} of {self.games}: seat {self.match.dealer} deals ==")
+        self.say(f"trump: {self.game.trump} (the card at the bottom of the stock)")
 
     # -- the human's turn -------------------------------------------------------------
 
     def _human_turn(self) -> int | None:
-        position = Position.from_game(self.game, self.human)
+        position = self.position(self.human)
         moves = position.legal_moves()
         self._show(position, moves)
         while True:
@@ -257,7 +282,8 @@ class TerminalGame:
             except TanError as error:
                 self.say(f"? {error}")
                 continue
-            self._report(self.game.play(move, self.human))
+            game = self.game
+            self._report(game, self.match.play(move, self.human))
             return None
 
     def _read_move(self, text: str, moves: Sequence[Move]) -> Move:
@@ -314,18 +340,42 @@ class TerminalGame:
 
     def _situation(self) -> str:
         game = self.game
+        if game.phase == "setup":
+            return self._setup_situation()
         if not game.table:
             return "you lead"
         if game.to_move == game.defender and not game.taking:
+            if all(pair.defense is not None for pair in game.table):
+                return "you beat every card: take the table anyway, or pass to let the defence stand"
             return f"you defend against seat {game.attacker}"
         return f"you may throw in on seat {game.defender}" + (" (who takes)" if game.taking else "")
 
+    def _setup_situation(self) -> str:
+        game = self.game
+        trump = game.trump.suit
+        if game.setup_step == "redeal":
+            return "you hold no trump: redeal (show your hand and take one of two new ones) or keep"
+        if game.setup_step == "pick":
+            assert game.redeal_sets is not None
+            sets = "; ".join(
+                f"set {i}: {' '.join(map(str, sort_hand(part, trump)))}"
+                for i, part in enumerate(game.redeal_sets)
+            )
+            return f"pick a new hand ({sets})"
+        low = min(card for card in game.hands[self.human] if card.suit == trump)
+        ceded = ", and the seat after you leads" if self.rules.trump_swap_cedes_lead else ""
+        return f"swap your {low} for the trump card {game.trump}{ceded}; or keep it"
+
     # -- what happened ----------------------------------------------------------------
 
-    def _report(self, record: MoveRecord) -> None:
-        game = self.game
+    def _report(self, game: Game, record: MoveRecord) -> None:
+        """One line for a move; another seat's keep in the setup is not seen (docs/rules.md §1.7)."""
         who = "you" if record.seat == self.human else self.names[record.seat]
+        if record.move.action is Action.KEEP and record.seat != self.human:
+            return
         self.say(f"{who}: {record.move.notation}")
+        if game is not self.game:
+            return
         if record.bout_ended and not game.over:
             self.say(
                 f"  bout over · seat {game.attacker} attacks seat {game.defender} · "
@@ -334,18 +384,30 @@ class TerminalGame:
                    else f"your hand {_cards(len(game.hands[self.human]))}")
             )
 
-    def _final(self) -> None:
-        game = self.game
-        assert game.scores is not None
+    def _final(self, result: GameResult) -> None:
         self.say()
-        if game.loser is None:
+        if result.repeat:
+            self.say(f"game over: the trump suit came again, so the dealer, {self._name(result.loser)}, lost")
+        elif result.loser is None and result.winner is not None:
+            self.say(f"game over: {self._name(result.winner)} won with a hand of trumps")
+        elif result.loser is None:
             self.say("game over: a draw, nobody is the durak")
-        elif game.loser == self.human:
+        elif result.loser == self.human:
             self.say("game over: you lost (you are the durak)")
         else:
-            self.say(f"game over: {self.names[game.loser]} lost")
+            self.say(f"game over: {self.names[result.loser]} lost")
         scores = ", ".join(
             f"{'you' if seat == self.human else f'seat {seat}'} {score:g}"
-            for seat, score in enumerate(game.scores)
+            for seat, score in enumerate(result.scores)
         )
         self.say(f"scores: {scores}")
+
+    def _name(self, seat: int | None) -> str:
+        return "nobody" if seat is None else "you" if seat == self.human else self.names[seat]
+
+    def _standings(self) -> None:
+        self.say()
+        self.say(f"match over after {self.games} games:")
+        for seat, standing in enumerate(self.match.standings()):
+            self.say(f"{self._name(seat)}: won {standing.won}, lost {standing.lost}, drawn {standing.drawn}, "
+                     f"score {standing.score:g}")
