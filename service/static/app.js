@@ -56,6 +56,30 @@
       gameGone: "Ván đã lưu không còn nữa: {what}", badSeed: "Mã ván phải là số nguyên không âm.",
       badTime: "Thời gian mỗi nước phải từ 1 đến 10000 ms.",
       suit_s: "bích", suit_h: "cơ", suit_d: "rô", suit_c: "chuồn",
+      sideRules: "Luật phụ", rule_redeal: "Xả chủ",
+      rule_redeal_note: "không có chủ thì được lật bài, chọn một trong hai bộ mới.",
+      rule_swap: "Đổi 2 chủ", rule_swap_note: "ai có lá chủ nhỏ nhất được đổi lấy lá chủ lật.",
+      rule_all_trumps: "Thắng trắng", rule_all_trumps_note: "cả bài đầu ván đều là chủ thì thắng ngay.",
+      rule_take: "Ôm khi đã đỡ", rule_take_note: "đỡ hết rồi vẫn được ôm cả bàn.",
+      rule_twos: "Đút 2", rule_twos_note: "lá 2 chỉ được đánh khi trên tay toàn lá 2 (52 lá).",
+      rule_tribute: "Cúng chủ",
+      rule_tribute_note: "(đấu nhiều ván) người thua ván trước cúng lá chủ lớn nhất cho người về nhất.",
+      rule_repeat: "Thua trắng", rule_repeat_note: "(đấu nhiều ván) chủ lặp lại 3 ván liền thì người chia thua.",
+      games: "Số ván của trận", gamesNote: "1: một ván lẻ; nhiều hơn: đấu liền các ván, tính điểm.",
+      badGames: "Số ván phải từ 1 đến 100.",
+      beforePlay: "Trước khi đánh",
+      setupRedeal: "Bạn không có lá chủ nào: xả bài (lật cho mọi người xem, chọn một trong hai bộ mới) hay giữ?",
+      setupPick: "Chọn một trong hai bộ bài mới:",
+      setupSwap: "Bạn có {low}, lá chủ nhỏ nhất: đổi lấy lá chủ lật {trump}{cede}, hay giữ?",
+      setupCede: " (đổi thì người sau bạn đánh trước)",
+      setupWait: "Đang chờ một người chơi quyết định trước khi đánh…",
+      redealMove: "xả bài", keepMove: "giữ", pickMove: "chọn bộ {n}", swapMove: "đổi lấy lá chủ lật",
+      setOf: "Bộ {n}", match: "Trận đấu: ván {n}/{of}", won: "Thắng", lost: "Thua", drawn: "Hòa",
+      dealer: "Người chia: {name}", trumpHistory: "Chủ các ván: {suits}",
+      tributeGiven: "{giver} cúng {card} cho {receiver}.", tributeHidden: "{giver} cúng một lá chủ cho {receiver}.",
+      previousGame: "Ván {n}: {what}", prevLoser: "{name} thua", prevDraw: "hòa", prevAllTrumps: "{name} thắng trắng",
+      prevRepeat: "chủ lặp lại: {name} (người chia) thua", sittingOut: "{name} đứng ngoài ván này.",
+      matchOver: "Hết trận.", resultAllTrumps: "{name} thắng trắng.",
     },
     en: {
       title: "Tấn", language: "Language", newGame: "New game", close: "Close",
@@ -103,6 +127,30 @@
       gameGone: "The saved game is gone: {what}", badSeed: "The seed must be a whole number, 0 or more.",
       badTime: "Time per move must be 1 to 10000 ms.",
       suit_s: "spades", suit_h: "hearts", suit_d: "diamonds", suit_c: "clubs",
+      sideRules: "Side rules", rule_redeal: "Redeal without trump",
+      rule_redeal_note: "a hand with no trump may be shown and swapped for one of two new hands.",
+      rule_swap: "Trump swap", rule_swap_note: "the lowest trump may be swapped for the turned-up trump card.",
+      rule_all_trumps: "All trumps wins", rule_all_trumps_note: "a first hand of nothing but trumps wins at once.",
+      rule_take: "Take when beaten", rule_take_note: "after beating every card the defender may still take.",
+      rule_twos: "Twos last", rule_twos_note: "a 2 is played only from a hand of 2s (52 cards).",
+      rule_tribute: "Tribute",
+      rule_tribute_note: "(matches) the last loser gives its highest trump to the last winner.",
+      rule_repeat: "Trump repeat", rule_repeat_note: "(matches) the same trump three games running: the dealer loses.",
+      games: "Games in the match", gamesNote: "1: a single game; more: games in a row, with standings.",
+      badGames: "Games must be 1 to 100.",
+      beforePlay: "Before the first lead",
+      setupRedeal: "You hold no trump: redeal (show your hand and take one of two new ones) or keep it?",
+      setupPick: "Pick one of the two new hands:",
+      setupSwap: "You hold {low}, the lowest trump: swap it for the trump card {trump}{cede}, or keep it?",
+      setupCede: " (then the seat after you leads)",
+      setupWait: "Waiting for a player's decision before the first lead…",
+      redealMove: "redeal", keepMove: "keep", pickMove: "pick set {n}", swapMove: "swap for the trump card",
+      setOf: "Set {n}", match: "Match: game {n} of {of}", won: "Won", lost: "Lost", drawn: "Drawn",
+      dealer: "Dealer: {name}", trumpHistory: "Trumps so far: {suits}",
+      tributeGiven: "{giver} gave {card} to {receiver}.", tributeHidden: "{giver} gave a trump to {receiver}.",
+      previousGame: "Game {n}: {what}", prevLoser: "{name} lost", prevDraw: "a draw", prevAllTrumps: "{name} won with all trumps",
+      prevRepeat: "the trump came again: {name} (the dealer) lost", sittingOut: "{name} sits this game out.",
+      matchOver: "Match over.", resultAllTrumps: "{name} won with a hand of trumps.",
     },
   };
 
@@ -300,12 +348,17 @@
       case "transfer": return t("transferWith", { card: cardText(move.card) });
       case "take": return t("takeMove");
       case "pass": return t("passMove");
+      case "redeal": return t("redealMove");
+      case "keep": return t("keepMove");
+      case "pick": return t("pickMove", { n: move.set });
+      case "swap": return t("swapMove");
       default: return JSON.stringify(move);
     }
   }
 
   const sameMove = (a, b) =>
-    a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null);
+    a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null)
+    && (a.set ?? null) === (b.set ?? null);
 
   function seatName(seat) {
     if (seat === 0) return t("you");
@@ -415,7 +468,15 @@
     }
     const seed = seedText === "" ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
     if (!Number.isSafeInteger(seed)) throw new Error(t("badSeed"));
-    return { preset, players, engine, timeMs, seed };
+    const games = Number($("games").value || "1");
+    if (!(Number.isInteger(games) && games >= 1 && games <= 100)) throw new Error(t("badGames"));
+    const options = {};
+    for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
+      if (!box.checked || box.disabled) continue;
+      if (box.name === "trump_repeat") options.trump_repeat_limit = 3;
+      else options[box.name] = true;
+    }
+    return { preset, players, engine, timeMs, seed, games, options };
   }
 
   function startGame(setup) {
@@ -424,7 +485,10 @@
       : { engine: setup.engine };
     const seats = ["human"];
     for (let i = 1; i < setup.players; i++) seats.push(engineSeat);
-    const request = { rules: setup.preset, players: setup.players, seats, seed: setup.seed };
+    const options = setup.options || {};
+    const rules = Object.keys(options).length ? { preset: setup.preset, ...options } : setup.preset;
+    const request = { rules, players: setup.players, seats, seed: setup.seed };
+    if ((setup.games || 1) > 1) request.match = { games: setup.games };
     busyWith(async () => {
       state.token = null;
       const created = await api("POST", "/v1/games", request);
@@ -498,6 +562,12 @@
     select.value = String(Math.min(Math.max(before, low), high));
   }
 
+  function syncRuleFields() {
+    const box = $("side-rules").querySelector("input[name=twos_last]");
+    box.disabled = $("preset").value !== "tan"; // 2s are only in the 52-card deck
+    $("twos-last-option").classList.toggle("disabled", box.disabled);
+  }
+
   function syncEngineFields() {
     const search = SEARCH_ENGINES.includes($("engine").value);
     $("time-ms").disabled = !search;
@@ -551,6 +621,8 @@
     $("actions").hidden = over;
     $("moves-panel").hidden = over;
 
+    renderSetup(pos);
+    renderMatch(game);
     renderMoves();
     renderHint();
     renderHistory(game);
@@ -562,12 +634,94 @@
     $("replay").hidden = !state.setup;
   }
 
+  // The setup's decisions as buttons (docs/rules.md §1.7): what the seat may do before the first lead.
+  function renderSetup(pos) {
+    const panel = $("setup-panel");
+    const setup = pos.phase === "setup" ? pos.setup : null;
+    panel.hidden = !setup;
+    if (!setup) return;
+    const moves = legalMoves();
+    let text = t("setupWait");
+    if (setup.step === "redeal" && pos.to_move === 0) text = t("setupRedeal");
+    else if (setup.step === "pick" && pos.to_move === 0) text = t("setupPick");
+    else if (setup.step === "swap" && pos.to_move === 0) {
+      const trumpSuit = suitOf(pos.trump);
+      const low = pos.hand.filter((c) => suitOf(c) === trumpSuit).sort((a, b) => RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b)))[0];
+      const cede = state.game.position.rules && state.game.position.rules.trump_swap_cedes_lead === false ? "" : t("setupCede");
+      text = t("setupSwap", { low: low ? cardText(low) : "?", trump: cardText(pos.trump), cede });
+    }
+    $("setup-text").textContent = text;
+    const sets = $("setup-sets");
+    sets.replaceChildren();
+    if (setup.sets) {
+      setup.sets.forEach((part, index) => {
+        const row = document.createElement("div");
+        row.className = "setup-set";
+        const label = document.createElement("span");
+        label.className = "label";
+        label.textContent = t("setOf", { n: index });
+        row.append(label, ...sortHand(part, suitOf(pos.trump)).map(miniCard));
+        sets.append(row);
+      });
+    }
+    $("setup-buttons").replaceChildren(
+      ...moves.map((move) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "action setup-move";
+        button.textContent = moveText(move);
+        button.disabled = state.busy;
+        button.addEventListener("click", () => playMove(move));
+        return button;
+      }),
+    );
+  }
+
+  // A match's standings, dealer, trump history, tribute and last game (docs/rules.md §1.9).
+  function renderMatch(game) {
+    const panel = $("match-panel");
+    const match = game.match;
+    panel.hidden = !match;
+    if (!match) return;
+    $("match-title").textContent = t("match", { n: match.game, of: match.games });
+    const lines = [t("dealer", { name: seatName(match.dealer) })];
+    if (match.trump_suits.length) lines.push(t("trumpHistory", { suits: match.trump_suits.map((s) => SUIT_GLYPH[s]).join(" ") }));
+    const tribute = match.tribute;
+    if (tribute) {
+      const names = { giver: seatName(tribute.giver), receiver: seatName(tribute.receiver) };
+      lines.push(tribute.card ? t("tributeGiven", { ...names, card: cardText(tribute.card) }) : t("tributeHidden", names));
+    }
+    if (match.sitting_out !== null && match.sitting_out !== undefined) lines.push(t("sittingOut", { name: seatName(match.sitting_out) }));
+    $("match-info").textContent = lines.join(" · ");
+    $("standings").replaceChildren(
+      ...match.standings.map((row, seat) => {
+        const tr = document.createElement("tr");
+        for (const value of [seatName(seat), row.won, row.lost, row.drawn, row.score]) {
+          const td = document.createElement("td");
+          td.textContent = String(value);
+          tr.append(td);
+        }
+        return tr;
+      }),
+    );
+    const prev = match.previous;
+    let what = "";
+    if (prev) {
+      if (prev.trump_repeat) what = t("prevRepeat", { name: seatName(prev.loser) });
+      else if (prev.loser !== null) what = t("prevLoser", { name: seatName(prev.loser) });
+      else if (prev.winner !== null) what = t("prevAllTrumps", { name: seatName(prev.winner) });
+      else what = t("prevDraw");
+    }
+    $("match-previous").textContent = prev ? t("previousGame", { n: prev.game, what }) : "";
+  }
+
   function renderStatus(game, pos, over) {
     const status = $("status");
     status.classList.toggle("over", over);
     let text;
-    if (over) text = t("statusOver");
+    if (over) text = game.match ? t("matchOver") : t("statusOver");
     else if (state.busy === "move") text = t("statusBusy");
+    else if (pos.phase === "setup") text = pos.to_move === 0 ? t("beforePlay") : t("setupWait");
     else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
     else if (pos.defender === 0) {
       text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
@@ -601,8 +755,9 @@
         head.append(b);
       };
       if (done) badge("done", t("roleDone"));
+      else if (pos.phase === "setup") { /* no bout yet: nobody attacks or defends */ }
       else if (pos.to_move !== null && pos.attacker === seat) badge("attacker", t("roleAttacker"));
-      if (pos.to_move !== null && pos.defender === seat) {
+      if (pos.phase !== "setup" && pos.to_move !== null && pos.defender === seat) {
         badge(pos.taking ? "taking" : "defender", pos.taking ? t("roleTaking") : t("roleDefender"));
       }
       el.append(head);
@@ -886,9 +1041,12 @@
     panel.hidden = !over;
     if (!over) return;
     const loser = game.loser;
+    const winner = game.match && game.match.previous ? game.match.previous.winner : null;
     let text;
     if (loser === 0) text = t("resultLose");
-    else if (loser === null || loser === undefined) text = t("resultDraw");
+    else if ((loser === null || loser === undefined) && winner !== null && winner !== undefined) {
+      text = t("resultAllTrumps", { name: seatName(winner) });
+    } else if (loser === null || loser === undefined) text = t("resultDraw");
     else text = t("resultWin", { name: seatName(loser) });
     $("result").textContent = text;
     const scores = game.scores || [];
@@ -956,8 +1114,14 @@
       if (saved.players) $("players").value = String(saved.players);
       if (saved.engine) $("engine").value = saved.engine;
       if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
+      if (saved.games) $("games").value = String(saved.games);
+      const options = saved.options || {};
+      for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
+        box.checked = box.name === "trump_repeat" ? !!options.trump_repeat_limit : !!options[box.name];
+      }
     }
     syncEngineFields();
+    syncRuleFields();
   }
 
   function init() {
@@ -967,7 +1131,7 @@
 
     fillPlayers();
     restoreForm();
-    $("preset").addEventListener("change", fillPlayers);
+    $("preset").addEventListener("change", () => { fillPlayers(); syncRuleFields(); });
     $("engine").addEventListener("change", syncEngineFields);
     $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
     $("setup-form").addEventListener("submit", (event) => {

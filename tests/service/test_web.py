@@ -318,3 +318,65 @@ def test_the_api_manual_renders_offline(browser: Browser, server: Server, shots:
     page.screenshot(path=str(shots / "web-docs.png"))
     assert errors == []
     page.close()
+
+
+def test_a_match_with_trump_swap_and_tribute_through_the_page(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """Two games of tan with trump swap and tribute: seat 0 is dealt the 2 of trumps (seed 3), so the
+    page offers the swap as buttons with hints; then the match panel keeps the standings across the
+    games, and the end shows them."""
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.select_option("#preset", "tan")
+    page.select_option("#players", "2")
+    page.select_option("#engine", "greedy")
+    page.check("#side-rules input[name=trump_swap]")
+    page.check("#side-rules input[name=tribute]")
+    page.fill("#games", "2")
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+
+    assert page.locator("#setup-panel").is_visible()
+    assert "lowest trump" in page.inner_text("#setup-text")
+    buttons = page.locator("#setup-buttons button")
+    assert sorted(buttons.all_inner_texts()) == ["keep", "swap for the trump card"]
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-moves .hint-move")
+    page.wait_for_function(IDLE)
+    assert page.locator("#hint-moves .hint-move").count() == 2
+    assert page.inner_text("#match-title") == "Match: game 1 of 2"
+    page.screenshot(path=str(shots / "web-match-setup.png"), full_page=True)
+    page.locator("#setup-buttons button", has_text="swap").click()
+    page.wait_for_function(IDLE)
+    assert page.locator("#setup-panel").is_hidden()
+    assert page.inner_text("#trump-suit").endswith("(2♥)")  # the 2 is the trump card now
+
+    rng = random.Random(8)
+    seen_second = False
+    for _ in range(800):
+        if page.locator("#over").is_visible():
+            break
+        if page.inner_text("#match-title") == "Match: game 2 of 2":
+            seen_second = True
+        if page.locator("#setup-panel").is_visible() and page.locator("#setup-buttons button").count():
+            page.locator("#setup-buttons button").first.click()
+        else:
+            _play_one(page, rng)
+        page.wait_for_function(IDLE)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message")
+    assert seen_second and page.locator("#over").is_visible()
+    assert page.inner_text("#status") == "Match over."
+    rows = page.locator("#standings tr")
+    assert rows.count() == 2
+    played = sum(int(text) for text in page.locator("#standings tr td:nth-child(2)").all_inner_texts())
+    played += sum(int(text) for text in page.locator("#standings tr td:nth-child(4)").all_inner_texts())
+    assert played >= 1
+    assert "Game 2" in page.inner_text("#match-previous")
+    page.screenshot(path=str(shots / "web-match-over.png"), full_page=True)
+    assert errors == []
+    page.close()
