@@ -274,7 +274,7 @@ def _arena(args: argparse.Namespace) -> int:
     specs = _engine_specs(args.engines)
     limits = None if args.iterations is None and args.time_ms is None else _limits(args, Limits())
     tasks = build_tasks(specs, args.deals, rules=args.rules, players=args.players, seed=args.seed,
-                        limits=limits)
+                        limits=limits, match=args.match)
     if args.resume and args.out is None:
         raise TanError("--resume needs --out, the results file to resume", ErrorCode.BAD_ARENA)
     sprt = _sprt_option(args)
@@ -442,6 +442,8 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
         'seat specs such as \'["greedy", {"engine": "ismcts", "limits": {"iterations": 500}}]\'',
     )
     arena.add_argument("--deals", type=int, default=10, help="deals, each played in every seat rotation")
+    arena.add_argument("--match", type=int, metavar="N",
+                       help="each deal starts a match of N games (docs/rules.md §1.9) instead of one game")
     _add_search_options(arena, json_help="print the summary as JSON")
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals and moves (default 0)")
     arena.add_argument("--workers", type=int, help="processes (default: every core; 1 plays in-process)")

@@ -5,23 +5,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.search import Limits, Solver
 
-__all__ = ["SearchPlayer"]
+__all__ = ["SETUP_CHOICES", "SearchPlayer"]
+
+SETUP_CHOICES = ("search", "keep")
 
 
 @dataclass
 class SearchPlayer:
-    """An engine that searches every move with `Solver` under `limits`."""
+    """An engine that searches every move with `Solver` under `limits`.
+
+    `setup`: `search` (the default) searches the setup's decisions too; `keep` always
+    keeps (never redeals, never swaps) — a baseline that measures what those
+    decisions are worth (docs/rules.md §1.7).
+    """
 
     algorithm: str = "ismcts"
     limits: Limits = field(default_factory=lambda: Limits(iterations=None, time_ms=100))
     threads: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    setup: str = "search"
 
     def __post_init__(self) -> None:
+        if self.setup not in SETUP_CHOICES:
+            raise TanError(f"setup must be one of {', '.join(SETUP_CHOICES)}, not {self.setup!r}",
+                           ErrorCode.UNKNOWN_ENGINE)
         self.solver = Solver(self.algorithm, threads=self.threads, **self.options)
 
     @property
@@ -29,4 +41,6 @@ class SearchPlayer:
         return self.algorithm
 
     def choose(self, position: Position, seed: int = 0) -> Move:
+        if self.setup == "keep" and position.phase == "setup" and Move.keep() in position.legal_moves():
+            return Move.keep()
         return self.solver.hint(position, self.limits, seed=seed).best

@@ -36,17 +36,19 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
     elif engine in SEARCH_ENGINES:
         allowed = {
             "exploration", "policy", "noise", "prior", "opponent_policy",
-            "pimc_worlds", "exact_cards", "exact_budget",
+            "pimc_worlds", "exact_cards", "exact_budget", "setup",
         }
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise TanError(f"engine {engine} has no option(s) {', '.join(unknown)}", ErrorCode.UNKNOWN_ENGINE)
+        setup = data.pop("setup", "search")
         try:
             return SearchPlayer(
                 engine,
                 Limits.from_json(limits) if limits is not None else Limits(iterations=None, time_ms=100),
                 threads,
                 data,
+                setup,
             )
         except TypeError as error:
             raise TanError(f"engine {engine}: {error}", ErrorCode.UNKNOWN_ENGINE) from None

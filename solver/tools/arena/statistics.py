@@ -243,12 +243,14 @@ class ArenaSummary:
 
 
 def summarize(records: Iterable[Mapping[str, Any]], order: Sequence[str] | None = None) -> ArenaSummary:
-    """Statistics per engine over `records` (listed in `order`, else as first seen)."""
+    """Statistics per engine over `records` (listed in `order`, else as first seen); a match's
+    record counts each of its games."""
     records = list(records)
     scores: dict[str, list[float]] = {name: [] for name in order or ()}
     for record in records:
-        for engine, score in zip(record["engines"], record["scores"], strict=True):
-            scores.setdefault(engine, []).append(float(score))
+        for game in record.get("games") or [record["scores"]]:
+            for engine, score in zip(record["engines"], game, strict=True):
+                scores.setdefault(engine, []).append(float(score))
     stats = []
     for engine, values in scores.items():
         n = len(values)
@@ -270,10 +272,11 @@ def summarize(records: Iterable[Mapping[str, Any]], order: Sequence[str] | None 
         low, high = stats[0].ci95
         elo = (elo_difference(stats[0].score), elo_difference(low), elo_difference(high))
     plies = sum(record["plies"] for record in records)
+    games = sum(len(record.get("games") or [record["scores"]]) for record in records)
     return ArenaSummary(
-        games=len(records),
+        games=games,
         engines=stats,
         elo=elo,
-        plies_per_game=plies / len(records) if records else 0.0,
+        plies_per_game=plies / games if games else 0.0,
         seconds=sum(record["seconds"] for record in records),
     )

@@ -19,7 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.game.cards import Card
 from solver.game.errors import ErrorCode, TanError
+from solver.game.match import Match
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
@@ -42,7 +44,7 @@ __all__ = [
 
 
 # The fields of a result record that say which game it is (the rest is what happened).
-TASK_FIELDS = ("rules", "players", "deal", "deal_seed", "rotation", "move_seed", "seats", "engines")
+TASK_FIELDS = ("rules", "players", "deal", "deal_seed", "rotation", "move_seed", "seats", "engines", "match")
 
 
 class ArenaError(TanError):
@@ -57,8 +59,10 @@ class GameTask:
 
     `rules` is docs/rules.md §1.6 JSON; `seats[i]` the seat spec of seat `i` (as
     `make_player` reads it) and `engines[i]` its engine's label in the
-    statistics; `deal` and `rotation` place the game in the match; the deck is
-    shuffled by `deal_seed`, and every move's seed is drawn from `move_seed`.
+    statistics; `deal` and `rotation` place the game among the others; the deck
+    is shuffled by `deal_seed` (which also seeds the game's chance events), and
+    every move's seed is drawn from `move_seed`. `match`: play a match of that
+    many games (docs/rules.md §1.9) from `deal_seed` instead of one game.
     """
 
     rules: Any
@@ -69,6 +73,7 @@ class GameTask:
     deal_seed: int
     rotation: int
     move_seed: int
+    match: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +85,7 @@ class GameTask:
             "move_seed": self.move_seed,
             "seats": list(self.seats),
             "engines": list(self.engines),
+            "match": self.match,
         }
 
     @property
@@ -102,10 +108,12 @@ def play_game(task: GameTask) -> dict[str, Any]:
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
     deck = random_deck(rules, task.deal_seed)
-    game = Game.deal(rules, task.players, deck=deck)
-    first_attacker = game.attacker
     players = [make_player(_player_spec(spec)) for spec in task.seats]
     seeds = random.Random(task.move_seed)
+    if task.match is not None:
+        return _play_match(task, rules, deck, players, seeds, start)
+    game = Game.deal(rules, task.players, deck=deck, chance_seed=task.deal_seed)
+    first_attacker = game.leader
     plies = 0
     while not game.over:
         seat = game.to_move
@@ -119,6 +127,32 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "first_attacker": first_attacker,
         "scores": game.scores,
         "loser": game.loser,
+        "plies": plies,
+        "seconds": round(time.perf_counter() - start, 4),
+    }
+
+
+def _play_match(
+    task: GameTask, rules: Rules, deck: list[Card], players: list[Player], seeds: random.Random, start: float
+) -> dict[str, Any]:
+    """A match (docs/rules.md §1.9): its record's `scores` are each seat's mean game score, and
+    `games` the scores of every game (the statistics count games)."""
+    assert task.match is not None
+    match = Match(rules, task.players, task.match, task.deal_seed, deck=deck)
+    plies = 0
+    while not match.over:
+        seat = match.game.to_move
+        assert seat is not None
+        match.play(players[seat].choose(match.position(seat), seeds.getrandbits(63)), seat)
+        plies += 1
+    games = [list(result.scores) for result in match.results]
+    return {
+        **task.to_json(),
+        "deck": [str(card) for card in deck],
+        "scores": [sum(scores[seat] for scores in games) / len(games) for seat in range(task.players)],
+        "games": games,
+        "standings": [standing.to_json() for standing in match.standings()],
+        "loser": None,
         "plies": plies,
         "seconds": round(time.perf_counter() - start, 4),
     }
@@ -199,18 +233,22 @@ def build_tasks(
     players: int = 2,
     seed: int = 0,
     limits: Limits | None = None,
+    match: int | None = None,
 ) -> list[GameTask]:
     """Every deal in every seat rotation: `deals × players` games.
 
     `engines` are seat specs (`"greedy"`, `{"engine": "ismcts", "limits": …}`,
     optionally with a `"name"`); fewer engines than seats are repeated in
-    order around the table. `limits` go to search engines given by name.
+    order around the table. `limits` go to search engines given by name;
+    `match`: each task plays a match of that many games instead of one game.
     """
     rules_value = Rules.from_json(rules)
     rules_value.check_players(players)
     rules = _rules_json(rules_value) if isinstance(rules, Rules) else rules
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ArenaError(f"deals must be a positive whole number, not {deals!r}")
+    if match is not None and (isinstance(match, bool) or not isinstance(match, int) or match < 1):
+        raise ArenaError(f"match must be a positive number of games, not {match!r}")
     specs = [with_limits(spec, limits) for spec in engines]
     if not specs:
         raise ArenaError("an arena needs at least one engine")
@@ -235,6 +273,7 @@ def build_tasks(
                     deal_seed=deal_seed,
                     rotation=rotation,
                     move_seed=_derive_seed("moves", seed, deal, rotation),
+                    match=match,
                 )
             )
     return tasks

@@ -360,3 +360,47 @@ def test_sprt_in_a_pool_hands_out_only_a_few_games_past_the_decision(tmp_path: P
     assert result.decided and len(records) == result.games
     # Two games a worker are handed out at a time, so at most four past the deciding one.
     assert result.games <= len(read_results(out)) <= result.games + 4
+
+
+def test_an_arena_of_matches_counts_every_game() -> None:
+    rules = {"preset": "tan", "tribute": True, "trump_swap": True, "trump_repeat_limit": 2}
+    tasks = build_tasks(["greedy", "random"], deals=2, rules=rules, players=2, seed=4, match=3)
+    records = run_arena(tasks, workers=1)
+    assert all(len(record["games"]) == 3 and record["match"] == 3 for record in records)
+    for record in records:
+        assert record["scores"] == [sum(game[seat] for game in record["games"]) / 3 for seat in range(2)]
+    summary = summarize(records)
+    assert summary.games == 12 and all(stats.games == 12 for stats in summary.engines)
+    again = build_tasks(["greedy", "random"], deals=2, rules=rules, seed=4, match=3)
+    assert [r["games"] for r in records] == [r["games"] for r in run_arena(again, workers=1)]
+    with pytest.raises(ArenaError):
+        build_tasks(["greedy"], deals=1, match=0)
+
+
+def test_side_rules_in_single_games_follow_the_deal_seed() -> None:
+    rules = {"preset": "tan", "redeal_without_trump": True, "trump_swap": True, "take_when_beaten": True}
+    tasks = build_tasks(["greedy", "random"], deals=3, rules=rules, seed=6)
+
+    def played() -> list[dict[str, object]]:
+        return [{k: v for k, v in record.items() if k != "seconds"} for record in run_arena(tasks, workers=1)]
+
+    assert played() == played()
+
+
+def test_an_engine_that_always_keeps_in_the_setup() -> None:
+    from solver.game.position import Position
+    from solver.game.reference import Game
+    from solver.game.rules import Rules
+    from solver.players import make_player
+    from tests.support.games import ordered_deck
+
+    rules = Rules.preset_named("tan", trump_swap=True)
+    hands = [
+        ["2h", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
+        ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
+    ]
+    game = Game.deal(rules, 2, deck=ordered_deck(rules, hands, "Ah"))  # seat 0 holds the 2 of trumps
+    keeper = make_player({"engine": "ismcts", "setup": "keep", "limits": {"iterations": 50}})
+    assert str(keeper.choose(Position.from_game(game, 0))) == "keep"
+    with pytest.raises(TanError):
+        make_player({"engine": "ismcts", "setup": "sometimes"})
