@@ -661,3 +661,29 @@ def test_perft(preset: str, players: int) -> None:
     5+2+3+5+3+3 = 21."""
     game = Game.deal(rules_of(preset), players, seed=1)
     assert [perft(game, depth) for depth in range(1, 7)] == PERFT[(preset, players)]
+
+
+def test_perft_through_the_setup() -> None:
+    """tan with trump swap, take when beaten, redeal and twos last, seed 3: seat 0 holds the 2 of
+    hearts under the Kh, so the tree starts with swap or keep (2). Kept, seat 0 leads one of its
+    seven cards that are not a 2; swapped, the lead passes to seat 1, which leads one of seven
+    (its 2 held back): 14. Deeper levels pin the rules, and the core counts the same tree."""
+    from solver.core import CoreGame
+
+    def core_perft(game: CoreGame, depth: int) -> int:
+        if depth == 0:
+            return 1
+        total = 0
+        for code in game.legal_codes():
+            child = game.copy()
+            child.play(code)
+            total += core_perft(child, depth - 1)
+        return total
+
+    rules = rules_of("tan", trump_swap=True, take_when_beaten=True, redeal_without_trump=True, twos_last=True)
+    deck = random_deck(rules, 3)
+    game = Game.deal(rules, 2, deck=deck, chance_seed=3)
+    core = CoreGame.deal(rules, 2, [card.index for card in deck], chance_seed=3)
+    counts = [perft(game, depth) for depth in range(1, 6)]
+    assert counts == [2, 14, 51, 160, 548]
+    assert [core_perft(core, depth) for depth in range(1, 6)] == counts
