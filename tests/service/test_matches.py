@@ -85,3 +85,33 @@ def test_a_keep_is_seen_only_by_the_seat_that_kept(client: TestClient) -> None:
     assert move(client, game, 1, "keep").status_code == 200
     assert [entry["notation"] for entry in view(client, game, 1)["history"]] == ["keep"]
     assert view(client, game, 0)["history"] == []
+
+
+def test_a_tribute_and_its_inspection_stay_between_giver_and_receiver(client: TestClient) -> None:
+    """Three humans play game 1 of a match out; in game 2 the loser's tribute card is known to the
+    giver and the receiver only, and only the receiver sees the giver's hand (tribute_inspect)."""
+    rules = {"preset": "tan", "tribute": True}
+    for seed in range(30):
+        game = create(client, rules=rules, seats=["human"] * 3, seed=seed, match={"games": 2})
+        answer = view(client, game, 0)
+        while answer["match"]["game"] == 1:
+            seat = answer["position"]["to_move"]
+            answer = move(client, game, seat, view(client, game, seat)["legal_moves"][0]).json()
+        tribute = answer["match"]["tribute"]
+        if tribute is not None:
+            break
+    else:
+        raise AssertionError("no seed gives a tribute in game 2")
+    giver, receiver = tribute["giver"], tribute["receiver"]
+    other = ({0, 1, 2} - {giver, receiver}).pop()
+    card = view(client, game, receiver)["match"]["tribute"]["card"]
+    assert view(client, game, giver)["match"]["tribute"]["card"] == card
+    assert "card" not in view(client, game, other)["match"]["tribute"]
+    receiver_view = view(client, game, receiver)["position"]
+    giver_view = view(client, game, giver)["position"]
+    other_view = view(client, game, other)["position"]
+    assert card in receiver_view["hand"] and card in giver_view["known"][str(receiver)]
+    assert card not in other_view["known"].get(str(receiver), [])
+    seen = set(receiver_view["known"].get(str(giver), []))
+    assert seen and seen <= set(giver_view["hand"])  # the giver's hand as it was, less any card played
+    assert not other_view["known"].get(str(giver))
