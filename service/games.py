@@ -260,13 +260,24 @@ class GameManager:
             view["match"] = _match_view(live.match, seat)
         return view
 
+    def _checked_view(self, live: LiveGame, seat: int) -> dict[str, Any]:
+        """`seat`'s view, once every seat's view of the game has been built: a game whose views
+        cannot be built is a bug (500, logged), never bad input, and is not stored."""
+        try:
+            for other in range(live.game.players):
+                live.position(other)
+            return self.view(live, seat)
+        except TanError as error:
+            message = f"game {live.id}: no view of the game after ply {live.plies}: {error}"
+            raise RuntimeError(message) from error
+
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
 
         def read() -> dict[str, Any]:
             live = self._fresh(game_id)
             self.authorize(live, seat, token)
-            return self.view(live, seat)
+            return self._checked_view(live, seat)
 
         return await anyio.to_thread.run_sync(read)
 
@@ -341,13 +352,15 @@ class GameManager:
             setup["match"] = {"games": request.match.games}
         live = LiveGame(game_id, setup, LiveGame.new_match(setup))
         played = await self._advance(live)
+        viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
+        answer = await anyio.to_thread.run_sync(self._checked_view, live, viewer)
         moves = [(mover, move.notation) for _number, mover, move in live.history]
         await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status)
         self._remember(live)
         self.metrics.games_created.inc()
         self.metrics.moves_played.labels("engine").inc(played)
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
-        return game_id, tokens, await anyio.to_thread.run_sync(self.view, live, viewer)
+        return game_id, tokens, answer
 
     async def play(self, game_id: str, seat: int, move_input: Any, token: str | None) -> dict[str, Any]:
         """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies.
@@ -364,6 +377,7 @@ class GameManager:
             live = stored.copy()
             live.play(move, seat)
             played = 1 + await self._advance(live)
+            answer = await anyio.to_thread.run_sync(self._checked_view, live, seat)
             moves = [(mover, made.notation) for _number, mover, made in live.history[stored.plies:]]
             try:
                 await anyio.to_thread.run_sync(self.store.append, game_id, stored.plies, moves, live.status)
@@ -373,7 +387,7 @@ class GameManager:
             self._remember(live)
             self.metrics.moves_played.labels("human").inc()
             self.metrics.moves_played.labels("engine").inc(played - 1)
-            return await anyio.to_thread.run_sync(self.view, live, seat)
+            return answer
         raise ApiError(ErrorCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry")
 
     async def hint(

@@ -223,8 +223,14 @@ def check_turn(
             ErrorCode.INCONSISTENT_TURN,
         )
     limit = attack_limit(rules, defended_once, hand_counts[defender], defended)
-    transfer_chain = defended == 0 and len({pair.attack.rank for pair in table}) == 1
-    if limit is not None and len(table) > limit and not (rules.transfer and transfer_chain):
+    # Transfers are not held to the cap (docs/rules.md §1.4, "Transfer"): a table over it is one
+    # rank's transfer chain (no card can be thrown in past the cap), within the defender's hand.
+    transfer_chain = (
+        rules.transfer
+        and len({pair.attack.rank for pair in table}) == 1
+        and len(table) <= hand_counts[defender] + defended
+    )
+    if limit is not None and len(table) > limit and not transfer_chain:
         raise PositionError(
             f"table: {len(table)} attack cards exceed the attack limit of {limit}",
             ErrorCode.INCONSISTENT_TURN,

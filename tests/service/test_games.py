@@ -11,9 +11,11 @@ import pytest
 
 from service.schemas import GameCreatedResponse
 from solver.game.cards import Card
+from solver.game.errors import ErrorCode, PositionError
 from solver.game.position import Position
 from solver.game.reference import random_deck
 from solver.game.rules import Rules
+from tests.support.games import ordered_deck
 from tests.support.service import (
     TestClient,
     bearer,
@@ -320,3 +322,42 @@ def test_two_apps_on_one_file_see_each_others_moves(tmp_path: Path) -> None:
         # `two` notices the stored move and refuses the same seat's second lead.
         error(move(two, game, to_move, lead[1]), 422, "not_your_turn")
         assert view(two, game, to_move)["history"] == view(one, game, to_move)["history"]
+
+
+def test_a_transfer_past_a_small_cap_plays_on(client: TestClient) -> None:
+    """perevodnoy with max_attack 1: attack As, transfer Ac, defend As with 7d is legal (transfers
+    are not held to the cap). A game once got stuck here: the move was stored, then every read of
+    the game failed with 422."""
+    rules = Rules.preset_named("perevodnoy", max_attack=1)
+    hands = [["As", "7d", "8s", "9s", "Ts", "Js"], ["Ac", "7c", "8c", "9c", "Tc", "Jc"]]
+    deck = ordered_deck(rules, hands, "6d")
+    game = create(client, rules={"preset": "perevodnoy", "max_attack": 1}, seats=["human", "human"],
+                  deck=deck, first_attacker=0)
+    for seat, played in ((0, "attack As"), (1, "transfer Ac"), (0, "defend As with 7d")):
+        answer = move(client, game, seat, played)
+        assert answer.status_code == 200, answer.text
+    for seat in (0, 1):
+        assert view(client, game, seat)["status"] == "playing"
+    assert view(client, game, 0)["legal_moves"] == [{"action": "take"}]  # Ac is not beaten by a spade
+
+
+def test_a_view_that_cannot_be_built_is_a_bug_and_nothing_is_stored(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = create(client, rules="durak", seats=["human", "human"], seed=10)
+    to_move = game["game"]["position"]["to_move"]
+    legal = view(client, game, to_move)["legal_moves"]
+    import service.games
+
+    real = service.games.LiveGame.position
+
+    def broken(self: service.games.LiveGame, seat: int) -> Position:
+        if self.plies:
+            raise PositionError("no position", ErrorCode.INCONSISTENT_TURN)
+        return real(self, seat)
+
+    monkeypatch.setattr(service.games.LiveGame, "position", broken)
+    with pytest.raises(RuntimeError):  # the test client re-raises the server's error
+        move(client, game, to_move, legal[0])
+    monkeypatch.undo()
+    assert view(client, game, to_move)["history"] == []

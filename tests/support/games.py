@@ -21,6 +21,8 @@ VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("tan", {"max_attack": 4, "throw_in_after_take": True, "first_attacker": "lowest_trump"}),
     ("durak", {"trump_ace_last_loses": True, "first_attacker": "seat0", "transfer": True}),
     ("tan", {"defender_empty": "refill", "first_bout_max_attack": 3}),
+    ("perevodnoy", {"max_attack": 1}),  # transfers may pass a cap below 4
+    ("perevodnoy", {"first_bout_max_attack": 2, "defender_empty": "refill"}),
     # The seeds' side rules (docs/rules.md §1.7-§1.8), each alone, then mixed.
     ("tan", {"redeal_without_trump": True}),
     ("tan", {"tribute": True}),
