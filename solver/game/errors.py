@@ -47,6 +47,7 @@ class ErrorCode(enum.StrEnum):
     BAD_ALGORITHM = "bad_algorithm"
     UNKNOWN_ENGINE = "unknown_engine"
     BAD_ARENA = "bad_arena"
+    INVALID_RECORD = "invalid_record"
     # The service's own answers.
     BAD_REQUEST = "bad_request"
     UNAUTHORIZED = "unauthorized"
@@ -119,6 +120,7 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.BAD_ALGORITHM: "an unknown search algorithm or playout policy",
     ErrorCode.UNKNOWN_ENGINE: "an unknown engine, or an option the engine does not have",
     ErrorCode.BAD_ARENA: "an arena that cannot run as asked (engines, seats, workers, SPRT, results file)",
+    ErrorCode.INVALID_RECORD: "a game record that is malformed or whose events cannot have happened",
     ErrorCode.BAD_REQUEST: "a request the server cannot read",
     ErrorCode.UNAUTHORIZED: "no bearer token for a seat that needs one",
     ErrorCode.FORBIDDEN: "a wrong token for this seat",

@@ -163,6 +163,7 @@ class Game:
         # viewer alone knows in holder's hand; in_stock[viewer] cards it knows lie in the stock.
         self.seen = [[set() for _ in range(players)] for _ in range(players)]
         self.in_stock = [set() for _ in range(players)]
+        self.drawn: list[list[Card]] = [[] for _ in range(players)]  # what each seat drew in the last move
         self._redeal_index = 0
         # Repetition (docs/rules.md §1.5, repetition): bout-start keys since
         # the last defence or draw, and the seats active when the current bout began.
@@ -824,6 +825,7 @@ class Game:
         move = self.verify(move, seat)
         mover = self.to_move
         assert mover is not None
+        self.drawn = [[] for _ in range(self.players)]
         if self.phase == SETUP:
             self._play_setup(move, mover)
             self.plies += 1
@@ -923,6 +925,7 @@ class Game:
         while self.stock and drawn < count:
             card = self.stock.pop(0)
             self.hands[seat].add(card)
+            self.drawn[seat].append(card)
             self.in_stock[seat].discard(card)
             if card == self.trump:
                 self.known[seat].add(card)
@@ -1071,6 +1074,7 @@ class Game:
         other.chance = self.chance.copy()
         other.seen = [[set(cards) for cards in row] for row in self.seen]
         other.in_stock = [set(cards) for cards in self.in_stock]
+        other.drawn = [list(cards) for cards in self.drawn]
         return other
 
     def snapshot(self) -> dict[str, Any]:
