@@ -214,7 +214,10 @@ class HintRequest(_Strict):
         }
     )
 
-    position: PositionIn
+    position: PositionIn | None = Field(None, description="what the seat sees now (or give `record`)")
+    record: dict[str, Any] | None = Field(
+        None, description="instead of `position`: everything the seat saw from the deal on (docs/api.md §2.3)"
+    )
     limits: Limits = None
     seed: SeedField = 0
     multipv: int | None = Field(None, ge=1, le=1000, description="answer only the best N moves")
@@ -230,7 +233,10 @@ class EvaluateRequest(_Strict):
         json_schema_extra={"examples": [{"position": EXAMPLE_POSITION, "limits": {"iterations": 10000}}]}
     )
 
-    position: PositionIn
+    position: PositionIn | None = Field(None, description="what the seat sees now (or give `record`)")
+    record: dict[str, Any] | None = Field(
+        None, description="instead of `position`: everything the seat saw from the deal on (docs/api.md §2.3)"
+    )
     limits: Limits = None
     seed: SeedField = 0
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from solver.game.errors import ErrorCode, RulesError, TanError
 from solver.game.position import Position
+from solver.game.record import Record
 from solver.game.rules import PRESETS, Rules
 from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
 from solver.tools.arena import (
@@ -155,8 +156,10 @@ def _read_json(name: str) -> Any:
         ) from None
 
 
-def _read_position(name: str) -> Position:
-    return Position.from_json(_read_json(name))
+def _read_position(name: str, record: bool = False) -> Position:
+    """A position from the file, or the position its game record replays to (`--record`)."""
+    data = _read_json(name)
+    return Record.from_json(data).position() if record else Position.from_json(data)
 
 
 def _limits(args: argparse.Namespace, default: Limits) -> Limits:
@@ -186,7 +189,7 @@ def _hint(args: argparse.Namespace) -> int:
     """Ranked moves of a position (docs/api.md §3 hint answer)."""
     if args.multipv is not None and args.multipv < 1:
         raise TanError(f"multipv must be at least 1, not {args.multipv}", ErrorCode.BAD_LIMITS)
-    position = _read_position(args.file)
+    position = _read_position(args.file, args.record)
     solver = Solver(args.algorithm, threads=args.threads)
     hint = solver.hint(position, _limits(args, Limits()), seed=args.seed, multipv=args.multipv)
     return _answer(args, position, hint, format_hint(hint))
@@ -195,7 +198,7 @@ def _hint(args: argparse.Namespace) -> int:
 @_refusing_bad_input
 def _evaluate(args: argparse.Namespace) -> int:
     """How good a position is for its seat (docs/api.md §3 evaluate answer)."""
-    position = _read_position(args.file)
+    position = _read_position(args.file, args.record)
     solver = Solver(args.algorithm, threads=args.threads)
     evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed)
     return _answer(args, position, evaluation, format_evaluation(evaluation))
@@ -415,6 +418,11 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
         else:
             _add_search_options(sub)
             _add_solver_options(sub)
+            sub.add_argument(
+                "--record",
+                action="store_true",
+                help="FILE is a game record (docs/api.md §2.3): what the seat saw from the deal on",
+            )
         if name == "hint":
             sub.add_argument("--multipv", type=int, help="how many ranked moves to show")
         sub.set_defaults(run=run)

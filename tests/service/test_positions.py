@@ -12,6 +12,7 @@ import pytest
 from service.deps import services_of
 from service.main import VERSION
 from solver.game.errors import ErrorCode
+from solver.game.position import Position
 from solver.game.rules import OPTION_DOCS, PRESETS
 from solver.search import Limits
 from tests.support.positions import (
@@ -323,3 +324,43 @@ def test_body_too_large(client: TestClient, settings: Any) -> None:
         413,
         "too_large",
     )
+
+
+def test_a_record_instead_of_a_position(client: TestClient) -> None:
+    """The same search on a record as on the position it replays to; a record with an impossible
+    event names it."""
+    from solver.game.moves import Move
+    from solver.game.record import Record
+    from solver.game.reference import Game, random_deck
+    from solver.game.rules import Rules
+
+    rules = Rules.preset_named("durak")
+    deck = random_deck(rules, 4)
+    game = Game.deal(rules, 2, deck=deck)
+    history: list[tuple[int, Move]] = []
+    draws: list[tuple[int, list[object]]] = []
+    while len(history) < 14 or game.to_move != 0:
+        seat = game.to_move
+        assert seat is not None
+        move = game.legal_moves()[0]
+        game.play(move, seat)
+        history.append((seat, move))
+        if game.drawn[0]:
+            draws.append((len(history) - 1, list(game.drawn[0])))
+    record = Record.of_game(Game.deal(rules, 2, deck=deck), 0, deck, history, draws).to_json()  # type: ignore[arg-type]
+    position = Position.from_game(game, 0).to_json()
+    ask = {"limits": {"iterations": 400}, "seed": 3}
+    by_record = client.post("/v1/hint", json={"record": record, **ask}).json()
+    by_position = client.post("/v1/hint", json={"position": position, **ask}).json()
+    for answer in (by_record, by_position):
+        answer["stats"].pop("time_ms")
+        answer["stats"].pop("iterations_per_s")
+    assert by_record == by_position
+    evaluation = client.post("/v1/evaluate", json={"record": record, **ask})
+    assert evaluation.status_code == 200
+    record["events"].insert(0, {"seat": 1 - record["first_attacker"], "move": "take"})
+    detail = error(client.post("/v1/hint", json={"record": record}), 422, "not_your_turn")
+    assert detail.startswith("events[0]:")
+    both = {"record": record, "position": position}
+    error(client.post("/v1/hint", json=both), 422, "invalid_request")
+    error(client.post("/v1/hint", json={}), 422, "invalid_request")

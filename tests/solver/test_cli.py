@@ -292,6 +292,26 @@ def test_hint_of_an_endgame_is_exact(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert " yes" in out and "exact:" in out
 
 
+def test_hint_from_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--record` reads docs/api.md §2.3: the hint is for the position the record ends in, and a
+    record whose events cannot have happened is refused with the event's index."""
+    record = {"rules": "tan", "players": 2, "seat": 0,
+              "hand": ["6s", "7s", "Jd", "Qh", "Ac", "9c", "2d", "Kd"], "trump": "10h",
+              "first_attacker": 1,
+              "events": [{"seat": 1, "move": "attack 7d"}, {"seat": 0, "move": "defend 7d with Jd"},
+                         {"seat": 1, "move": "pass"}, {"draw": ["8h"]}]}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    status, out, _ = _run(["hint", str(path), "--record", "--json", "--iterations", "200"], capsys)
+    assert status == 0
+    answer = json.loads(out)
+    assert answer["seat"] == 0 and "attack 8h" in [m["notation"] for m in answer["moves"]]
+    record["events"][1] = {"seat": 0, "move": "defend 7d with 6s"}
+    path.write_text(json.dumps(record))
+    status, _, err = _run(["hint", str(path), "--record"], capsys)
+    assert status == 2 and "events[1]" in err and "(illegal_move)" in err
+
+
 def test_evaluate(position_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(["evaluate", str(position_file), "--json", "--iterations", "300"], capsys)
     assert status == 0

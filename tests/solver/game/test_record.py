@@ -3,7 +3,9 @@ event that cannot have happened is refused with its index and code."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -116,3 +118,13 @@ def test_malformed_records_name_the_field() -> None:
         with pytest.raises(RecordError) as caught:
             Record.from_json({**data, **change}).replay()
         assert caught.value.code is code, change
+
+
+def test_the_documented_record_replays() -> None:
+    """The example in docs/api.md §2.3 is a record the replay accepts, and it ends where it says."""
+    text = (Path(__file__).parents[3] / "docs" / "api.md").read_text()
+    example = text.split("## 2.3")[1].split("```json")[1].split("```")[0]
+    position = Record.from_json(json.loads(example)).position()
+    assert "8h" in [str(card) for card in position.hand]
+    assert [str(card) for card in position.discard] == ["7d", "Jd"]
+    assert position.to_move == 0
