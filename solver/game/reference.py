@@ -328,6 +328,7 @@ class Game:
                     self.in_stock[viewer].clear()  # the offered hands may hold what it knew there
             self.redeal_sets = (self.stock[:h], self.stock[h : 2 * h])
             self.stock = self.stock[2 * h :]
+            self.in_stock[seat] -= set(self.redeal_sets[0]) | set(self.redeal_sets[1])
             self.setup_step = "pick"
             return
         if move.action is Action.PICK:

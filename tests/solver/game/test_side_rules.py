@@ -10,7 +10,7 @@ from solver.game.cards import Card, deck, parse_cards
 from solver.game.errors import IllegalMoveError
 from solver.game.moves import Move
 from solver.game.position import Position
-from solver.game.reference import Game
+from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.support.games import ordered_deck
 
@@ -60,6 +60,24 @@ def test_a_trumpless_seat_may_redeal_and_picks_one_of_the_next_two_hands() -> No
     assert game.in_stock[0] == shown  # everyone saw the hand go back
     assert game.in_stock[1] == shown | cards("Ad Kd Qd Jd Td 9d 8d 7d")  # the picker saw the other one
     assert game.phase == "play" and game.to_move == 0 and game.redealt == {1}
+
+
+def test_every_seat_sees_a_valid_position_through_several_redeals() -> None:
+    """A seat offered hands that hold cards it saw go back to the stock knows them in the offered
+    hands, no longer in the stock: every seat's position stays valid through every redeal."""
+    rules = TAN.with_options(redeal_without_trump=True)
+    several = 0
+    for seed in range(400):
+        players = 2 + seed % 3
+        game = Game.deal(rules, players, deck=random_deck(rules, seed), chance_seed=seed)
+        while game.phase == "setup" and not game.over:
+            for seat in range(players):
+                Position.from_game(game, seat)  # raises on a card shown in two places
+            legal = game.legal_moves()
+            redeal = Move.parse("redeal")
+            game.play(redeal if redeal in legal else legal[seed % len(legal)], game.to_move)
+        several += len(game.redealt) >= 2
+    assert several >= 3
 
 
 def test_the_redeal_shuffle_follows_the_chance_seed() -> None:
