@@ -22,7 +22,7 @@ a redeal shows hands and a tribute private cards that the format does not carry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +69,7 @@ class Draw:
 
 
 Event = Play | Draw
+Watch = Callable[[int, Play, Game, Game], None]
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,13 @@ class Record:
 
     # -- replay -----------------------------------------------------------------------------
 
-    def replay(self) -> Game:
-        """A full game consistent with everything the record's seat saw, at the record's end."""
+    def replay(self, watch: Watch | None = None) -> Game:
+        """A full game consistent with everything the record's seat saw, at the record's end.
+
+        `watch(index, event, before, after)` is called around every move the world plays:
+        `before` is a copy of the world as the move was chosen (already consistent with the
+        move), `after` the world right after it (the record's own draws not yet repaired).
+        """
         rules, seat = self.rules, self.seat
         if rules.redeal_without_trump or rules.tribute:
             raise RecordError(
@@ -185,11 +191,14 @@ class Record:
                 self._skip_secret_keeps(world, event)
                 if event.move.card is not None and event.seat != seat:
                     _give(world, seat, event.seat, event.move.card, index)
+                before = world.clone() if watch is not None else None
                 world.play(event.move, event.seat)
             except RecordError:
                 raise
             except TanError as error:
                 raise RecordError(error.message, index, error.code) from None
+            if watch is not None and before is not None:
+                watch(index, event, before, world)
             owed = len(world.drawn[seat])
         if owed:
             raise RecordError(

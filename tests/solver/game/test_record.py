@@ -128,3 +128,25 @@ def test_the_documented_record_replays() -> None:
     assert "8h" in [str(card) for card in position.hand]
     assert [str(card) for card in position.discard] == ["7d", "Jd"]
     assert position.to_move == 0
+
+
+def test_watch_sees_every_move_as_it_was_chosen() -> None:
+    """`replay(watch)` shows each move with the world before it (the mover to move, the move legal
+    there) and after it; the record's own seat sees its real hand before each of its moves."""
+    rules = Rules.preset_named("durak")
+    _game, (deck, history), draws = played(rules, 2, 5, plies=60)
+    record = Record.of_game(Game.deal(rules, 2, deck=deck), 0, deck, history, draws[0])
+    real = Game.deal(rules, 2, deck=deck)
+    seen: list[int] = []
+
+    def watch(index: int, event: Any, before: Game, after: Game) -> None:
+        seat, move = history[len(seen)]
+        assert (event.seat, event.move) == (seat, move) and before.to_move == seat
+        assert move in before.legal_moves() and after.plies == before.plies + 1
+        if seat == 0:
+            assert before.hands[0] == real.hands[0]
+        real.play(move, seat)
+        seen.append(index)
+
+    record.replay(watch)
+    assert len(seen) == len(history)
