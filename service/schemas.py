@@ -372,6 +372,12 @@ class StatsOut(BaseModel):
     stop_reason: str = Field(description="iterations, time, single_move or exact")
     seed: int
     threads: int
+    beliefs: str = Field(
+        description="how the hidden hands were weighed: uniform (no history), weighted (by how likely "
+        "the other seats' moves are), tempered (weighted, leaning back to uniform to keep enough "
+        "worlds) or collapsed (no world explains the history: uniform)"
+    )
+    ess: float | None = Field(description="effective sample size of the weighted worlds, when weighed")
 
 
 class ValueOut(BaseModel):
@@ -410,6 +416,10 @@ class EvaluateResponse(BaseModel):
     exact: bool
     scores: list[float]
     p_lose: list[float]
+    cards: dict[str, list[float]] = Field(
+        description="card tracker: for every card the seat cannot see, the chance it lies in each "
+        "seat's hand, then in the stock"
+    )
     stats: StatsOut
 
 

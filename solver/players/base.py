@@ -6,6 +6,7 @@ from typing import Protocol
 
 from solver.game.moves import Move
 from solver.game.position import Position
+from solver.search.beliefs import History
 
 __all__ = ["Player"]
 
@@ -16,4 +17,7 @@ class Player(Protocol):
     @property
     def name(self) -> str: ...
 
-    def choose(self, position: Position, seed: int = 0) -> Move: ...
+    def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
+        """The move for `position`'s seat; `history` is what it saw the others do
+        (`solver.search.beliefs.HistoryReader`), for players that read it."""
+        ...

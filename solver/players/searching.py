@@ -9,6 +9,7 @@ from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.search import Limits, Solver
+from solver.search.beliefs import History
 
 __all__ = ["SETUP_CHOICES", "SearchPlayer"]
 
@@ -40,7 +41,12 @@ class SearchPlayer:
     def name(self) -> str:
         return self.algorithm
 
-    def choose(self, position: Position, seed: int = 0) -> Move:
+    @property
+    def reads_history(self) -> bool:
+        """Whether `choose` weighs worlds by a history (the solver's beliefs are on)."""
+        return bool(self.solver.beliefs)
+
+    def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
         if self.setup == "keep" and position.phase == "setup" and Move.keep() in position.legal_moves():
             return Move.keep()
-        return self.solver.hint(position, self.limits, seed=seed).best
+        return self.solver.hint(position, self.limits, seed=seed, history=history).best

@@ -9,6 +9,7 @@ from solver.core import decode_move
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.search import _search, prepare
+from solver.search.beliefs import History
 
 __all__ = ["GreedyPlayer", "RandomPlayer"]
 
@@ -19,7 +20,7 @@ class RandomPlayer:
 
     name: str = "random"
 
-    def choose(self, position: Position, seed: int = 0) -> Move:
+    def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
         return random.Random(seed).choice(position.legal_moves())
 
 
@@ -38,5 +39,5 @@ class GreedyPlayer:
 
     name: str = "greedy"
 
-    def choose(self, position: Position, seed: int = 0) -> Move:
+    def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
         return decode_move(_search.greedy_code(prepare(position).world()))

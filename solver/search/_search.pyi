@@ -1,5 +1,7 @@
 """Type stub of the Cython search (solver/search/_search.pyx)."""
 
+import numpy as np
+
 from solver.core import CoreGame
 from solver.game.rules import Rules
 from solver.search.results import ExactSolution, SearchResult
@@ -18,6 +20,9 @@ class Sampler:
         set_slots: int = 0,
     ) -> None: ...
     def sample(self, seed: int) -> CoreGame: ...
+    def set_particles(self, hands: np.ndarray, weights: np.ndarray) -> None: ...
+    @property
+    def particles(self) -> int: ...
 
 def run_search(
     sampler: Sampler,
@@ -36,4 +41,13 @@ def run_search(
     exact_budget: int = ...,
 ) -> SearchResult: ...
 def solve_exact(game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0) -> ExactSolution: ...
+def weigh_worlds(
+    sampler: Sampler,
+    states: list[CoreGame],
+    ops: np.ndarray,
+    epsilon: np.ndarray,
+    seed: int,
+    hands: np.ndarray,
+    log_weights: np.ndarray,
+) -> int: ...
 def greedy_code(game: CoreGame) -> int: ...

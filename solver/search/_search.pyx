@@ -52,6 +52,10 @@ ctypedef struct SamplerC:
     int set_slots             # the two offered hands of another seat's pending pick (0 or 2 hands)
     int stock_size            # cards in the stock, trump card included while it lies there
     int seat                  # the searcher
+    # Weighted beliefs (solver.search.beliefs): worlds' hands drawn in proportion to weights.
+    int n_particles           # 0: the uniform sampler
+    uint64_t* particles       # n_particles × MAX_SEATS hands
+    double* cdf               # cumulative weights, the last one 1
 
 
 cdef inline void shuffle_cards(uint8_t* cards, int n, Rng* rng) noexcept nogil:
@@ -65,6 +69,44 @@ cdef inline void shuffle_cards(uint8_t* cards, int n, Rng* rng) noexcept nogil:
 
 
 cdef void sample_world(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
+    """A world the seat cannot tell from the real one: uniformly dealt, or, with weighted
+    beliefs, the hands of a particle drawn by weight and the rest of the unseen cards
+    shuffled into the stock."""
+    if smp.n_particles:
+        sample_particle(smp, out, rng)
+    else:
+        sample_uniform(smp, out, rng)
+
+
+cdef void sample_particle(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
+    """The hands of a particle drawn in proportion to its weight; the stock shuffled."""
+    cdef uint8_t cards[104]
+    cdef double u = (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+    cdef int lo = 0, hi = smp.n_particles - 1, mid, seat, i, k = 0
+    cdef uint64_t held = 0
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if smp.cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    state_copy(out, &smp.template)
+    for seat in range(out.players):
+        out.hands[seat] |= smp.particles[lo * MAX_SEATS + seat]
+        held |= out.hands[seat]
+    for i in range(smp.n_pool):
+        if not (held >> smp.pool[i]) & 1:
+            cards[k] = smp.pool[i]
+            k += 1
+    memcpy(&cards[k], smp.stock_only, smp.n_stock_only)
+    k += smp.n_stock_only
+    shuffle_cards(cards, k, rng)
+    out.n_stock = smp.stock_size
+    for i in range(1, smp.stock_size):
+        out.stock[i] = cards[i - 1]
+
+
+cdef void sample_uniform(const SamplerC* smp, State* out, Rng* rng) noexcept nogil:
     """A full state: the unseen cards dealt uniformly to the unknown slots (hands, the offered
     hands of another seat's pick) and the stock, the cards known to lie in the stock there."""
     cdef uint8_t cards[104]
@@ -681,6 +723,49 @@ cdef class Sampler:
         self.c.stock_size = stock_size
         self.c.seat = seat
 
+    def __dealloc__(self):
+        free(self.c.particles)
+        free(self.c.cdf)
+
+    def set_particles(self, const uint64_t[:, ::1] hands, const double[::1] weights) -> None:
+        """Draw worlds' hands from `hands` (one row of `MAX_SEATS` hands per particle) in
+        proportion to `weights` from now on; no rows: back to the uniform sampler."""
+        cdef int i, j, n = hands.shape[0]
+        cdef double total = 0.0, run = 0.0
+        if n and (hands.shape[1] != MAX_SEATS or weights.shape[0] != n):
+            raise ValueError(f"particles need {MAX_SEATS} hands a row and one weight each")
+        if n and self.c.set_slots:
+            raise ValueError("offered hands of a pending pick cannot be weighted")
+        for i in range(n):
+            if not weights[i] >= 0.0:
+                raise ValueError("weights must not be negative")
+            total += weights[i]
+        if n and not total > 0.0:
+            raise ValueError("weights must not all be zero")
+        free(self.c.particles)
+        free(self.c.cdf)
+        self.c.particles = NULL
+        self.c.cdf = NULL
+        self.c.n_particles = 0
+        if not n:
+            return
+        self.c.particles = <uint64_t*>malloc(n * MAX_SEATS * sizeof(uint64_t))
+        self.c.cdf = <double*>malloc(n * sizeof(double))
+        if self.c.particles == NULL or self.c.cdf == NULL:
+            raise MemoryError("no memory for the particles")
+        for i in range(n):
+            for j in range(MAX_SEATS):
+                self.c.particles[i * MAX_SEATS + j] = hands[i, j] & ~self.c.template.hands[j]
+            run += weights[i]
+            self.c.cdf[i] = run / total
+        self.c.cdf[n - 1] = 1.0
+        self.c.n_particles = n
+
+    @property
+    def particles(self) -> int:
+        """How many weighted particles the worlds come from (0: uniform)."""
+        return self.c.n_particles
+
     def sample(self, uint64_t seed) -> CoreGame:
         """One world drawn with `seed`."""
         cdef Rng rng
@@ -773,6 +858,140 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
         seat_sq=tuple(seat_sq),
         seat_losses=tuple(seat_losses),
     )
+
+
+# -- weighing worlds by what the other seats did (solver.search.beliefs) -------------------
+
+cdef enum BeliefOp:
+    OP_DECIDE = 0   # the seat chose `move` in snapshot `state`, in model class `role`
+    OP_LOST = 1     # cards left the seat's hand (played): it held them before
+    OP_TAKEN = 2    # cards the seat picked up from the table
+    OP_DRAWN = 3    # `count` cards drawn from the stock, `cards` of them seen (the trump card);
+                    # none of `seen` (cards seen before) can have been drawn
+
+cdef enum:  # the columns of an op row (int64)
+    COL_KIND = 0
+    COL_SEAT = 1
+    COL_CARDS = 2
+    COL_SEEN = 3
+    COL_COUNT = 4
+    COL_STATE = 5
+    COL_MOVE = 6
+    COL_ROLE = 7
+
+
+cdef inline int nth_bit(uint64_t mask, int n) noexcept nogil:
+    """The index of the `n`-th set bit of `mask` (from 0, lowest first)."""
+    while n > 0:
+        mask &= mask - 1
+        n -= 1
+    return tan_lowbit(mask)
+
+
+cdef double seat_log_likelihood(State* states, const long long* ops, int n_ops, int seat, uint64_t hand,
+                                const double* epsilon, Rng* rng) noexcept nogil:
+    """log P(the seat's observed decisions | it holds `hand` now), walking its history backwards:
+    cards it lost go back, cards it took leave, draws give back a uniformly chosen set of the
+    cards it could have drawn there (one sample of the sum over which cards were drawn when).
+    The decisions follow the model: the greedy move with probability 1 - ε, else a uniformly
+    random legal move. -inf when the hand cannot have come about."""
+    cdef int i, j, need, avail, g, n, kind
+    cdef int moves[MAX_MOVES]
+    cdef uint64_t cand, mandatory, saved
+    cdef double logp = 0.0, eps, p
+    cdef const long long* op
+    cdef State* st
+    for i in range(n_ops - 1, -1, -1):
+        op = &ops[i * 8]
+        if op[COL_SEAT] != seat:
+            continue
+        kind = <int>op[COL_KIND]
+        if kind == OP_LOST:
+            hand |= <uint64_t>op[COL_CARDS]
+        elif kind == OP_TAKEN:
+            hand &= ~<uint64_t>op[COL_CARDS]
+        elif kind == OP_DRAWN:
+            mandatory = <uint64_t>op[COL_CARDS]
+            if mandatory & ~hand:
+                return -1e300
+            hand &= ~mandatory
+            need = <int>op[COL_COUNT] - tan_popcount(mandatory)
+            cand = hand & ~<uint64_t>op[COL_SEEN]
+            avail = tan_popcount(cand)
+            if avail < need:
+                return -1e300
+            for j in range(need):
+                g = nth_bit(cand, rng_below(rng, avail))
+                cand &= ~(<uint64_t>1 << g)
+                hand &= ~(<uint64_t>1 << g)
+                avail -= 1
+        else:
+            st = &states[op[COL_STATE]]
+            saved = st.hands[seat]
+            st.hands[seat] = hand
+            g = greedy_move(st)
+            n = gen_moves(st, moves)
+            st.hands[seat] = saved
+            eps = epsilon[op[COL_ROLE]]
+            p = eps / n if n > 0 else 1.0
+            if g == op[COL_MOVE]:
+                p += 1.0 - eps
+            logp += log(p)
+    return logp
+
+
+def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[::1] epsilon,
+                 uint64_t seed, uint64_t[:, ::1] hands, double[::1] log_weights) -> int:
+    """Draw `hands.shape[0]` uniform worlds of `sampler` (its weights ignored) into `hands`
+    (a row of `MAX_SEATS` hands each) and their log-likelihood under the history `ops` into
+    `log_weights`; returns how many worlds the history rules out. Releases the GIL."""
+    cdef int n = hands.shape[0], n_states = len(states), n_ops = ops.shape[0], i, seat, ruled_out = 0
+    cdef uint64_t weighed = 0
+    cdef State* snaps
+    cdef State world
+    cdef Rng rng
+    cdef double lw
+    cdef SamplerC uniform = sampler.c
+    if hands.shape[1] != MAX_SEATS or log_weights.shape[0] != n:
+        raise ValueError("hands need MAX_SEATS columns and log_weights one entry per row")
+    if n_ops and ops.shape[1] != 8:
+        raise ValueError("ops need 8 columns")
+    if epsilon.shape[0] < 1:
+        raise ValueError("the model needs at least one class")
+    for i in range(n_ops):
+        if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_STATE] < n_states:
+            raise ValueError("an op names a snapshot that is not there")
+        if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_ROLE] < epsilon.shape[0]:
+            raise ValueError("an op names a model class that is not there")
+        if not 0 <= ops[i, COL_SEAT] < sampler.c.template.players or ops[i, COL_SEAT] == sampler.seat:
+            raise ValueError("an op names the searcher or a seat outside the game")
+        if ops[i, COL_KIND] != OP_DECIDE:
+            weighed |= <uint64_t>1 << ops[i, COL_SEAT]
+    snaps = <State*>malloc(max(n_states, 1) * sizeof(State))
+    if snaps == NULL:
+        raise MemoryError("no memory for the snapshots")
+    for i in range(n_states):
+        memcpy(&snaps[i], &(<CoreGame?>states[i]).state, sizeof(State))
+        if snaps[i].over or snaps[i].to_move < 0:
+            free(snaps)
+            raise ValueError("a snapshot has no seat to move")
+        weighed |= <uint64_t>1 << snaps[i].to_move
+    uniform.n_particles = 0
+    rng_seed(&rng, seed)
+    with nogil:
+        for i in range(n):
+            sample_uniform(&uniform, &world, &rng)
+            lw = 0.0
+            for seat in range(MAX_SEATS):
+                hands[i, seat] = world.hands[seat] if seat < world.players else 0
+                if seat < world.players and (weighed >> seat) & 1 and lw > -1e299:
+                    lw += seat_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat,
+                                              world.hands[seat], &epsilon[0], &rng)
+            if lw <= -1e299:
+                ruled_out += 1
+            log_weights[i] = lw
+    free(snaps)
+    return ruled_out
 
 
 def greedy_code(CoreGame game) -> int:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from solver.game.cards import Card
 from solver.game.moves import Move
 
 __all__ = ["Evaluation", "Hint", "MoveValue", "SearchStats", "Value"]
@@ -20,6 +21,8 @@ class SearchStats:
     stop_reason: str
     seed: int
     threads: int
+    beliefs: str = "uniform"  # how the worlds were weighed (solver.search.beliefs.Beliefs.mode)
+    ess: float | None = None  # their effective sample size, when weighed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -31,6 +34,8 @@ class SearchStats:
             "stop_reason": self.stop_reason,
             "seed": self.seed,
             "threads": self.threads,
+            "beliefs": self.beliefs,
+            "ess": None if self.ess is None else round(self.ess, 1),
         }
 
 
@@ -96,6 +101,7 @@ class Evaluation:
     scores: list[float]
     p_lose: list[float]
     stats: SearchStats
+    cards: dict[Card, list[float]] = field(default_factory=dict)  # per unseen card: each seat, stock
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,5 +111,6 @@ class Evaluation:
             "exact": self.exact,
             "scores": [round(x, 6) for x in self.scores],
             "p_lose": [round(x, 6) for x in self.p_lose],
+            "cards": {str(card): chances for card, chances in self.cards.items()},
             "stats": self.stats.to_json(),
         }

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from solver.core import decode_move
@@ -22,6 +23,7 @@ from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanEr
 from solver.game.position import Position
 from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Value
+from solver.search.beliefs import Beliefs, History, OpponentModel, weigh
 from solver.search.intervals import score_interval
 from solver.search.limits import Limits
 from solver.search.results import ExactSolution, SearchResult
@@ -55,7 +57,10 @@ class Solver:
     are solved exactly instead of played out; `exact_root`: a root with nothing
     hidden is solved exactly (off only to test the tree search itself) unless
     that takes more than `exact_root_nodes` nodes or the time limit, when the
-    tree search answers instead.
+    tree search answers instead;
+    `beliefs`: with a game's history (`solver.search.beliefs.read_record`), weigh
+    `particles` worlds by how likely the other seats' moves are under `model`
+    and search those (off: every consistent world is equally likely).
     """
 
     def __init__(
@@ -72,6 +77,9 @@ class Solver:
         exact_budget: int = 20_000,
         exact_root: bool = True,
         exact_root_nodes: int = 2_000_000,
+        beliefs: bool = True,
+        particles: int = 16384,
+        model: OpponentModel | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -93,6 +101,9 @@ class Solver:
         self.exact_budget = exact_budget
         self.exact_root = exact_root
         self.exact_root_nodes = exact_root_nodes
+        self.beliefs = beliefs
+        self.particles = particles
+        self.model = model or OpponentModel()
 
     # -- the two questions -------------------------------------------------------------
 
@@ -102,8 +113,10 @@ class Solver:
         limits: Limits | None = None,
         seed: int = 0,
         multipv: int | None = None,
+        history: History | None = None,
     ) -> Hint:
-        """Ranked moves for the seat to move, which must be the position's seat."""
+        """Ranked moves for the seat to move, which must be the position's seat; `history` is what
+        the seat saw the others do (`solver.search.beliefs.read_record`)."""
         limits = limits or Limits()
         root = prepare(position)
         pos = root.position
@@ -117,8 +130,9 @@ class Solver:
                 return exact
         single = len(root.legal) == 1
         run_limits = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50) if single else limits
+        beliefs = self._believe(root, None if single else history, seed)
         result = self._run(root, run_limits, seed)
-        stats = self._stats(result, run_limits, seed, "single_move" if single else None)
+        stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs)
         moves = [
             MoveValue(
                 decode_move(root_move.code),
@@ -138,16 +152,22 @@ class Solver:
         return Hint(pos.seat, moves[0].move, moves, evaluation, stats)
 
     def evaluate(
-        self, position: Position | dict[str, Any], limits: Limits | None = None, seed: int = 0
+        self,
+        position: Position | dict[str, Any],
+        limits: Limits | None = None,
+        seed: int = 0,
+        history: History | None = None,
     ) -> Evaluation:
-        """Expected score of every seat, the chance each one loses, from the seat's view."""
+        """Expected score of every seat, the chance each one loses, and where each card the seat
+        cannot see lies (`cards`), from the seat's view and `history`."""
         limits = limits or Limits()
         root = prepare(position)
         pos = root.position
+        beliefs = self._believe(root, history, seed)
         if (root.perfect_information and self.exact_root) or pos.over:
             exact = self._exact_evaluation(root, limits, seed)
             if exact is not None:
-                return exact
+                return replace(exact, cards=beliefs.card_chances(pos))
         result = self._run(root, limits, seed)
         n = max(result.iterations, 1)
         value = self._value(result, pos.seat)
@@ -158,8 +178,14 @@ class Solver:
             exact=False,
             scores=[total / n for total in result.seat_sum],
             p_lose=[losses / n for losses in result.seat_losses],
-            stats=self._stats(result, limits, seed, None),
+            stats=self._stats(result, limits, seed, None, beliefs),
+            cards=beliefs.card_chances(pos),
         )
+
+    def _believe(self, root: Root, history: History | None, seed: int) -> Beliefs:
+        """The worlds the search draws: weighed by `history` when beliefs are on."""
+        weighed = history if self.beliefs and root.position.phase == "play" else None
+        return weigh(root, weighed, self.model, self.particles, _seed_of(seed, 1 << 20))
 
     # -- search --------------------------------------------------------------------------
 
@@ -195,7 +221,9 @@ class Solver:
                 results = list(pool.map(one, range(self.threads)))
         return SearchResult.merge(results, (time.perf_counter() - start) * 1000.0)
 
-    def _stats(self, result: SearchResult, limits: Limits, seed: int, reason: str | None) -> SearchStats:
+    def _stats(
+        self, result: SearchResult, limits: Limits, seed: int, reason: str | None, beliefs: Beliefs
+    ) -> SearchStats:
         iterations = result.iterations
         time_ms = result.time_ms
         if reason is None:
@@ -210,6 +238,8 @@ class Solver:
             stop_reason=reason,
             seed=seed,
             threads=self.threads,
+            beliefs=beliefs.mode,
+            ess=beliefs.ess if beliefs.weighted else None,
         )
 
     @staticmethod

@@ -34,6 +34,8 @@ STATS_KEYS = {
     "stop_reason",
     "seed",
     "threads",
+    "beliefs",
+    "ess",
 }
 
 
@@ -204,7 +206,7 @@ def test_nan_time_limit(client: TestClient) -> None:
 def test_evaluate(client: TestClient) -> None:
     position = waiting_position()
     body = client.post("/v1/evaluate", json={"position": position, "limits": {"iterations": 300}}).json()
-    assert set(body) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "stats"}
+    assert set(body) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "cards", "stats"}
     assert body["seat"] == position["seat"] and len(body["scores"]) == 2 and len(body["p_lose"]) == 2
     assert body["exact"] is False and body["stats"]["iterations"] == 300
 

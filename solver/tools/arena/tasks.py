@@ -22,11 +22,13 @@ from typing import Any
 from solver.game.cards import Card
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import Match
+from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.players import SEARCH_ENGINES, Player, make_player
 from solver.search import Limits
+from solver.search.beliefs import HistoryReader, decision_snapshot
 
 __all__ = [
     "TASK_FIELDS",
@@ -114,22 +116,47 @@ def play_game(task: GameTask) -> dict[str, Any]:
         return _play_match(task, rules, deck, players, seeds, start)
     game = Game.deal(rules, task.players, deck=deck, chance_seed=task.deal_seed)
     first_attacker = game.leader
-    plies = 0
+    readers = _readers(game, players)
+    moves: list[list[Any]] = []
     while not game.over:
         seat = game.to_move
         assert seat is not None
-        move = players[seat].choose(Position.from_game(game, seat), seeds.getrandbits(63))
-        game.play(move, seat)
-        plies += 1
+        reader = readers[seat]
+        history = reader.history() if reader is not None else None
+        move = players[seat].choose(Position.from_game(game, seat), seeds.getrandbits(63), history)
+        _play(game, move, seat, readers)
+        moves.append([seat, move.notation])
     return {
         **task.to_json(),
         "deck": [str(card) for card in deck],
         "first_attacker": first_attacker,
         "scores": game.scores,
         "loser": game.loser,
-        "plies": plies,
+        "plies": len(moves),
+        "moves": moves,
         "seconds": round(time.perf_counter() - start, 4),
     }
+
+
+def _readers(game: Game, players: Sequence[Player]) -> list[HistoryReader | None]:
+    """A history reader for each seat whose player reads the game's history."""
+    return [
+        HistoryReader(seat, game.trump) if getattr(player, "reads_history", False) else None
+        for seat, player in enumerate(players)
+    ]
+
+
+def _play(game: Game, move: Move, seat: int, readers: Sequence[HistoryReader | None]) -> None:
+    """Play `move`, and show it to every other seat's history reader."""
+    watching = [reader for reader in readers if reader is not None and reader.seat != seat]
+    if not watching:
+        game.play(move, seat)
+        return
+    before = game.clone()
+    game.play(move, seat)
+    snapshot = decision_snapshot(before) if before.phase == "play" else None
+    for reader in watching:
+        reader.observe(seat, move, before, game, snapshot)
 
 
 def _play_match(
@@ -140,10 +167,27 @@ def _play_match(
     assert task.match is not None
     match = Match(rules, task.players, task.match, task.deal_seed, deck=deck)
     plies = 0
+    game = match.game
+    readers = _readers(game, players)
     while not match.over:
-        seat = match.game.to_move
+        if match.game is not game:  # the next game of the match: fresh histories
+            game = match.game
+            readers = _readers(game, players)
+        seat = game.to_move
         assert seat is not None
-        match.play(players[seat].choose(match.position(seat), seeds.getrandbits(63)), seat)
+        reader = readers[seat]
+        history = reader.history() if reader is not None else None
+        move = players[seat].choose(match.position(seat), seeds.getrandbits(63), history)
+        if any(reader is not None and reader.seat != seat for reader in readers):
+            before = game.clone()
+            match.play(move, seat)
+            snapshot = decision_snapshot(before) if before.phase == "play" else None
+            if match.game is game:
+                for reader in readers:
+                    if reader is not None and reader.seat != seat:
+                        reader.observe(seat, move, before, game, snapshot)
+        else:
+            match.play(move, seat)
         plies += 1
     games = [list(result.scores) for result in match.results]
     return {

@@ -1,0 +1,279 @@
+"""Weighted beliefs: the hidden hands weighed by how likely the other seats' observed moves are.
+
+A bare position (docs/api.md §2.2) deals the cards a seat cannot see
+uniformly. A game record (§2.3) says more: a seat that took a low card
+instead of beating it probably holds no cheap beater, a seat that threw
+nothing in probably holds none of the table's ranks. Following
+inference-weighted determinization (Buro et al. on Skat; Solinas, Rebstock
+and Buro), `weigh` draws `particles` uniform worlds and gives each the
+likelihood of every other seat's decisions under `OpponentModel` — the greedy
+move with probability 1 − ε, else a uniformly random legal move — computed
+in the Cython search by walking each seat's history backwards from the hand
+the world deals it (`weigh_worlds`). The search then draws its worlds' hands
+from the particles in proportion to their weights.
+
+When the weights collapse (the effective sample size falls below
+`min_ess`: the model explains the play badly, or the history is long), the
+beliefs fall back to uniform and say so. Setup decisions (docs/rules.md §1.7)
+are not weighed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.core import CoreGame, encode_move
+from solver.game.cards import Card
+from solver.game.limits import MAX_SEATS
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.record import Play, Record
+from solver.game.reference import Game
+from solver.search import _search
+from solver.search.sampling import Root, prepare
+
+__all__ = [
+    "ROLES",
+    "Beliefs",
+    "History",
+    "HistoryReader",
+    "OpponentModel",
+    "decision_snapshot",
+    "read_record",
+    "weigh",
+]
+
+# Kinds of decision the model tells apart: leading a bout, defending, and adding
+# cards (throwing in, or passing) once the table holds cards.
+ROLES = ("lead", "defend", "throw")
+
+_DECIDE, _LOST, _TAKEN, _DRAWN = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class OpponentModel:
+    """How another seat is assumed to choose: the greedy move (the `greedy` player) with
+    probability 1 − ε, else any legal move uniformly; ε for each kind of decision (`ROLES`).
+    The defaults are fitted by maximum likelihood on arena games (BENCHMARKS.md,
+    `benchmarks/opponent_model.py`)."""
+
+    lead: float = 0.35
+    defend: float = 0.35
+    throw: float = 0.35
+
+    def __post_init__(self) -> None:
+        for role in ROLES:
+            value = getattr(self, role)
+            if not 0.0 < value <= 1.0:
+                raise ValueError(f"{role}: ε must lie in (0, 1], not {value!r}")
+
+    def epsilon(self) -> np.ndarray:
+        return np.array([getattr(self, role) for role in ROLES], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class History:
+    """What a record shows of the other seats' play, ready to weigh worlds with: a snapshot of
+    each of their decisions (a full state as that seat could have seen it) and the ops of
+    `weigh_worlds` (int64 rows: kind, seat, cards, seen, count, snapshot, move, role)."""
+
+    states: tuple[CoreGame, ...] = ()
+    ops: np.ndarray = field(default_factory=lambda: np.zeros((0, 8), dtype=np.int64))
+
+    @property
+    def decisions(self) -> int:
+        """How many of the other seats' decisions the history weighs."""
+        return len(self.states)
+
+    def without(self, seats: Sequence[int]) -> History:
+        """The history without the ops of `seats` (whose hands nothing is hidden of)."""
+        if not len(self.ops):
+            return self
+        keep = ~np.isin(self.ops[:, 1], list(seats))
+        return History(self.states, np.ascontiguousarray(self.ops[keep]))
+
+
+def _mask(cards: Any) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << card.index
+    return bits
+
+
+def _role(game: Game, seat: int) -> int:
+    if not game.table:
+        return ROLES.index("lead")
+    if seat == game.defender and not game.taking and any(pair.defense is None for pair in game.table):
+        return ROLES.index("defend")
+    return ROLES.index("throw")
+
+
+class HistoryReader:
+    """Builds one seat's `History` move by move, from what that seat saw: feed it every move of
+    the game with the world before and after it (`observe`, or as `Record.replay`'s watch).
+    It reads of the other seats only what the seat saw too: the cards they played and took,
+    how many they drew, and who drew the face-up bottom card."""
+
+    def __init__(self, seat: int, trump: Card) -> None:
+        self.seat = seat
+        self.seen = 1 << trump.index  # cards seen face up so far: none of them is in the stock
+        self.states: list[CoreGame] = []
+        self.rows: list[tuple[int, ...]] = []
+
+    def __call__(self, _index: int, event: Play, before: Game, after: Game) -> None:
+        self.observe(event.seat, event.move, before, after)
+
+    def observe(
+        self, mover: int, move: Move, before: Game, after: Game, snapshot: CoreGame | None = None
+    ) -> None:
+        """`mover` played `move` in `before`, which led to `after`; `snapshot` is the mover's
+        decision as `decision_snapshot` makes it (given when several readers share it)."""
+        on_table = {card for pair in before.table for card in (pair.attack, pair.defense) if card}
+        if move.card is not None:
+            on_table.add(move.card)
+        bottom = before.stock[-1] if before.stock else None
+        for seat in range(before.players):
+            self.seen |= _mask(before.hands[seat] - after.hands[seat])
+        if move.card is not None:
+            self.seen |= 1 << move.card.index
+        for seat in range(before.players):
+            if seat == self.seat:
+                continue
+            if mover == seat and before.phase == "play":
+                role = _role(before, seat)
+                self.rows.append((_DECIDE, seat, 0, 0, 0, len(self.states), encode_move(move), role))
+                self.states.append(snapshot if snapshot is not None else decision_snapshot(before))
+            lost = before.hands[seat] - after.hands[seat]
+            gained = after.hands[seat] - before.hands[seat]
+            taken = gained & on_table
+            drawn = gained - taken
+            if lost:
+                self.rows.append((_LOST, seat, _mask(lost), 0, 0, 0, 0, 0))
+            if taken:
+                self.rows.append((_TAKEN, seat, _mask(taken), 0, 0, 0, 0, 0))
+            if drawn:
+                shown = {bottom} & drawn if bottom is not None else set()
+                self.rows.append((_DRAWN, seat, _mask(shown), self.seen, len(drawn), 0, 0, 0))
+
+    def history(self) -> History:
+        """What the seat has seen so far."""
+        ops = np.array(self.rows, dtype=np.int64).reshape(-1, 8)
+        return History(tuple(self.states), ops)
+
+
+def decision_snapshot(before: Game) -> CoreGame:
+    """The state of a decision as its mover saw it (the hidden cards dealt from its view with a
+    fixed seed): the model reads only the mover's hand, which the weighing replaces, and what
+    every seat sees."""
+    mover = before.to_move
+    assert mover is not None
+    return prepare(Position.from_game(before, mover)).world(before.plies)
+
+
+def read_record(record: Record) -> tuple[Position, History]:
+    """Replay `record` once: the position its seat sees at the end, and the history to weigh
+    worlds with."""
+    reader = HistoryReader(record.seat, record.trump)
+    world = record.replay(reader)
+    return Position.from_game(world, record.seat), reader.history()
+
+
+@dataclass(frozen=True)
+class Beliefs:
+    """Weighted worlds: each particle's hands (`MAX_SEATS` columns, the seat's own and known
+    cards included) and its normalised weight; `ess` the effective sample size (Σw)² / Σw².
+
+    `mode`: `uniform` (no history to weigh), `weighted` (the likelihoods as they are),
+    `tempered` (the likelihoods raised to `power` < 1, the largest that keeps `ess` at the
+    minimum: the model explains the play badly or the history is long, so the beliefs lean
+    back towards uniform), or `collapsed` (no world explains the history: uniform).
+    """
+
+    hands: np.ndarray
+    weights: np.ndarray
+    ess: float
+    mode: str
+    power: float = 1.0
+    decisions: int = 0
+
+    @property
+    def weighted(self) -> bool:
+        return self.mode in ("weighted", "tempered")
+
+    def card_chances(self, position: Position) -> dict[Card, list[float]]:
+        """For every card the seat cannot see: the chance it lies in each seat's hand, then in the
+        stock (or elsewhere unseen: a pending pick's offered hands), from the weighted worlds."""
+        unseen = position.unseen_cards()
+        if not unseen:
+            return {}
+        index = np.array([card.index for card in unseen], dtype=np.uint64)
+        held = (self.hands[:, : position.players, None] >> index[None, None, :]) & np.uint64(1)
+        chance = np.einsum("p,psc->cs", self.weights, held.astype(np.float64))
+        rest = np.clip(1.0 - chance.sum(axis=1, keepdims=True), 0.0, 1.0)
+        table = np.hstack([chance, rest])
+        return {card: [round(float(x), 6) for x in row] for card, row in zip(unseen, table, strict=True)}
+
+
+def _ess(weights: np.ndarray) -> float:
+    return float(np.square(weights.sum()) / np.square(weights).sum())
+
+
+def _tempered(log_weights: np.ndarray, min_ess: float) -> tuple[np.ndarray, float, float]:
+    """Normalised weights exp(power · log w) with the largest power in (0, 1] whose ESS is at
+    least `min_ess` (bisection: the ESS falls as the power grows), the ESS and the power."""
+    shifted = log_weights - log_weights.max()
+
+    def at(power: float) -> tuple[np.ndarray, float]:
+        weights = np.exp(power * shifted)
+        return weights / weights.sum(), _ess(weights)
+
+    weights, ess = at(1.0)
+    if ess >= min_ess:
+        return weights, ess, 1.0
+    low, high = 0.0, 1.0
+    for _ in range(30):
+        middle = (low + high) / 2
+        if at(middle)[1] >= min_ess:
+            low = middle
+        else:
+            high = middle
+    weights, ess = at(low)
+    return weights, ess, low
+
+
+def weigh(
+    root: Root,
+    history: History | None,
+    model: OpponentModel | None = None,
+    particles: int = 16384,
+    seed: int = 0,
+    min_ess: float = 256.0,
+) -> Beliefs:
+    """`particles` worlds of `root` weighed by `history` under `model` (uniform weights without a
+    history); from then on the sampler of `root` draws its worlds' hands from them when they are
+    weighted."""
+    model = model or OpponentModel()
+    if particles < 1:
+        raise ValueError(f"particles must be positive, not {particles!r}")
+    root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
+    slots = root.position.hidden_slots().seats
+    history = (history or History()).without([s for s in range(root.position.players) if not slots.get(s)])
+    hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
+    log_weights = np.zeros(particles, dtype=np.float64)
+    _search.weigh_worlds(
+        root.sampler, list(history.states), history.ops, model.epsilon(), seed, hands, log_weights
+    )
+    uniform = np.full(particles, 1.0 / particles)
+    if not len(history.ops):
+        return Beliefs(hands, uniform, float(particles), "uniform")
+    possible = log_weights > -1e299
+    if not possible.any():
+        return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions)
+    weights = np.zeros(particles)
+    weights[possible], ess, power = _tempered(log_weights[possible], min(min_ess, float(possible.sum())))
+    root.sampler.set_particles(hands, weights)
+    return Beliefs(hands, weights, ess, "weighted" if power == 1.0 else "tempered", power, history.decisions)
