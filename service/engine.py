@@ -19,6 +19,7 @@ from solver.game.moves import Move
 from solver.game.position import Position
 from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
 from solver.search import Evaluation, Hint, Limits, Solver
+from solver.search.beliefs import History
 
 __all__ = ["Searcher"]
 
@@ -44,7 +45,8 @@ class Searcher:
     # -- searches -----------------------------------------------------------------------------
 
     def _solver(self, algorithm: str) -> Solver:
-        return Solver(algorithm, threads=self.settings.threads)
+        s = self.settings
+        return Solver(algorithm, threads=s.threads, beliefs=s.beliefs, particles=s.particles)
 
     @staticmethod
     def check_to_move(position: Position) -> None:
@@ -69,29 +71,41 @@ class Searcher:
         multipv: int | None = None,
         algorithm: str = "ismcts",
         kind: str = "hint",
+        history: History | None = None,
     ) -> Hint:
-        """Ranked moves for the seat to move (runs in a search slot)."""
+        """Ranked moves for the seat to move (runs in a search slot); `history` is what the seat
+        saw the others do."""
         self.check_to_move(position)
-        hint = self._solver(algorithm).hint(position, limits, seed=seed, multipv=multipv)
+        hint = self._solver(algorithm).hint(position, limits, seed=seed, multipv=multipv, history=history)
         self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
         return hint
 
-    def evaluate(self, position: Position, limits: Limits, seed: int) -> Evaluation:
-        """How good the position is for its seat (runs in a search slot)."""
-        evaluation = self._solver("ismcts").evaluate(position, limits, seed=seed)
+    def evaluate(
+        self, position: Position, limits: Limits, seed: int, history: History | None = None
+    ) -> Evaluation:
+        """How good the position is for its seat, and where the cards it cannot see lie (runs in a
+        search slot)."""
+        evaluation = self._solver("ismcts").evaluate(position, limits, seed=seed, history=history)
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
 
     # -- engine seats -------------------------------------------------------------------------
 
-    def engine_move(self, spec: dict[str, Any], position: Position, seed: int, hurry: bool = False) -> Move:
+    def engine_move(
+        self,
+        spec: dict[str, Any],
+        position: Position,
+        seed: int,
+        hurry: bool = False,
+        history: History | None = None,
+    ) -> Move:
         """The move an engine seat plays; `hurry` (the request's engine budget is spent) plays greedy."""
         engine = spec["engine"]
         if hurry:
             return GreedyPlayer().choose(position, seed)
         if engine in SEARCH_ENGINES:
             limits = self.limits(spec.get("limits"))
-            return self.hint(position, limits, seed, algorithm=engine, kind="engine").best
+            return self.hint(position, limits, seed, algorithm=engine, kind="engine", history=history).best
         return make_player(engine).choose(position, seed)
 
     def engine_deadline(self) -> float:

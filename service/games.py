@@ -47,6 +47,7 @@ from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, SEARCH_ENGINES, make_player
 from solver.search import Limits
+from solver.search.beliefs import History, HistoryReader
 
 __all__ = ["GameManager", "LiveGame"]
 
@@ -102,6 +103,20 @@ class LiveGame:
     def position(self, seat: int) -> Position:
         """What `seat` sees now (with the match block in a match)."""
         return Position.from_game(self.game, seat, match=self.match.info() if self.is_match else None)
+
+    def history_of(self, seat: int) -> History:
+        """What `seat` has seen the others do in the game being played (for weighted beliefs):
+        the game replayed from its deal, every move shown to the seat's history reader."""
+        game = self.match.dealt.clone()
+        reader = HistoryReader(seat, game.trump)
+        for number, mover, move in self.history:
+            if number != self.match.number:
+                continue
+            before = game.clone()
+            game.play(move, mover)
+            if mover != seat:
+                reader.observe(mover, move, before, game)
+        return reader.history()
 
     def copy(self) -> LiveGame:
         return LiveGame(self.id, self.setup, self.match.clone(), list(self.history))
@@ -303,9 +318,11 @@ class GameManager:
             seat = live.game.to_move
             spec = live.seats[seat]
             assert isinstance(spec, dict)
+            hurry = time.monotonic() > deadline
+            history = live.history_of(seat) if spec["engine"] in SEARCH_ENGINES and not hurry else None
             move = self.searcher.engine_move(
-                spec, live.position(seat), self.searcher.engine_seed(seed, live.plies),
-                hurry=time.monotonic() > deadline,
+                spec, live.position(seat), self.searcher.engine_seed(seed, live.plies), hurry=hurry,
+                history=history,
             )
             live.play(move, seat)
             played += 1
@@ -395,14 +412,15 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[Position], T],
+        run: Callable[[Position, History], T],
     ) -> T:
-        """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen, in a search slot."""
+        """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (its position and
+        the game's history from its view), in a search slot."""
         live = await self._load(game_id)
         self.authorize(live, seat, token)
         position = live.position(seat)
         self.searcher.check_to_move(position)
-        return await self.pool.run(lambda: run(position))
+        return await self.pool.run(lambda: run(position, live.history_of(seat)))
 
 
 def _secret(move: Move, mover: int, viewer: int) -> bool:

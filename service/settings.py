@@ -38,6 +38,14 @@ class Settings(BaseSettings):
     )
     max_time_ms: float = Field(default=10_000, gt=0, description="most milliseconds one search may run")
     threads: int = Field(default=1, ge=1, le=64, description="threads per search (root-parallel)")
+    beliefs: bool = Field(
+        default=True,
+        description="weigh hidden hands by how likely the other seats' moves are (a game's history); "
+        "off: every consistent deal is equally likely",
+    )
+    particles: int = Field(
+        default=16384, ge=64, le=1_000_000, description="worlds weighed for beliefs and the card tracker"
+    )
     max_searches: int = Field(
         default_factory=lambda: os.cpu_count() or 1,
         ge=1,

@@ -34,6 +34,7 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.rules import PRESETS, Rules
 from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
+from solver.search.beliefs import History, read_record
 from solver.tools.arena import (
     ArenaSummary,
     Sprt,
@@ -156,10 +157,11 @@ def _read_json(name: str) -> Any:
         ) from None
 
 
-def _read_position(name: str, record: bool = False) -> Position:
-    """A position from the file, or the position its game record replays to (`--record`)."""
+def _read_position(name: str, record: bool = False) -> tuple[Position, History | None]:
+    """A position from the file, or the position its game record replays to and the history it
+    shows (`--record`)."""
     data = _read_json(name)
-    return Record.from_json(data).position() if record else Position.from_json(data)
+    return read_record(Record.from_json(data)) if record else (Position.from_json(data), None)
 
 
 def _limits(args: argparse.Namespace, default: Limits) -> Limits:
@@ -189,25 +191,26 @@ def _hint(args: argparse.Namespace) -> int:
     """Ranked moves of a position (docs/api.md §3 hint answer)."""
     if args.multipv is not None and args.multipv < 1:
         raise TanError(f"multipv must be at least 1, not {args.multipv}", ErrorCode.BAD_LIMITS)
-    position = _read_position(args.file, args.record)
-    solver = Solver(args.algorithm, threads=args.threads)
-    hint = solver.hint(position, _limits(args, Limits()), seed=args.seed, multipv=args.multipv)
+    position, history = _read_position(args.file, args.record)
+    solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs)
+    limits = _limits(args, Limits())
+    hint = solver.hint(position, limits, seed=args.seed, multipv=args.multipv, history=history)
     return _answer(args, position, hint, format_hint(hint))
 
 
 @_refusing_bad_input
 def _evaluate(args: argparse.Namespace) -> int:
     """How good a position is for its seat (docs/api.md §3 evaluate answer)."""
-    position = _read_position(args.file, args.record)
-    solver = Solver(args.algorithm, threads=args.threads)
-    evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed)
+    position, history = _read_position(args.file, args.record)
+    solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs)
+    evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed, history=history)
     return _answer(args, position, evaluation, format_evaluation(evaluation))
 
 
 @_refusing_bad_input
 def _moves(args: argparse.Namespace) -> int:
     """The legal moves of the seat to move, which must be the position's seat (docs/api.md §3 moves)."""
-    position = _read_position(args.file)
+    position, _history = _read_position(args.file)
     moves = position.legal_moves()
     if args.json:
         _print_json({"to_move": position.to_move, "moves": [move.to_json() for move in moves]})
@@ -382,6 +385,12 @@ def _add_solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     parser.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS, help="search (default ismcts)")
     parser.add_argument("--threads", type=int, default=1, help="root-parallel search threads (default 1)")
+    parser.add_argument(
+        "--no-beliefs",
+        dest="beliefs",
+        action="store_false",
+        help="deal the hidden cards uniformly, without weighing them by the others' moves in a --record",
+    )
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:

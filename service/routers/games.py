@@ -93,6 +93,9 @@ async def game_hint(
     }
     limits = searcher.limits(requested or None)
     answer = await services.games.hint(
-        game_id, seat, token, lambda position: searcher.hint(position, limits, seed, multipv, algorithm)
+        game_id,
+        seat,
+        token,
+        lambda position, history: searcher.hint(position, limits, seed, multipv, algorithm, history=history),
     )
     return JSONResponse(answer.to_json())

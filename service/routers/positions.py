@@ -23,20 +23,22 @@ from service.schemas import (
 from solver.game.errors import ErrorCode, TanError
 from solver.game.position import Position
 from solver.game.record import Record
+from solver.search.beliefs import History, read_record
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/v1", tags=["positions"])
 
 
-async def seen_position(body: HintRequest | EvaluateRequest) -> Position:
-    """The request's position, or the position its record replays to (in a worker thread)."""
+async def seen_position(body: HintRequest | EvaluateRequest) -> tuple[Position, History | None]:
+    """The request's position, or the position its record replays to and the history it shows
+    (replayed in a worker thread)."""
     if (body.position is None) == (body.record is None):
         raise TanError("give exactly one of position and record", ErrorCode.INVALID_REQUEST)
     if body.position is not None:
-        return Position.from_json(body.position.to_json())
+        return Position.from_json(body.position.to_json()), None
     record = Record.from_json(body.record)
-    return await anyio.to_thread.run_sync(record.position)
+    return await anyio.to_thread.run_sync(read_record, record)
 
 
 @router.post("/moves", response_model=MovesResponse, responses=error_responses(413, 422))
@@ -56,12 +58,12 @@ async def hint(body: HintRequest, services: ServicesDep) -> JSONResponse:
     `limits` are capped by the server (and always get a time limit); with the same
     position, `seed` and an iteration limit that stops the search, the answer repeats.
     """
-    position = await seen_position(body)
+    position, history = await seen_position(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
     searcher.check_to_move(position)
     answer = await services.pool.run(
-        lambda: searcher.hint(position, limits, body.seed, body.multipv, body.algorithm)
+        lambda: searcher.hint(position, limits, body.seed, body.multipv, body.algorithm, history=history)
     )
     return JSONResponse(answer.to_json())
 
@@ -70,8 +72,8 @@ async def hint(body: HintRequest, services: ServicesDep) -> JSONResponse:
 async def evaluate(body: EvaluateRequest, services: ServicesDep) -> JSONResponse:
     """How good the position is for its seat: expected score (docs/rules.md §1.5), every seat's
     expected score and chance to lose. `exact` where the value is proven."""
-    position = await seen_position(body)
+    position, history = await seen_position(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
-    answer = await services.pool.run(lambda: searcher.evaluate(position, limits, body.seed))
+    answer = await services.pool.run(lambda: searcher.evaluate(position, limits, body.seed, history))
     return JSONResponse(answer.to_json())

@@ -92,6 +92,7 @@ class Match:
     number: int = field(init=False, default=0)
     dealer: int = field(init=False, default=0)
     game: Game = field(init=False)
+    dealt: Game = field(init=False)  # the game being played as it was dealt (never played on)
     repeat: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
@@ -130,6 +131,7 @@ class Match:
             tribute = (last.loser, last.winner)
         self.game = Game.deal(rules, self.players, deck=deck, first_attacker=leader,
                               chance_seed=game_seed(self.seed, number, "chance"), tribute=tribute)
+        self.dealt = self.game.clone()
         if self._trump_repeats(self.game.trump.suit):
             self._dealer_loses()
         self._record_if_over()

@@ -117,9 +117,30 @@ def format_evaluation(evaluation: Evaluation) -> str:
         f"seat {evaluation.seat}: expected score {_percent(evaluation.score).strip()}% "
         f"(95% {_interval(evaluation.ci95)}){' exact' if evaluation.exact else ''}",
         *_table(["seat", "score %", "loses %"], rows, [False, True, True]),
+        *_tracker_lines(evaluation),
         _stats_line(evaluation.stats.to_json()),
     ]
     return "\n".join(lines)
+
+
+def _tracker_lines(evaluation: Evaluation, shown: int = 8) -> list[str]:
+    """The card tracker: for each other seat its likeliest unseen cards, with their chances."""
+    lines = []
+    seats = len(evaluation.scores)
+    for seat in range(seats + 1):
+        if seat == evaluation.seat:
+            continue
+        likely = sorted(
+            ((chances[seat], card) for card, chances in evaluation.cards.items() if chances[seat] >= 0.005),
+            key=lambda item: (-item[0], item[1]),
+        )
+        if not likely:
+            continue
+        name = "stock" if seat == seats else f"seat {seat}"
+        cells = " ".join(f"{card} {100 * chance:.0f}%" for chance, card in likely[:shown])
+        more = f" (+{len(likely) - shown} more)" if len(likely) > shown else ""
+        lines.append(f"{name} likely holds: {cells}{more}")
+    return lines
 
 
 def _stats_line(stats: dict[str, Any]) -> str:
@@ -129,6 +150,7 @@ def _stats_line(stats: dict[str, Any]) -> str:
         f"{stats['algorithm']}: {stats['iterations']} iterations, {stats['worlds']} worlds in "
         f"{stats['time_ms']:.0f} ms ({stats['iterations_per_s']:,.0f}/s, stopped by "
         f"{stats['stop_reason']}), seed {stats['seed']}, {stats['threads']} thread(s)"
+        + (f", beliefs {stats['beliefs']} (ESS {stats['ess']:.0f})" if stats.get("ess") is not None else "")
     )
 
 
