@@ -114,8 +114,7 @@ class LiveGame:
                 continue
             before = game.clone()
             game.play(move, mover)
-            if mover != seat:
-                reader.observe(mover, move, before, game)
+            reader.observe(mover, move, before, game)
         return reader.history()
 
     def copy(self) -> LiveGame:

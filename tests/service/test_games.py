@@ -242,6 +242,20 @@ def test_game_over_refuses_moves_and_hints(client: TestClient) -> None:
     assert view(client, game, 0)["status"] == "over"
 
 
+def test_a_stored_games_hint_reads_the_game_so_far(client: TestClient) -> None:
+    """Hints inside a stored game weigh the hidden hands by what the other seat did in it."""
+    game = create(client, rules="durak", seats=["human", "greedy"], seed=5)
+    body = game["game"]
+    url = f"/v1/games/{game['id']}/hint"
+    answers = []
+    while body["status"] == "playing" and len(answers) < 6:
+        answer = client.get(url, params={"seat": 0, "iterations": 100}, headers=bearer(game["tokens"][0]))
+        assert answer.status_code == 200, answer.text
+        answers.append(answer.json()["stats"])
+        body = move(client, game, 0, body["legal_moves"][0]).json()
+    assert answers[-1]["beliefs"] in ("weighted", "tempered") and answers[-1]["ess"] > 0
+
+
 def test_hint_for_a_seat(client: TestClient) -> None:
     game = create(client, rules="durak", seats=["human", "human"], seed=9)
     to_move = game["game"]["position"]["to_move"]

@@ -147,14 +147,16 @@ def _readers(game: Game, players: Sequence[Player]) -> list[HistoryReader | None
 
 
 def _play(game: Game, move: Move, seat: int, readers: Sequence[HistoryReader | None]) -> None:
-    """Play `move`, and show it to every other seat's history reader."""
-    watching = [reader for reader in readers if reader is not None and reader.seat != seat]
+    """Play `move`, and show it to every seat's history reader (a seat's own move shows it what
+    the others drew after it, too)."""
+    watching = [reader for reader in readers if reader is not None]
     if not watching:
         game.play(move, seat)
         return
     before = game.clone()
     game.play(move, seat)
-    snapshot = decision_snapshot(before) if before.phase == "play" else None
+    others = before.phase == "play" and any(reader.seat != seat for reader in watching)
+    snapshot = decision_snapshot(before) if others else None
     for reader in watching:
         reader.observe(seat, move, before, game, snapshot)
 
@@ -178,13 +180,14 @@ def _play_match(
         reader = readers[seat]
         history = reader.history() if reader is not None else None
         move = players[seat].choose(match.position(seat), seeds.getrandbits(63), history)
-        if any(reader is not None and reader.seat != seat for reader in readers):
+        if any(reader is not None for reader in readers):
             before = game.clone()
             match.play(move, seat)
-            snapshot = decision_snapshot(before) if before.phase == "play" else None
+            others = before.phase == "play" and any(r is not None and r.seat != seat for r in readers)
+            snapshot = decision_snapshot(before) if others else None
             if match.game is game:
                 for reader in readers:
-                    if reader is not None and reader.seat != seat:
+                    if reader is not None:
                         reader.observe(seat, move, before, game, snapshot)
         else:
             match.play(move, seat)

@@ -1,0 +1,205 @@
+"""Weighted beliefs (solver.search.beliefs): hand-made histories move the chances the way a
+player reasons, random records are always explained, and the search draws from the particles."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from solver.game.cards import Card
+from solver.game.limits import MAX_SEATS
+from solver.game.position import Position
+from solver.game.record import Record
+from solver.game.reference import Game, random_deck
+from solver.game.rules import Rules
+from solver.players.simple import GreedyPlayer
+from solver.search import Limits, Solver, _search
+from solver.search.beliefs import History, HistoryReader, OpponentModel, read_record, weigh
+from solver.search.sampling import prepare
+
+DURAK = Rules.preset_named("durak")
+
+
+# A seat known to play (almost always) greedy.
+GREEDY_SEAT = OpponentModel(lead=0.05, defend=0.05, throw=0.05)
+
+
+def chances(record: dict[str, Any], weighted: bool = True, seed: int = 1) -> dict[Card, list[float]]:
+    position, history = read_record(Record.from_json(record))
+    beliefs = weigh(prepare(position), history if weighted else None, GREEDY_SEAT, particles=8192, seed=seed)
+    assert beliefs.mode == ("weighted" if weighted else "uniform")
+    return beliefs.card_chances(position)
+
+
+def held(table: dict[Card, list[float]], texts: str, seat: int = 1) -> float:
+    return sum(table[Card.parse(text)][seat] for text in texts.split())
+
+
+# Hearts are trump (9h turned up); seat 0 holds these six cards.
+HAND = ["6s", "7c", "8d", "Jc", "Qd", "Ah"]
+
+
+def test_a_seat_that_took_a_low_plain_card_holds_no_cheap_beater() -> None:
+    """Greedy beats 6s with its cheapest spade, or a trump below the queen while the stock is
+    large: a seat that took it most likely holds none of those."""
+    record = {
+        "rules": "durak", "players": 2, "seat": 0, "hand": HAND, "trump": "9h", "first_attacker": 0,
+        "events": [{"seat": 0, "move": "attack 6s"}, {"seat": 1, "move": "take"},
+                   {"seat": 0, "move": "pass"}, {"draw": ["Ks"]}],
+    }
+    weighted, uniform = chances(record), chances(record, weighted=False)
+    beaters = "7s 8s 9s 10s Js Qs As 6h 7h 8h 10h Jh"
+    assert held(weighted, beaters) < 0.5 * held(uniform, beaters)
+    assert held(weighted, "Kh") > held(uniform, "Kh")  # a high trump is kept: no evidence against it
+
+
+def test_a_seat_that_threw_nothing_in_holds_none_of_the_table_ranks() -> None:
+    """Greedy throws in a plain card below the jack of a rank on the table: a seat that passed
+    most likely holds no plain 8."""
+    record = {
+        "rules": "durak", "players": 2, "seat": 0, "hand": HAND, "trump": "9h", "first_attacker": 1,
+        "events": [{"seat": 1, "move": "attack 8c"}, {"seat": 0, "move": "defend 8c with Jc"},
+                   {"seat": 1, "move": "pass"}, {"draw": ["Ks"]}],
+    }
+    weighted, uniform = chances(record), chances(record, weighted=False)
+    assert held(weighted, "8s") < 0.5 * held(uniform, "8s")
+    assert held(weighted, "6c") < held(uniform, "6c")  # it led its lowest plain card
+    assert held(weighted, "Ac") > held(uniform, "Ac")
+
+
+def greedy_game(
+    rules: Rules, players: int, seed: int, plies: int
+) -> tuple[Game, Game, list[Any], dict[int, Any]]:
+    """A game of mostly greedy moves: the game, the deal, the history and each seat's draws."""
+    deck = random_deck(rules, seed)
+    game, first = Game.deal(rules, players, deck=deck), Game.deal(rules, players, deck=deck)
+    rng, greedy = random.Random(seed), GreedyPlayer()
+    history: list[Any] = []
+    draws: dict[int, Any] = {seat: [] for seat in range(players)}
+    for ply in range(plies):
+        if game.over:
+            break
+        seat = game.to_move
+        assert seat is not None
+        position = Position.from_game(game, seat)
+        move = greedy.choose(position) if rng.random() < 0.7 else rng.choice(game.legal_moves())
+        game.play(move, seat)
+        history.append((seat, move))
+        for other in range(players):
+            if game.drawn[other]:
+                draws[other].append((ply, list(game.drawn[other])))
+    return game, first, history, draws
+
+
+@pytest.mark.parametrize(("preset", "players"), [("durak", 2), ("durak", 3), ("perevodnoy", 2), ("tan", 4)])
+def test_every_world_of_a_real_game_explains_its_history(preset: str, players: int) -> None:
+    """The backward walk never rules out a world the seat cannot rule out: no world of a real
+    record gets weight zero, and the true hands get a finite likelihood."""
+    rules = Rules.preset_named(preset)
+    for seed in range(4):
+        game, first, history, draws = greedy_game(rules, players, seed, plies=25 + 10 * seed)
+        deck = random_deck(rules, seed)
+        record = Record.of_game(first, 0, deck, history, draws[0])
+        position, found = read_record(record)
+        assert position.to_json() == Position.from_game(game, 0).to_json()
+        root = prepare(position)
+        hands = np.zeros((256, MAX_SEATS), dtype=np.uint64)
+        log_weights = np.zeros(256)
+        ruled_out = _search.weigh_worlds(
+            root.sampler, list(found.states), found.ops, OpponentModel().epsilon(), seed, hands, log_weights
+        )
+        assert ruled_out == 0 and np.isfinite(log_weights).all()
+        if found.decisions and position.stock:
+            assert log_weights.std() > 0  # the history tells worlds apart
+
+
+def test_the_tracker_adds_up_and_repeats_with_its_seed() -> None:
+    rules = Rules.preset_named("durak")
+    _game, first, history, draws = greedy_game(rules, 3, 7, plies=20)
+    record = Record.of_game(first, 1, random_deck(rules, 7), history, draws[1])
+    position, found = read_record(record)
+    one = weigh(prepare(position), found, particles=2048, seed=5)
+    again = weigh(prepare(position), found, particles=2048, seed=5)
+    assert np.array_equal(one.weights, again.weights) and one.ess == again.ess
+    table = one.card_chances(position)
+    assert set(table) == set(position.unseen_cards())
+    for row in table.values():
+        assert len(row) == position.players + 1 and sum(row) == pytest.approx(1.0, abs=1e-5)
+    hidden = position.hidden_slots().seats
+    for seat in range(position.players):
+        total = sum(row[seat] for row in table.values())
+        assert total == pytest.approx(hidden.get(seat, 0), abs=1e-4)
+
+
+def test_weights_that_collapse_are_tempered_to_keep_enough_worlds() -> None:
+    rules = Rules.preset_named("durak")
+    _game, first, history, draws = greedy_game(rules, 2, 11, plies=40)
+    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 11), history, draws[0]))
+    sharp = OpponentModel(lead=0.01, defend=0.01, throw=0.01)
+    beliefs = weigh(prepare(position), found, sharp, particles=4096, seed=2, min_ess=400.0)
+    if beliefs.mode == "tempered":
+        assert beliefs.power < 1.0 and beliefs.ess == pytest.approx(400.0, rel=0.05)
+    else:
+        assert beliefs.mode == "weighted" and beliefs.ess >= 400.0
+    assert beliefs.weights.sum() == pytest.approx(1.0)
+
+
+def test_the_sampler_draws_the_particles_hands() -> None:
+    """One particle of weight one: every world deals exactly its hands, the rest in the stock."""
+    game = Game.deal(DURAK, 2, deck=random_deck(DURAK, 3))
+    position = Position.from_game(game, 0)
+    root = prepare(position)
+    hands = np.zeros((2, MAX_SEATS), dtype=np.uint64)
+    for seat in range(2):
+        hands[0, seat] = sum(1 << card.index for card in game.hands[seat])
+    other = root.world(9)
+    hands[1, 1] = int(np.uint64(sum(1 << card.index for card in _hand(other, 1))))
+    root.sampler.set_particles(hands, np.array([1.0, 0.0]))
+    for seed in range(20):
+        world = root.world(seed)
+        assert set(_hand(world, 1)) == game.hands[1]
+        assert len(world.snapshot()["stock"]) == len(game.stock)
+    root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
+    assert root.sampler.particles == 0
+    with pytest.raises(ValueError):
+        root.sampler.set_particles(hands, np.array([0.0, 0.0]))
+
+
+def _hand(world: Any, seat: int) -> list[Card]:
+    return [Card.from_index(index) for index in world.snapshot()["hands"][seat]]
+
+
+def test_a_hint_says_how_its_worlds_were_weighed() -> None:
+    rules = Rules.preset_named("durak")
+    game, first, history, draws = greedy_game(rules, 2, 2, plies=30)
+    while game.to_move != 0 and not game.over:
+        history.append((game.to_move, game.legal_moves()[0]))
+        game.play(history[-1][1], game.to_move)
+        if game.drawn[0]:
+            draws[0].append((len(history) - 1, list(game.drawn[0])))
+    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history, draws[0]))
+    limits = Limits(iterations=300)
+    weighted = Solver().hint(position, limits, seed=1, history=found)
+    assert weighted.stats.beliefs in ("weighted", "tempered") and weighted.stats.ess is not None
+    plain = Solver(beliefs=False).hint(position, limits, seed=1, history=found)
+    assert plain.stats.beliefs == "uniform" and plain.stats.ess is None
+    assert plain.to_json()["moves"] == Solver().hint(position, limits, seed=1).to_json()["moves"]
+
+
+def test_a_reader_fed_move_by_move_matches_the_record() -> None:
+    """The arena's and the service's readers (fed the real game) see what the record shows."""
+    rules = Rules.preset_named("perevodnoy")
+    _game, first, history, draws = greedy_game(rules, 3, 4, plies=30)
+    reader = HistoryReader(2, first.trump)
+    replay = first.clone()
+    for seat, move in history:
+        before = replay.clone()
+        replay.play(move, seat)
+        reader.observe(seat, move, before, replay)
+    _position, found = read_record(Record.of_game(first, 2, random_deck(rules, 4), history, draws[2]))
+    fed = reader.history()
+    assert np.array_equal(fed.ops, found.ops) and fed.decisions == found.decisions
+    assert History().decisions == 0
