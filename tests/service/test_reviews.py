@@ -66,7 +66,8 @@ def test_each_decision_gets_its_share_of_the_budget(tmp_path: Path) -> None:
         data = client.post("/v1/analyze", json={"record": endgame_record().to_json()}).json()
         searches = data["stats"]["searches"]
         assert data["stats"]["limits"] == {"iterations": 300, "time_ms": 170.0 / searches}
-        capped = analyze(client, endgame_record().to_json(), limits={"iterations": 10**9, "time_ms": 5.0}).json()
+        huge = {"iterations": 10**9, "time_ms": 5.0}
+        capped = analyze(client, endgame_record().to_json(), limits=huge).json()
         assert capped["stats"]["limits"] == {"iterations": 5_000, "time_ms": 5.0}
 
 
@@ -122,7 +123,8 @@ def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> No
 def test_a_match_is_not_reviewed_yet(client: TestClient) -> None:
     game = create(client, rules="durak", seats=["human", "random"], seed=1, match={"games": 1})
     _play_to_the_end(client, game)
-    answer = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0}, headers=bearer(game["tokens"][0]))
+    path = f"/v1/games/{game['id']}/analysis"
+    answer = client.get(path, params={"seat": 0}, headers=bearer(game["tokens"][0]))
     assert "match" in error(answer, 422, "invalid_input")
 
 
