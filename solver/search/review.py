@@ -1,4 +1,5 @@
-"""Post-game review: every decision of a record's seat, the move it played against the engine's best.
+"""Post-game review (docs/api.md §3, "Reviews"): every decision of a record's seat, the move it
+played against the engine's best.
 
 A game record (docs/api.md §2.3) is replayed; before each of its seat's moves
 in the play phase the position is the one the seat saw (`Position.from_game`
