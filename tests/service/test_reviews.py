@@ -149,3 +149,18 @@ def test_reviews_wait_for_a_search_slot(tmp_path: Path) -> None:
             error(stored, 503, "busy")
         finally:
             release.set()
+
+
+def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
+    """Under trump swap seat 0 is dealt the lowest trump (seed 3) and keeps it: its keep is in the
+    history but the review covers only its moves in play."""
+    game = create(client, rules={"preset": "tan", "trump_swap": True}, seats=["human", "greedy"], seed=3)
+    over = _play_to_the_end(client, game)
+    history = over["history"]
+    assert history[0] == {"seat": 0, "move": {"action": "keep"}, "notation": "keep"}
+    answer = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0, "iterations": 100},
+                        headers=bearer(game["tokens"][0]))
+    assert answer.status_code == 200, answer.text
+    reviewed = answer.json()["moves"]
+    assert [m["ply"] for m in reviewed] == [ply for ply, e in enumerate(history) if e["seat"] == 0][1:]
+    assert all(m["position"].get("phase", "play") == "play" for m in reviewed)
