@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     records = [record for path in args.results for record in read_results(path)]
     found = decisions(records, args.engine)
     default = OpponentModel()
-    report: dict[str, Any] = {"files": [str(path) for path in args.results], "engine": args.engine, "roles": {}}
+    files = [str(path) for path in args.results]
+    report: dict[str, Any] = {"files": files, "engine": args.engine, "roles": {}}
     for role, terms in found.items():
         if not terms:
             continue

@@ -110,7 +110,8 @@ def _lower_priority(nice: int) -> None:
 
 class CapacityGate:
     """Answer 503 at once to a search request (`POST /v1/hint`, `POST /v1/evaluate`,
-    `GET /v1/games/{id}/hint`) while every search slot is busy, before reading its body."""
+    `POST /v1/analyze`, `GET /v1/games/{id}/hint`, `GET /v1/games/{id}/analysis`) while every
+    search slot is busy, before reading its body."""
 
     def __init__(self, app: ASGIApp, pool: Callable[[], SearchPool]) -> None:
         self.app = app
@@ -135,5 +136,5 @@ class CapacityGate:
 
 def _is_search(method: str, path: str) -> bool:
     if method == "POST":
-        return path in ("/v1/hint", "/v1/evaluate")
-    return method == "GET" and path.startswith("/v1/games/") and path.endswith("/hint")
+        return path in ("/v1/hint", "/v1/evaluate", "/v1/analyze")
+    return method == "GET" and path.startswith("/v1/games/") and path.endswith(("/hint", "/analysis"))

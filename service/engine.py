@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from service.metrics import Metrics
@@ -20,6 +21,7 @@ from solver.game.position import Position
 from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
 from solver.search import Evaluation, Hint, Limits, Solver
 from solver.search.beliefs import History
+from solver.search.review import Decision, Review, review_decisions
 
 __all__ = ["Searcher"]
 
@@ -41,6 +43,14 @@ class Searcher:
         else:
             limits = Limits.from_json(requested)
         return limits.capped(s.max_iterations, s.max_time_ms)
+
+    def review_limits(self, requested: dict[str, Any] | None, searches: int) -> Limits:
+        """Each decision's limits in a review of `searches` searched decisions: the request's limits
+        (or the defaults) capped as any search's, the time also within the decision's share of
+        `analysis_budget_ms`, so the whole review ends."""
+        limits = self.limits(requested)
+        share = self.settings.analysis_budget_ms / max(searches, 1)
+        return Limits(iterations=limits.iterations, time_ms=min(limits.time_ms or share, share))
 
     # -- searches -----------------------------------------------------------------------------
 
@@ -88,6 +98,17 @@ class Searcher:
         evaluation = self._solver("ismcts").evaluate(position, limits, seed=seed, history=history)
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
+
+    def review(
+        self, seat: int, found: Sequence[Decision], requested: dict[str, Any] | None, seed: int
+    ) -> Review:
+        """Review a seat's decisions (runs in one search slot, one search after another)."""
+        limits = self.review_limits(requested, sum(not decision.forced for decision in found))
+
+        def searched(hint: Hint) -> None:
+            self.metrics.record_search("review", hint.stats.iterations, hint.stats.time_ms)
+
+        return review_decisions(seat, found, limits, seed, self._solver("ismcts"), searched)
 
     # -- engine seats -------------------------------------------------------------------------
 

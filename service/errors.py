@@ -52,7 +52,8 @@ _DESCRIPTIONS = {
     401: "no bearer token for a seat that needs one",
     403: "a wrong token for this seat, or a seat that is not yours",
     404: "no game with this id",
-    409: "the game kept changing while this move was played; retry",
+    409: "`conflict`: the game kept changing while this move was played, retry; "
+    "`game_not_over`: a review of a game still being played",
     413: "the request body is too large",
     422: "invalid input: see `code` ("
     + ", ".join(code.value for code in ErrorCode if code.status == 422)

@@ -43,11 +43,13 @@ from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
 from solver.game.moves import Action, Move
 from solver.game.position import Position
+from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, SEARCH_ENGINES, make_player
 from solver.search import Limits
 from solver.search.beliefs import History, HistoryReader
+from solver.search.review import Decision, decisions
 
 __all__ = ["GameManager", "LiveGame"]
 
@@ -116,6 +118,22 @@ class LiveGame:
             game.play(move, mover)
             reader.observe(mover, move, before, game)
         return reader.history()
+    def record(self, seat: int) -> Record:
+        """What `seat` saw of the game (docs/api.md §2.3): its dealt hand, every public move and its
+        own draws, from the stored deal and moves. Only a single game has one for now."""
+        if self.is_match:
+            raise TanError("the games of a match cannot be reviewed yet, only a single game",
+                           ErrorCode.INVALID_INPUT)
+        match = self.new_match(self.setup)
+        first = match.game.clone()
+        history: list[tuple[int, Move]] = []
+        draws: list[tuple[int, list[Card]]] = []
+        for ply, (_number, mover, move) in enumerate(self.history):
+            match.play(move, mover)
+            history.append((mover, move))
+            if match.game.drawn[seat]:
+                draws.append((ply, list(match.game.drawn[seat])))
+        return Record.of_game(first, seat, parse_cards(self.setup["deck"]), history, draws)
 
     def copy(self) -> LiveGame:
         return LiveGame(self.id, self.setup, self.match.clone(), list(self.history))
@@ -420,6 +438,26 @@ class GameManager:
         position = live.position(seat)
         self.searcher.check_to_move(position)
         return await self.pool.run(lambda: run(position, live.history_of(seat)))
+
+
+    async def analysis(
+        self,
+        game_id: str,
+        seat: int,
+        token: str | None,
+        run: Callable[[int, list[Decision]], T],
+    ) -> T:
+        """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
+        `seat`, from its record of the game, in a search slot."""
+        live = await self._load(game_id)
+        self.authorize(live, seat, token)
+        if not live.over:
+            raise ApiError(
+                ErrorCode.GAME_NOT_OVER,
+                f"game {game_id} is still being played: its review comes once it is over",
+            )
+        found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
+        return await self.pool.run(lambda: run(seat, found))
 
 
 def _secret(move: Move, mover: int, viewer: int) -> bool:

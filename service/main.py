@@ -26,7 +26,7 @@ from service.deps import services_of
 from service.errors import install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
 from service.middleware import BodyLimitMiddleware
-from service.routers import games, positions, rules
+from service.routers import games, positions, reviews, rules
 from service.routers import service as service_router
 from service.settings import Settings, get_settings
 from service.version import VERSION
@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules.router)
     app.include_router(positions.router)
     app.include_router(games.router)
+    app.include_router(reviews.router)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

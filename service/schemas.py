@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from solver.game.moves import Action
 
 __all__ = [
+    "AnalysisResponse",
+    "AnalyzeRequest",
     "EvaluateRequest",
     "EvaluateResponse",
     "GameCreateRequest",
@@ -241,6 +243,38 @@ class EvaluateRequest(_Strict):
     seed: SeedField = 0
 
 
+EXAMPLE_RECORD: dict[str, Any] = {
+    "rules": "tan",
+    "players": 2,
+    "seat": 0,
+    "hand": ["6s", "7s", "Jd", "Qh", "Ac", "9c", "2d", "Kd"],
+    "trump": "Th",
+    "first_attacker": 1,
+    "events": [
+        {"seat": 1, "move": "attack 7d"},
+        {"seat": 0, "move": "defend 7d with Jd"},
+        {"seat": 1, "move": "pass"},
+        {"draw": ["8h"]},
+    ],
+}
+
+
+class AnalyzeRequest(_Strict):
+    """A game record to review, and how hard to search each of its seat's decisions (`limits` are
+    per decision, capped by the server; each decision's time also within its share of
+    `TAN_ANALYSIS_BUDGET_MS`)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"record": EXAMPLE_RECORD, "limits": {"iterations": 5000}, "seed": 1}]
+        }
+    )
+
+    record: dict[str, Any] = Field(description="everything the seat saw from the deal on (docs/api.md §2.3)")
+    limits: Limits = None
+    seed: SeedField = 0
+
+
 # -- games -------------------------------------------------------------------------------------
 
 
@@ -421,6 +455,54 @@ class EvaluateResponse(BaseModel):
         "seat's hand, then in the stock"
     )
     stats: StatsOut
+
+
+class ReviewedMoveOut(BaseModel):
+    """One decision of the seat: the move played against the engine's choice."""
+
+    index: int = Field(description="the move's index in the record's events")
+    ply: int = Field(description="moves played in the game before it, since the deal")
+    move: MoveOut
+    notation: str
+    best: MoveOut = Field(description="the engine's choice: the most searched move (the best proven one)")
+    best_notation: str
+    played_score: float | None = Field(
+        description="the seat's expected score after the move played; null when forced or unscored"
+    )
+    best_score: float | None = Field(description="the same after the engine's choice; null when forced")
+    loss: float = Field(description="best_score - played_score, at least 0 (0 when forced or unscored)")
+    label: Literal["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"] = Field(
+        description="good: loss < 0.05; inaccuracy: < 0.10; mistake: < 0.20; blunder: 0.20 or more; "
+        "forced: the only legal move (not searched); unscored: the search never tried the move played"
+    )
+    exact: bool = Field(description="both scores proven (nothing hidden, two seats left)")
+    position: PositionOut = Field(description="what the seat saw when it chose (docs/api.md §2.2)")
+
+
+class ReviewSummaryOut(BaseModel):
+    decisions: int = Field(description="the seat's decisions reviewed")
+    labels: dict[str, int] = Field(description="how many decisions got each label (every label listed)")
+    total_loss: float = Field(description="the losses added up")
+    mean_loss: float | None = Field(description="the mean loss of the scored decisions; null without any")
+
+
+class ReviewStatsOut(BaseModel):
+    algorithm: str
+    searches: int = Field(description="decisions searched (every decision but the forced ones)")
+    exact: int = Field(description="searches that were solved exactly")
+    iterations: int = Field(description="iterations of every search added up (nodes where solved)")
+    time_ms: float
+    limits: dict[str, Any] = Field(description="each decision's limits, as capped by the server")
+    seed: int
+
+
+class AnalysisResponse(BaseModel):
+    """Every decision of the record's seat, reviewed, with a summary."""
+
+    seat: int
+    moves: list[ReviewedMoveOut]
+    summary: ReviewSummaryOut
+    stats: ReviewStatsOut
 
 
 class HistoryEntry(BaseModel):

@@ -70,6 +70,12 @@ class Settings(BaseSettings):
         description="engine seats search for at most this long within one request; "
         "past it they play the greedy engine's move, so a request always ends",
     )
+    analysis_budget_ms: float = Field(
+        default=60_000,
+        gt=0,
+        description="a game review searches for at most this long in all: each decision's time limit is "
+        "at most its share of it (and at most max_time_ms), so a review always ends",
+    )
     game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
 
     @field_validator("cors_origins", mode="before")

@@ -3,6 +3,7 @@
     tan bench [--short] [--json] [--rules R --players N] [--engines core,reference,c]
               [--threads 1,2] [--search-iterations N] [--no-search]
     tan hint | evaluate | moves FILE|- [--json]   answers about a docs/api.md §2.2 position
+    tan analyze RECORD|- [--json]   a post-game review of a docs/api.md §2.3 game record
     tan play [--rules R --players N --seat S --engine E]   a game in the terminal
     tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
               [--scheduler tcp://host:8786] [--sprt ELO0,ELO1 --sprt-alpha A --sprt-beta B]
@@ -35,6 +36,7 @@ from solver.game.record import Record
 from solver.game.rules import PRESETS, Rules
 from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
 from solver.search.beliefs import History, read_record
+from solver.search.review import review
 from solver.tools.arena import (
     ArenaSummary,
     Sprt,
@@ -52,7 +54,14 @@ from solver.tools.bench import (
     report_playouts,
     report_search,
 )
-from solver.tools.console import TerminalGame, format_evaluation, format_hint, format_moves, format_position
+from solver.tools.console import (
+    TerminalGame,
+    format_evaluation,
+    format_hint,
+    format_moves,
+    format_position,
+    format_review,
+)
 
 __all__ = ["main", "version"]
 
@@ -217,6 +226,19 @@ def _moves(args: argparse.Namespace) -> int:
     else:
         print(format_position(position))
         print(format_moves(position, moves))
+    return 0
+
+
+@_refusing_bad_input
+def _analyze(args: argparse.Namespace) -> int:
+    """A post-game review of a record's seat: each decision against the engine's best (docs/api.md §3)."""
+    record = Record.from_json(_read_json(args.file))
+    solver = Solver(args.algorithm, threads=args.threads)
+    answer = review(record, _limits(args, Limits()), seed=args.seed, solver=solver)
+    if args.json:
+        _print_json(answer.to_json())
+    else:
+        print(format_review(answer, record.rules, record.players))
     return 0
 
 
@@ -435,6 +457,19 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
         if name == "hint":
             sub.add_argument("--multipv", type=int, help="how many ranked moves to show")
         sub.set_defaults(run=run)
+
+    analyze = commands.add_parser(
+        "analyze",
+        help="review a game: each decision of the record's seat against the engine's best",
+        description="review a game: each decision of the record's seat against the engine's best move, "
+        "with the loss in expected score and a label (docs/api.md §3)",
+    )
+    analyze.add_argument(
+        "file", metavar="RECORD|-", help="a docs/api.md §2.3 game record as JSON; - reads stdin"
+    )
+    _add_search_options(analyze, json_help="answer in JSON (docs/api.md §3, POST /v1/analyze)")
+    _add_solver_options(analyze)
+    analyze.set_defaults(run=_analyze)
 
     play = commands.add_parser("play", help="play a game in the terminal against engines")
     _add_game_options(play)

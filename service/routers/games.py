@@ -1,4 +1,4 @@
-"""Games played over HTTP (docs/api.md §3): create, read a seat's view, move, ask a hint.
+"""Games played over HTTP (docs/api.md §3): create, read a seat's view, move, ask a hint, review.
 
 Human seats act with their bearer token; engine seats play by themselves
 until a human must act or the game ends. Games are stored in SQLite.
@@ -15,6 +15,7 @@ from service.deps import ServicesDep, TokenDep
 from service.errors import error_responses
 from service.schemas import (
     MAX_SEED,
+    AnalysisResponse,
     GameCreatedResponse,
     GameCreateRequest,
     GameMoveRequest,
@@ -97,5 +98,32 @@ async def game_hint(
         seat,
         token,
         lambda position, history: searcher.hint(position, limits, seed, multipv, algorithm, history=history),
+    )
+    return JSONResponse(answer.to_json())
+
+
+@router.get(
+    "/{game_id}/analysis",
+    response_model=AnalysisResponse,
+    responses=error_responses(401, 403, 404, 409, 422, 503),
+)
+async def game_analysis(
+    game_id: GameId,
+    seat: SeatQuery,
+    services: ServicesDep,
+    token: TokenDep,
+    iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
+    time_ms: Annotated[float | None, Query(description="search time per decision in ms (capped)")] = None,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="seed of the review")] = 0,
+) -> JSONResponse:
+    """Once the game is over (409 `game_not_over` before), a review of the seat's decisions from
+    everything it saw, as `POST /v1/analyze` answers for its record."""
+    searcher = services.searcher
+    requested = {
+        name: value for name, value in (("iterations", iterations), ("time_ms", time_ms)) if value is not None
+    } or None
+    searcher.limits(requested)  # refuse bad limits before taking a slot
+    answer = await services.games.analysis(
+        game_id, seat, token, lambda mover, found: searcher.review(mover, found, requested, seed)
     )
     return JSONResponse(answer.to_json())

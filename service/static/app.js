@@ -27,7 +27,7 @@
       gameOver: "Hết ván", seat: "Ghế", score: "Điểm", replay: "Chơi lại ván này",
       hintTitle: "Gợi ý", legalMoves: "Nước đi hợp lệ", history: "Diễn biến",
       hintNote: "Cơ hội thắng = điểm kỳ vọng (thắng 1, hòa ½, thua 0), ước lượng bằng tìm kiếm trên các bài chưa biết.",
-      keys: "Phím: H gợi ý · T ôm · P bỏ qua · C chuyển · 1–9 chọn nước đi · Esc hủy · N ván mới",
+      keys: "Phím: H gợi ý · T ôm · P bỏ qua · C chuyển · 1–9 chọn nước đi · Esc hủy · N ván mới · ← → xem lại",
       footer: "Tấn: bộ giải và gợi ý cho bài Tấn / Durak.", rulesLink: "Luật (JSON)",
       you: "Bạn", seatName: "Máy {n}", cards: "{n} lá", known: "Đã biết:",
       roleAttacker: "tấn", roleDefender: "đỡ", roleTaking: "ôm", roleDone: "hết bài",
@@ -80,6 +80,18 @@
       previousGame: "Ván {n}: {what}", prevLoser: "{name} thua", prevDraw: "hòa", prevAllTrumps: "{name} thắng trắng",
       prevRepeat: "chủ lặp lại: {name} (người chia) thua", sittingOut: "{name} đứng ngoài ván này.",
       matchOver: "Hết trận.", resultAllTrumps: "{name} thắng trắng.",
+      review: "Xem lại ván", reviewTitle: "Xem lại ván", reviewClose: "Đóng", reviewNav: "Các nước của bạn",
+      reviewPrev: "Nước trước", reviewNext: "Nước sau", reviewPly: "Nước", reviewPlayed: "Bạn đánh",
+      reviewBest: "Máy chọn", reviewLoss: "Thiệt", reviewLabel: "Đánh giá",
+      reviewNote: "Thiệt = cơ hội thắng của nước máy chọn trừ cơ hội thắng của nước bạn đánh, tính từ những gì bạn thấy lúc đó. Dưới 5 điểm: tốt; dưới 10: chưa chuẩn; dưới 20: sai lầm; từ 20: sai nghiêm trọng.",
+      reviewThinking: "Đang xem lại từng nước của bạn…", reviewStatus: "Xem lại: nước {n}/{of} của bạn (nước thứ {ply} của ván).",
+      reviewEmpty: "Bạn chưa đi nước nào trong ván này.",
+      reviewYou: "Bạn đánh: {move}", reviewEngine: "Máy chọn: {move}", reviewSame: "Máy cũng chọn nước này.",
+      reviewOnly: "Nước duy nhất được đi.", reviewCost: "Thiệt {n} điểm cơ hội thắng.",
+      reviewUnscored: "Máy chưa kịp thử nước bạn đánh.",
+      reviewSummary: "{n} nước: {counts}. Thiệt trung bình {mean} điểm.",
+      label_good: "tốt", label_inaccuracy: "chưa chuẩn", label_mistake: "sai lầm", label_blunder: "sai nghiêm trọng",
+      label_forced: "bắt buộc", label_unscored: "chưa chấm",
     },
     en: {
       title: "Tấn", language: "Language", newGame: "New game", close: "Close",
@@ -98,7 +110,7 @@
       gameOver: "Game over", seat: "Seat", score: "Score", replay: "Replay this deal",
       hintTitle: "Hint", legalMoves: "Legal moves", history: "History",
       hintNote: "Win chance = expected score (win 1, draw ½, lose 0), estimated by searching the unseen cards.",
-      keys: "Keys: H hint · T take · P pass · C transfer · 1–9 pick a move · Esc cancel · N new game",
+      keys: "Keys: H hint · T take · P pass · C transfer · 1–9 pick a move · Esc cancel · N new game · ← → review",
       footer: "Tấn: a solver and hint service for bài Tấn / Durak.", rulesLink: "Rules (JSON)",
       you: "You", seatName: "Seat {n}", cards: "{n} cards", known: "Known:",
       roleAttacker: "attacks", roleDefender: "defends", roleTaking: "takes", roleDone: "finished",
@@ -151,6 +163,18 @@
       previousGame: "Game {n}: {what}", prevLoser: "{name} lost", prevDraw: "a draw", prevAllTrumps: "{name} won with all trumps",
       prevRepeat: "the trump came again: {name} (the dealer) lost", sittingOut: "{name} sits this game out.",
       matchOver: "Match over.", resultAllTrumps: "{name} won with a hand of trumps.",
+      review: "Review this game", reviewTitle: "Game review", reviewClose: "Close", reviewNav: "Your moves",
+      reviewPrev: "Previous", reviewNext: "Next", reviewPly: "Move", reviewPlayed: "You played",
+      reviewBest: "Engine's choice", reviewLoss: "Cost", reviewLabel: "Verdict",
+      reviewNote: "Cost = the win chance of the engine's choice minus that of your move, judged from what you could see then. Below 5 points: good; below 10: inaccuracy; below 20: mistake; 20 or more: blunder.",
+      reviewThinking: "Reviewing each of your moves…", reviewStatus: "Review: your move {n} of {of} (move {ply} of the game).",
+      reviewEmpty: "You made no move in this game.",
+      reviewYou: "You played: {move}", reviewEngine: "Engine's choice: {move}", reviewSame: "The engine chose it too.",
+      reviewOnly: "The only legal move.", reviewCost: "It cost {n} points of win chance.",
+      reviewUnscored: "The search did not try your move.",
+      reviewSummary: "{n} moves: {counts}. Mean cost {mean} points.",
+      label_good: "good", label_inaccuracy: "inaccuracy", label_mistake: "mistake", label_blunder: "blunder",
+      label_forced: "forced", label_unscored: "unscored",
     },
   };
 
@@ -163,6 +187,8 @@
   const LANG_KEY = "tan.lang";
   const SETUP_KEY = "tan.setup";
   const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
+  const REVIEW_ITERATIONS = 5000; // each decision's search in a review (the server caps it)
+  const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
 
   const $ = (id) => document.getElementById(id);
 
@@ -176,7 +202,8 @@
     hint: null,
     hintFor: -1, // history length the hint was computed for
     choosing: null, // {card, moves} while the chooser is open
-    busy: false, // false, or what is being waited for: "move" (engines reply too) or "hint"
+    busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
+    review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
     playersRange: { ...PLAYERS_FALLBACK },
   };
 
@@ -298,6 +325,7 @@
     if (active && active !== document.body && visible && !active.disabled) return;
     if ($("game").hidden) return;
     const candidates = [
+      reviewOpen() && ($("review-next").disabled ? $("review-prev") : $("review-next")),
       state.choosing && $("chooser-options").querySelector("button"),
       $("hand").querySelector("button.card.legal:not([disabled])"),
       !$("over").hidden && $("new-game-over"),
@@ -454,6 +482,157 @@
     }, "hint");
   }
 
+  // -- the review of a finished game (GET /v1/games/{id}/analysis) ----------------------------
+
+  const reviewOpen = () => !!(state.review && state.review.open && state.review.id === state.id);
+  const reviewed = () => (reviewOpen() ? state.review.data.moves[state.review.at] || null : null);
+  const canReview = () => !!(state.game && state.game.status === "over" && !state.game.match);
+  const points = (x) => (Number(x) * 100).toFixed(1);
+
+  function openReview() {
+    if (state.busy || !canReview()) return;
+    if (state.review && state.review.id === state.id) {
+      state.review.open = true;
+      render();
+      keepFocus();
+      return;
+    }
+    const id = state.id;
+    busyWith(async () => {
+      const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${REVIEW_ITERATIONS}`;
+      const data = await api("GET", path);
+      clearMessage();
+      state.review = { id, data, at: 0, open: true };
+    }, "review");
+  }
+
+  function closeReview() {
+    if (!reviewOpen()) return;
+    state.review.open = false;
+    render();
+    $("review-button").focus();
+  }
+
+  function stepReview(to) {
+    if (!reviewOpen() || state.busy) return;
+    const last = state.review.data.moves.length - 1;
+    state.review.at = Math.max(0, Math.min(last, to));
+    render();
+    keepFocus();
+  }
+
+  function labelBadge(label) {
+    const badge = document.createElement("span");
+    badge.className = `verdict-badge label-${LABELS.includes(label) ? label : "unscored"}`;
+    badge.textContent = t("label_" + label);
+    return badge;
+  }
+
+  function reviewLine(text, score, cls) {
+    const line = document.createElement("div");
+    line.className = "review-move " + cls;
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = text;
+    line.append(what);
+    if (score !== null && score !== undefined) {
+      const value = document.createElement("span");
+      value.className = "pct";
+      value.textContent = pct(score);
+      value.title = t("winChance");
+      line.append(value, bar(score, null));
+    }
+    return line;
+  }
+
+  function renderReview() {
+    const panel = $("review");
+    const open = reviewOpen();
+    panel.hidden = !open;
+    document.body.classList.toggle("reviewing", open);
+    $("review-button").hidden = !canReview();
+    $("review-button").disabled = !!state.busy;
+    if (!open) return;
+    const { data, at } = state.review;
+    const moves = data.moves;
+    const entry = moves[at] || null;
+    $("review-prev").disabled = !!state.busy || at <= 0;
+    $("review-next").disabled = !!state.busy || at >= moves.length - 1;
+    $("review-step").textContent = entry
+      ? t("reviewStatus", { n: at + 1, of: moves.length, ply: entry.ply + 1 })
+      : t("reviewEmpty");
+
+    const detail = $("review-detail");
+    detail.replaceChildren();
+    detail.dataset.label = entry ? entry.label : "";
+    if (entry) {
+      const verdict = document.createElement("p");
+      verdict.className = "verdict";
+      verdict.append(labelBadge(entry.label));
+      if (entry.exact) verdict.append(provenBadge());
+      let note;
+      if (entry.label === "forced") note = t("reviewOnly");
+      else if (entry.label === "unscored") note = t("reviewUnscored");
+      else if (sameMove(entry.move, entry.best)) note = t("reviewSame");
+      else note = t("reviewCost", { n: points(entry.loss) });
+      verdict.append(document.createTextNode(" " + note));
+      detail.append(
+        verdict,
+        reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played"),
+        reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best"),
+      );
+    }
+
+    const summary = data.summary;
+    const counts = LABELS.filter((label) => summary.labels[label])
+      .map((label) => `${t("label_" + label)} ${summary.labels[label]}`).join(", ");
+    $("review-summary").textContent = t("reviewSummary", {
+      n: summary.decisions, counts: counts || "–", mean: summary.mean_loss === null ? "–" : points(summary.mean_loss),
+    });
+
+    const rows = $("review-rows");
+    rows.replaceChildren(
+      ...moves.map((move, index) => {
+        const row = document.createElement("tr");
+        row.className = `label-${move.label}` + (index === at ? " current" : "");
+        if (index === at) row.setAttribute("aria-current", "step");
+        const first = document.createElement("td");
+        const jump = document.createElement("button");
+        jump.type = "button";
+        jump.className = "jump";
+        jump.textContent = String(move.ply + 1);
+        jump.disabled = !!state.busy;
+        jump.setAttribute("aria-label", `${t("reviewPly")} ${move.ply + 1}: ${moveText(move.move)}, ${t("label_" + move.label)}`);
+        jump.addEventListener("click", () => stepReview(index));
+        first.append(jump);
+        const cells = [
+          moveText(move.move),
+          moveText(move.best),
+          move.label === "forced" || move.label === "unscored" ? "–" : points(move.loss),
+        ].map((text) => {
+          const cell = document.createElement("td");
+          cell.textContent = text;
+          return cell;
+        });
+        const verdict = document.createElement("td");
+        verdict.append(labelBadge(move.label));
+        row.append(first, ...cells, verdict);
+        return row;
+      }),
+    );
+    const current = rows.querySelector("tr.current");
+    if (current && typeof current.scrollIntoView === "function") current.scrollIntoView({ block: "nearest" });
+  }
+
+  // The cards of the reviewed decision in the hand: the one played and the engine's.
+  function markReviewedCards(entry) {
+    for (const [move, cls] of [[entry.move, "played"], [entry.best, "engine"]]) {
+      const card = move && move.card;
+      const button = card && $("hand").querySelector(`button[data-card="${card}"]`);
+      if (button) button.classList.add(cls);
+    }
+  }
+
   // -- games ---------------------------------------------------------------------------------
 
   function readForm() {
@@ -576,7 +755,8 @@
   function render() {
     if (!state.game) return;
     const game = state.game;
-    const pos = game.position;
+    const entry = reviewed(); // while reviewing: the decision shown, and the table as it was then
+    const pos = entry ? entry.position : game.position;
     const over = game.status === "over";
     const trumpSuit = suitOf(pos.trump);
     const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0;
@@ -605,8 +785,10 @@
     $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
 
     renderTable(pos);
-    renderRecent(game);
+    if (reviewOpen()) $("recent").replaceChildren();
+    else renderRecent(game);
     renderHand(pos, trumpSuit, myTurn);
+    if (entry) markReviewedCards(entry);
     renderChooser();
 
     // action buttons
@@ -626,7 +808,8 @@
     renderMoves();
     renderHint();
     renderHistory(game);
-    renderOver(game, over);
+    renderOver(game, over && !reviewOpen());
+    renderReview();
 
     $("game-info").textContent = state.seed !== null && state.seed !== undefined
       ? t("gameInfo", { id: state.id, seed: state.seed })
@@ -719,7 +902,8 @@
     const status = $("status");
     status.classList.toggle("over", over);
     let text;
-    if (over) text = game.match ? t("matchOver") : t("statusOver");
+    if (state.busy === "review") text = t("reviewThinking");
+    else if (over) text = game.match ? t("matchOver") : t("statusOver");
     else if (state.busy === "move") text = t("statusBusy");
     else if (pos.phase === "setup") text = pos.to_move === 0 ? t("beforePlay") : t("setupWait");
     else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
@@ -1070,6 +1254,12 @@
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (reviewOpen() && !$("game").hidden) {
+      const at = state.review.at;
+      const step = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: Infinity }[event.key];
+      if (event.key === "Escape") { closeReview(); event.preventDefault(); return; }
+      if (step !== undefined) { stepReview(step); event.preventDefault(); return; }
+    }
     if (event.key === "Escape") {
       if (state.choosing) { closeChooser(); event.preventDefault(); }
       return;
@@ -1150,6 +1340,10 @@
     $("new-game-over").addEventListener("click", showSetup);
     $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); });
     $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
+    $("review-button").addEventListener("click", openReview);
+    $("review-close").addEventListener("click", closeReview);
+    $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });
+    $("review-next").addEventListener("click", () => { if (state.review) stepReview(state.review.at + 1); });
     document.addEventListener("keydown", onKey);
 
     loadPresets(); // refines the seat ranges; keeps what is chosen

@@ -57,6 +57,7 @@ class ErrorCode(enum.StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     NOT_ACCEPTABLE = "not_acceptable"
     CONFLICT = "conflict"
+    GAME_NOT_OVER = "game_not_over"
     TOO_LARGE = "too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     TOO_MANY_REQUESTS = "too_many_requests"
@@ -78,7 +79,7 @@ class ErrorCode(enum.StrEnum):
     def for_status(cls, status: int) -> ErrorCode:
         """The code of a bare HTTP error with this status (an unknown path, a wrong method…)."""
         for code, code_status in _STATUS.items():
-            if code_status == status and code not in (cls.ENGINE_SEAT,):
+            if code_status == status and code not in (cls.ENGINE_SEAT, cls.GAME_NOT_OVER):
                 return code
         return cls.INVALID_REQUEST if status == 422 else cls.HTTP_ERROR
 
@@ -92,6 +93,7 @@ _STATUS: dict[ErrorCode, int] = {
     ErrorCode.METHOD_NOT_ALLOWED: 405,
     ErrorCode.NOT_ACCEPTABLE: 406,
     ErrorCode.CONFLICT: 409,
+    ErrorCode.GAME_NOT_OVER: 409,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.TOO_MANY_REQUESTS: 429,
@@ -129,6 +131,7 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.METHOD_NOT_ALLOWED: "a method the path does not take",
     ErrorCode.NOT_ACCEPTABLE: "an answer format the server cannot give",
     ErrorCode.CONFLICT: "the game kept changing while this move was played; retry",
+    ErrorCode.GAME_NOT_OVER: "a review of a stored game that is still being played",
     ErrorCode.TOO_LARGE: "a request body over the size limit",
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: "a body that is not JSON",
     ErrorCode.TOO_MANY_REQUESTS: "too many requests from this client",

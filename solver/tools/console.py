@@ -22,9 +22,17 @@ from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.players import Player
 from solver.search import Evaluation, Hint, Limits, Solver
+from solver.search.review import Label, Review
 from solver.tools.arena import checked_player
 
-__all__ = ["TerminalGame", "format_evaluation", "format_hint", "format_moves", "format_position"]
+__all__ = [
+    "TerminalGame",
+    "format_evaluation",
+    "format_hint",
+    "format_moves",
+    "format_position",
+    "format_review",
+]
 
 
 def _percent(x: float) -> str:
@@ -141,6 +149,51 @@ def _tracker_lines(evaluation: Evaluation, shown: int = 8) -> list[str]:
         more = f" (+{len(likely) - shown} more)" if len(likely) > shown else ""
         lines.append(f"{name} likely holds: {cells}{more}")
     return lines
+
+
+def format_review(review: Review, rules: Rules, players: int) -> str:
+    """A review as a table: each decision's ply, the move played and the engine's choice with their
+    win chances (expected scores), the loss and the label; the summary and the searches below."""
+    rows = [
+        [
+            str(move.decision.ply),
+            move.decision.move.notation,
+            "-" if move.played_score is None else _percent(move.played_score),
+            move.best.notation,
+            "-" if move.best_score is None else _percent(move.best_score),
+            "-" if move.label in (Label.FORCED, Label.UNSCORED) else f"{move.loss:.3f}",
+            move.label.value,
+            "yes" if move.exact else "",
+        ]
+        for move in review.moves
+    ]
+    trump = review.moves[0].decision.position.trump if review.moves else None
+    head = f"seat {review.seat} · {_rules_name(rules)}, {players} players"
+    lines = [head + (f" · trump {trump}" if trump else ""), ""]
+    lines += _table(
+        ["ply", "played", "win %", "best", "win %", "loss", "label", "exact"],
+        rows,
+        [True, False, True, False, True, True, False, False],
+    )
+    summary = review.summary
+    counts = ", ".join(f"{label.value} {count}" for label, count in summary.labels.items() if count)
+    mean = "-" if summary.mean_loss is None else f"{summary.mean_loss:.3f}"
+    lines.append(
+        f"seat {review.seat}: {summary.decisions} decision{'s' if summary.decisions != 1 else ''}"
+        f"{f' ({counts})' if counts else ''}; loss {summary.total_loss:.3f} in all, {mean} a decision"
+    )
+    stats, limits = review.stats, review.stats["limits"]
+    each = " and ".join(
+        text for text in (
+            f"{limits['iterations']} iterations" if limits.get("iterations") else "",
+            f"{limits['time_ms']:g} ms" if limits.get("time_ms") else "",
+        ) if text
+    )  # fmt: skip
+    lines.append(
+        f"{stats['algorithm']}: {stats['searches']} searches ({stats['exact']} solved exactly), "
+        f"at most {each} each, {stats['time_ms']:.0f} ms in all, seed {stats['seed']}"
+    )
+    return "\n".join(lines)
 
 
 def _stats_line(stats: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from service.process import ServiceProcess as Server
+from tests.support.records import ENDGAME_DECK
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -378,5 +379,102 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     assert played >= 1
     assert "Game 2" in page.inner_text("#match-previous")
     page.screenshot(path=str(shots / "web-match-over.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, shots: Path) -> None:
+    """At game over the page reviews seat 0's decisions (GET /v1/games/{id}/analysis): the table and
+    hand as they were, the move played, the engine's choice, the cost and the verdict, stepping with
+    buttons, arrow keys and the table's rows; Esc closes it. The game is the hand-made deal of
+    tests/support/records.py, played by pressing 1 (the first legal move) until it ends."""
+    request = {"rules": "durak", "seats": ["human", "greedy"], "deck": ENDGAME_DECK, "first_attacker": 0}
+    created = httpx.post(server.url + "/v1/games", json=request, timeout=120.0)
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["tokens"][0]
+
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.evaluate(
+        "saved => sessionStorage.setItem('tan.game', JSON.stringify(saved))", {"id": game_id, "token": token}
+    )
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.locator("#review-button").is_hidden()  # only once the game is over
+    for _ in range(120):
+        if page.locator("#over").is_visible():
+            break
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message")
+    assert page.locator("#over").is_visible()
+
+    assert page.inner_text("#review-button") == "Review this game"
+    page.click("#review-button")
+    page.wait_for_selector("#review:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.locator("#over").is_hidden()
+    # The same review as the API's (same seed and iteration cap: a review repeats).
+    answer = httpx.get(
+        f"{server.url}/v1/games/{game_id}/analysis",
+        params={"seat": 0, "iterations": 5000},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=120.0,
+    )
+    assert answer.status_code == 200, answer.text
+    moves = answer.json()["moves"]
+    assert len(moves) >= 3 and page.locator("#review-rows tr").count() == len(moves)
+
+    def shows(at: int) -> None:
+        """The page shows decision `at`: its step, verdict, moves and the hand as it was then."""
+        move = moves[at]
+        assert page.inner_text("#review-step").startswith(f"Review: your move {at + 1} of {len(moves)}")
+        assert page.get_attribute("#review-detail", "data-label") == move["label"]
+        assert f"move {move['ply'] + 1} of the game" in page.inner_text("#review-step")
+        detail = page.inner_text("#review-detail")
+        assert "You played:" in detail and "Engine's choice:" in detail
+        hand = page.locator("#hand button.card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        assert sorted(hand) == sorted(move["position"]["hand"])
+        if move["move"].get("card"):
+            assert page.locator(f"#hand button.card.played[data-card='{move['move']['card']}']").count() == 1
+        table = page.locator("#table .card.attack").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        assert table == [pair["attack"] for pair in move["position"]["table"]]
+        assert page.inner_text("#stock-count") == str(move["position"]["stock"])
+        assert page.locator("#review-rows tr.current").count() == 1
+        assert page.locator("#review-rows tr").nth(at).get_attribute("aria-current") == "step"
+
+    shows(0)
+    assert page.locator("#review-prev").is_disabled()
+    page.screenshot(path=str(shots / "web-review.png"), full_page=True)
+    page.keyboard.press("ArrowRight")
+    shows(1)
+    page.keyboard.press("ArrowLeft")
+    shows(0)
+    page.focus("#review-next")
+    page.keyboard.press("Enter")  # the buttons work from the keyboard too
+    shows(1)
+    page.keyboard.press("End")
+    shows(len(moves) - 1)
+    assert page.locator("#review-next").is_disabled()
+    page.click("#review-prev")
+    shows(len(moves) - 2)
+    page.locator("#review-rows tr").nth(0).locator("button").click()
+    shows(0)
+    assert str(len(moves)) in page.inner_text("#review-summary")
+
+    page.keyboard.press("Escape")
+    assert page.locator("#review").is_hidden() and page.locator("#over").is_visible()
+    assert page.inner_text("#status") == "Game over."
+    # In Vietnamese, and opened again without a second request.
+    page.select_option("#lang", "vi")
+    assert page.inner_text("#review-button") == "Xem lại ván"
+    page.click("#review-button")
+    assert page.locator("#review").is_visible()
+    assert page.inner_text("#review-title") == "Xem lại ván"
+    assert page.inner_text("#review-step").startswith(f"Xem lại: nước 1/{len(moves)} của bạn")
+    page.screenshot(path=str(shots / "web-review-vi.png"), full_page=True)
     assert errors == []
     page.close()

@@ -1,0 +1,254 @@
+"""Post-game review (docs/api.md §3, "Reviews"): every decision of a record's seat, the move it
+played against the engine's best.
+
+A game record (docs/api.md §2.3) is replayed; before each of its seat's moves
+in the play phase the position is the one the seat saw (`Position.from_game`
+of the world before the move). One search ranks every legal move there, so
+the move played has its own expected score (docs/rules.md §1.5) beside the
+engine's choice, the most searched move; with two seats left and an empty
+stock the values are proven (`exact`). The loss is the best move's score
+minus the played move's, never below 0, and gives a label (`LABELS`):
+
+| label | loss in expected score |
+|---|---|
+| `good` | below 0.05 (the played move is the engine's, or within the search's noise) |
+| `inaccuracy` | 0.05 to below 0.10 |
+| `mistake` | 0.10 to below 0.20 |
+| `blunder` | 0.20 or more (a proven loss of a half point or more always is) |
+
+A decision with a single legal move is `forced` and not searched; a move
+the search never tried (only when a time limit stops it before every move
+was tried once) is `unscored`. Each
+decision is searched with its own seed, derived from the review's seed and
+the decision's event index, so the same record, seed and iteration limit give
+the same review when the iteration limit (not the clock) stops every search.
+Setup decisions (docs/rules.md §1.7) are not reviewed.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.record import Play, Record
+from solver.game.reference import Game
+from solver.search.answers import Hint, MoveValue
+from solver.search.limits import Limits
+from solver.search.solver import Solver
+
+__all__ = [
+    "LABELS",
+    "Decision",
+    "Label",
+    "MoveReview",
+    "Review",
+    "ReviewSummary",
+    "decision_seed",
+    "decisions",
+    "label_of",
+    "review",
+    "review_decisions",
+]
+
+
+class Label(enum.StrEnum):
+    """How costly a decision was (the thresholds are `LABELS`)."""
+
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+    FORCED = "forced"
+    UNSCORED = "unscored"
+
+
+# (label, the loss it stays below), mildest first; past the last bound a move is a blunder.
+LABELS: tuple[tuple[Label, float], ...] = (
+    (Label.GOOD, 0.05),
+    (Label.INACCURACY, 0.10),
+    (Label.MISTAKE, 0.20),
+)
+
+
+def label_of(loss: float) -> Label:
+    """The label of a searched decision that lost `loss` in expected score."""
+    for label, below in LABELS:
+        if loss < below:
+            return label
+    return Label.BLUNDER
+
+
+def decision_seed(seed: int, index: int) -> int:
+    """The search seed of the decision at event `index` of a review seeded with `seed` (63 bits)."""
+    digest = hashlib.sha256(f"review:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A move the record's seat chose: its event `index` in the record, the game's `ply` (moves
+    played before it since the deal), what the seat saw, and the move it played."""
+
+    index: int
+    ply: int
+    position: Position
+    move: Move
+
+    @property
+    def forced(self) -> bool:
+        return len(self.position.legal_moves()) == 1
+
+
+def decisions(record: Record) -> list[Decision]:
+    """The record seat's decisions in the play phase, in order (replays the record: a bad event
+    raises `RecordError` with its index)."""
+    found: list[Decision] = []
+
+    def watch(index: int, event: Play, before: Game, _after: Game) -> None:
+        if event.seat == record.seat and before.phase == "play":
+            found.append(Decision(index, before.plies, Position.from_game(before, record.seat), event.move))
+
+    record.replay(watch)
+    return found
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One reviewed decision; a score is None when it is not known (a forced move is not
+    searched; an unscored move was not tried), and the loss is then 0."""
+
+    decision: Decision
+    best: Move
+    played_score: float | None
+    best_score: float | None
+    loss: float
+    label: Label
+    exact: bool
+
+    def to_json(self) -> dict[str, Any]:
+        decision = self.decision
+
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, 6)
+
+        return {
+            "index": decision.index,
+            "ply": decision.ply,
+            "move": decision.move.to_json(),
+            "notation": decision.move.notation,
+            "best": self.best.to_json(),
+            "best_notation": self.best.notation,
+            "played_score": rounded(self.played_score),
+            "best_score": rounded(self.best_score),
+            "loss": round(self.loss, 6),
+            "label": self.label.value,
+            "exact": self.exact,
+            "position": decision.position.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class ReviewSummary:
+    """The decisions reviewed, how many got each label, and the loss over the scored ones."""
+
+    decisions: int
+    labels: dict[Label, int]
+    total_loss: float
+    mean_loss: float | None
+
+    @classmethod
+    def of(cls, moves: Sequence[MoveReview]) -> ReviewSummary:
+        labels = {label: 0 for label in Label}
+        for move in moves:
+            labels[move.label] += 1
+        searched = [move.loss for move in moves if move.label not in (Label.FORCED, Label.UNSCORED)]
+        total = sum(searched)
+        return cls(len(moves), labels, total, total / len(searched) if searched else None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "labels": {label.value: count for label, count in self.labels.items()},
+            "total_loss": round(self.total_loss, 6),
+            "mean_loss": None if self.mean_loss is None else round(self.mean_loss, 6),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """A seat's reviewed decisions and their summary; `stats` adds up the searches."""
+
+    seat: int
+    moves: list[MoveReview]
+    summary: ReviewSummary
+    stats: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "moves": [move.to_json() for move in self.moves],
+            "summary": self.summary.to_json(),
+            "stats": self.stats,
+        }
+
+
+def review_decisions(
+    seat: int,
+    found: Sequence[Decision],
+    limits: Limits,
+    seed: int = 0,
+    solver: Solver | None = None,
+    searched: Callable[[Hint], None] | None = None,
+) -> Review:
+    """Review `found` (the decisions of `seat`): one search of each unforced decision within
+    `limits`; `searched(hint)` is told of every search (for metrics)."""
+    solver = solver or Solver()
+    moves: list[MoveReview] = []
+    searches, iterations, time_ms, exact = 0, 0, 0.0, 0
+    for decision in found:
+        if decision.forced:
+            moves.append(MoveReview(decision, decision.move, None, None, 0.0, Label.FORCED, False))
+            continue
+        hint = solver.hint(decision.position, limits, seed=decision_seed(seed, decision.index))
+        if searched is not None:
+            searched(hint)
+        searches += 1
+        iterations += hint.stats.iterations
+        time_ms += hint.stats.time_ms
+        exact += hint.evaluation.exact
+        moves.append(_reviewed(decision, hint))
+    stats = {
+        "algorithm": solver.algorithm,
+        "searches": searches,
+        "exact": exact,
+        "iterations": iterations,
+        "time_ms": round(time_ms, 3),
+        "limits": limits.to_json(),
+        "seed": seed,
+    }
+    return Review(seat, moves, ReviewSummary.of(moves), stats)
+
+
+def review(record: Record, limits: Limits, seed: int = 0, solver: Solver | None = None) -> Review:
+    """Review every play-phase decision of the record's seat (see the module's docstring)."""
+    return review_decisions(record.seat, decisions(record), limits, seed, solver)
+
+
+def _reviewed(decision: Decision, hint: Hint) -> MoveReview:
+    """The decision scored from one search that ranked every legal move."""
+    by_move: dict[Move, MoveValue] = {value.move: value for value in hint.moves}
+    best = by_move[hint.best]
+    played = by_move.get(decision.move)
+    if played is None:  # the replay checked the move is legal, and a hint ranks every legal move
+        raise AssertionError(f"{decision.move} is not among the searched moves at event {decision.index}")
+    if not played.visits and not played.exact:
+        return MoveReview(decision, best.move, None, best.score, 0.0, Label.UNSCORED, False)
+    loss = 0.0 if played is best else max(0.0, best.score - played.score)
+    return MoveReview(
+        decision, best.move, played.score, best.score, loss, label_of(loss), played.exact and best.exact
+    )

@@ -1,0 +1,166 @@
+"""Post-game review over HTTP: `POST /v1/analyze` with a record, `GET /v1/games/{id}/analysis` once a
+stored game is over (docs/api.md §3)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from service.deps import services_of
+from solver.game.rules import Rules
+from tests.support.records import BLUNDER, ENDGAME_DECK, GOOD, endgame_record, record_of_game
+from tests.support.service import TestClient, bearer, create, error, make_client, make_settings, move, view
+
+LIMITS = {"iterations": 200}
+
+
+def analyze(client: TestClient, record: dict[str, Any], **extra: Any) -> Any:
+    return client.post("/v1/analyze", json={"record": record, "limits": LIMITS, **extra})
+
+
+def stable(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without its timing, which no seed fixes."""
+    return {**answer, "stats": {k: v for k, v in answer["stats"].items() if k != "time_ms"}}
+
+
+def test_analyze_a_record(client: TestClient) -> None:
+    answer = analyze(client, endgame_record(BLUNDER).to_json(), seed=2)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert set(data) == {"seat", "moves", "summary", "stats"} and data["seat"] == 0
+    last = data["moves"][-1]
+    assert set(last) == {"index", "ply", "move", "notation", "best", "best_notation", "played_score",
+                         "best_score", "loss", "label", "exact", "position"}  # fmt: skip
+    assert last["move"] == {"action": "attack", "card": "9c"} and last["best_notation"] == GOOD
+    assert (last["loss"], last["label"], last["exact"]) == (0.5, "blunder", True)
+    assert sorted(last["position"]["hand"]) == ["9c", "Ah"]
+    summary = data["summary"]
+    assert summary["decisions"] == len(data["moves"]) == sum(summary["labels"].values())
+    assert summary["labels"]["forced"] == 1 and summary["labels"]["blunder"] >= 1
+    stats = data["stats"]
+    assert stats["seed"] == 2 and stats["searches"] == len(data["moves"]) - 1
+    assert stats["limits"]["iterations"] == 200 and stats["limits"]["time_ms"] > 0  # a time cap, always
+    # The same record, seed and iterations give the same review.
+    assert stable(analyze(client, endgame_record(BLUNDER).to_json(), seed=2).json()) == stable(data)
+    good = analyze(client, endgame_record(GOOD).to_json(), seed=2).json()["moves"][-1]
+    assert (good["loss"], good["label"]) == (0.0, "good")
+
+
+def test_a_bad_record_is_refused_with_its_event(client: TestClient) -> None:
+    record = endgame_record().to_json()
+    illegal = {**record, "events": [*record["events"]]}
+    illegal["events"][2] = {"seat": 0, "move": "attack Ah"}  # seat 0 was not dealt the ace of trumps
+    assert error(analyze(client, illegal), 422, "illegal_move").startswith("events[2]: ")
+    early = {**record, "events": [{"seat": 1, "move": "attack 7s"}, *record["events"]]}
+    assert error(analyze(client, early), 422, "not_your_turn").startswith("events[0]: ")
+    error(analyze(client, {**record, "seat": 4}), 422, "invalid_seat")
+    error(analyze(client, {**record, "hand": ["Zz"]}), 422, "invalid_card")
+    error(client.post("/v1/analyze", json={"limits": LIMITS}), 422, "invalid_request")
+    error(client.post("/v1/analyze", json={"record": record, "limits": {"iterations": 0}}), 422, "bad_limits")
+
+
+def test_each_decision_gets_its_share_of_the_budget(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "g.db", analysis_budget_ms=170.0, max_time_ms=2_000)
+    with make_client(settings) as client:
+        data = client.post("/v1/analyze", json={"record": endgame_record().to_json()}).json()
+        searches = data["stats"]["searches"]
+        assert data["stats"]["limits"] == {"iterations": 300, "time_ms": 170.0 / searches}
+        huge = {"iterations": 10**9, "time_ms": 5.0}
+        capped = analyze(client, endgame_record().to_json(), limits=huge).json()
+        assert capped["stats"]["limits"] == {"iterations": 5_000, "time_ms": 5.0}
+
+
+def _play_to_the_end(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Seat 0 plays its first legal move until the game is over; the last view."""
+    seen = view(client, game, 0)
+    for _ in range(200):
+        if seen["status"] == "over":
+            return seen
+        answer = move(client, game, 0, seen["legal_moves"][0])
+        assert answer.status_code == 200, answer.text
+        seen = answer.json()
+    raise AssertionError("the game did not end")
+
+
+def test_a_stored_game_is_reviewed_once_over_from_its_seats_record(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "greedy"], deck=ENDGAME_DECK, first_attacker=0)
+    path = f"/v1/games/{game['id']}/analysis"
+    token = bearer(game["tokens"][0])
+    detail = error(client.get(path, params={"seat": 0}, headers=token), 409, "game_not_over")
+    assert game["id"] in detail
+    over = _play_to_the_end(client, game)
+
+    answer = client.get(path, params={"seat": 0, "seed": 5, **LIMITS}, headers=token)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    history = over["history"]
+    assert data["moves"] and [m["ply"] for m in data["moves"]] == [
+        ply for ply, entry in enumerate(history) if entry["seat"] == 0
+    ]
+    for reviewed in data["moves"]:
+        assert reviewed["move"] == history[reviewed["ply"]]["move"]
+    # The service's record of the game is the seat's: the same review as POSTing that record.
+    moves = [(entry["seat"], entry["notation"]) for entry in history]
+    record = record_of_game(Rules.preset_named("durak"), 2, ENDGAME_DECK, moves, 0, first_attacker=0)
+    posted = analyze(client, record.to_json(), seed=5).json()
+    assert stable(posted) == stable(data)
+
+
+def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "greedy"], deck=ENDGAME_DECK, first_attacker=0)
+    _play_to_the_end(client, game)
+    path = f"/v1/games/{game['id']}/analysis"
+    error(client.get(path, params={"seat": 0}), 401, "unauthorized")
+    error(client.get(path, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    error(client.get(path, params={"seat": 1}, headers=bearer(game["tokens"][0])), 403, "engine_seat")
+    error(client.get(path, params={"seat": 7}, headers=bearer(game["tokens"][0])), 422, "invalid_seat")
+    error(client.get("/v1/games/nosuchgame/analysis", params={"seat": 0}), 404, "not_found")
+    bad = client.get(path, params={"seat": 0, "iterations": -3}, headers=bearer(game["tokens"][0]))
+    error(bad, 422, "bad_limits")
+
+
+def test_a_match_is_not_reviewed_yet(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "random"], seed=1, match={"games": 1})
+    _play_to_the_end(client, game)
+    path = f"/v1/games/{game['id']}/analysis"
+    answer = client.get(path, params={"seat": 0}, headers=bearer(game["tokens"][0]))
+    assert "match" in error(answer, 422, "invalid_input")
+
+
+def test_reviews_wait_for_a_search_slot(tmp_path: Path) -> None:
+    with make_client(make_settings(tmp_path / "g.db", max_searches=1)) as client:
+        game = create(client, rules="durak", seats=["human", "greedy"], deck=ENDGAME_DECK, first_attacker=0)
+        _play_to_the_end(client, game)
+        release, started = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            started.set()
+            release.wait(10)
+
+        services_of(client.app).pool.submit(hold)  # type: ignore[arg-type]
+        assert started.wait(5)
+        try:
+            busy = analyze(client, endgame_record().to_json())
+            error(busy, 503, "busy")
+            assert busy.headers["retry-after"]
+            stored = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0},
+                                headers=bearer(game["tokens"][0]))
+            error(stored, 503, "busy")
+        finally:
+            release.set()
+
+
+def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
+    """Under trump swap seat 0 is dealt the lowest trump (seed 3) and keeps it: its keep is in the
+    history but the review covers only its moves in play."""
+    game = create(client, rules={"preset": "tan", "trump_swap": True}, seats=["human", "greedy"], seed=3)
+    over = _play_to_the_end(client, game)
+    history = over["history"]
+    assert history[0] == {"seat": 0, "move": {"action": "keep"}, "notation": "keep"}
+    answer = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0, "iterations": 100},
+                        headers=bearer(game["tokens"][0]))
+    assert answer.status_code == 200, answer.text
+    reviewed = answer.json()["moves"]
+    assert [m["ply"] for m in reviewed] == [ply for ply, e in enumerate(history) if e["seat"] == 0][1:]
+    assert all(m["position"].get("phase", "play") == "play" for m in reviewed)
