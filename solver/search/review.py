@@ -5,8 +5,9 @@ A game record (docs/api.md §2.3) is replayed; before each of its seat's moves
 in the play phase the position is the one the seat saw (`Position.from_game`
 of the world before the move). One search ranks every legal move there, so
 the move played has its own expected score (docs/rules.md §1.5) beside the
-engine's choice, the most searched move; with two seats left and an empty
-stock the values are proven (`exact`). The loss is the best move's score
+engine's choice, the most searched move, with the hidden hands weighed by what
+the seat had seen the others do until then (`solver.search.beliefs`); with two
+seats left and an empty stock the values are proven (`exact`). The loss is the best move's score
 minus the played move's, never below 0, and gives a label (`LABELS`):
 
 | label | loss in expected score |
@@ -30,7 +31,7 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.game.moves import Move
@@ -38,6 +39,7 @@ from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search.answers import Hint, MoveValue
+from solver.search.beliefs import History, HistoryReader
 from solver.search.limits import Limits
 from solver.search.solver import Solver
 
@@ -98,6 +100,7 @@ class Decision:
     ply: int
     position: Position
     move: Move
+    history: History | None = field(default=None, compare=False)  # what the seat saw the others do
 
     @property
     def forced(self) -> bool:
@@ -108,10 +111,13 @@ def decisions(record: Record) -> list[Decision]:
     """The record seat's decisions in the play phase, in order (replays the record: a bad event
     raises `RecordError` with its index)."""
     found: list[Decision] = []
+    reader = HistoryReader(record.seat, record.trump)
 
-    def watch(index: int, event: Play, before: Game, _after: Game) -> None:
+    def watch(index: int, event: Play, before: Game, after: Game) -> None:
         if event.seat == record.seat and before.phase == "play":
-            found.append(Decision(index, before.plies, Position.from_game(before, record.seat), event.move))
+            position = Position.from_game(before, record.seat)
+            found.append(Decision(index, before.plies, position, event.move, reader.history()))
+        reader.observe(event.seat, event.move, before, after)
 
     record.replay(watch)
     return found
@@ -214,7 +220,9 @@ def review_decisions(
         if decision.forced:
             moves.append(MoveReview(decision, decision.move, None, None, 0.0, Label.FORCED, False))
             continue
-        hint = solver.hint(decision.position, limits, seed=decision_seed(seed, decision.index))
+        hint = solver.hint(
+            decision.position, limits, seed=decision_seed(seed, decision.index), history=decision.history
+        )
         if searched is not None:
             searched(hint)
         searches += 1

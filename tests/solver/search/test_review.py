@@ -15,6 +15,7 @@ from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.search import Limits, Solver
 from solver.search.answers import Hint, MoveValue, SearchStats, Value
+from solver.search.beliefs import History
 from solver.search.review import (
     LABELS,
     Decision,
@@ -142,7 +143,7 @@ class _Scripted(Solver):
     """A solver whose hint is given: the first legal move most searched, every other one unvisited."""
 
     def hint(self, position: Position | dict[str, Any], limits: Limits | None = None, seed: int = 0,
-             multipv: int | None = None) -> Hint:
+             multipv: int | None = None, history: History | None = None) -> Hint:
         assert isinstance(position, Position)
         legal = position.legal_moves()
         moves = [MoveValue(legal[0], 0.6, (0.5, 0.7), 100, False)]
@@ -196,3 +197,10 @@ def test_decision_is_what_it_says() -> None:
     first = decisions(record)[0]
     assert isinstance(first, Decision) and first.index == 0 and first.ply == 0
     assert first.move.action is Action.ATTACK and not first.forced
+
+
+def test_each_decision_carries_what_the_seat_had_seen() -> None:
+    """A decision's history holds the other seat's earlier decisions, so its search weighs worlds."""
+    found = decisions(endgame_record())
+    counts = [d.history.decisions for d in found if d.history is not None]
+    assert len(counts) == len(found) and counts == sorted(counts) and counts[-1] > 0
