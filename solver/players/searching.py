@@ -31,6 +31,8 @@ class SearchPlayer:
     options: dict[str, Any] = field(default_factory=dict)
     setup: str = "search"
 
+    last_score: float | None = field(default=None, init=False, repr=False)  # the last search's value
+
     def __post_init__(self) -> None:
         if self.setup not in SETUP_CHOICES:
             raise TanError(f"setup must be one of {', '.join(SETUP_CHOICES)}, not {self.setup!r}",
@@ -47,6 +49,10 @@ class SearchPlayer:
         return bool(self.solver.beliefs)
 
     def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
+        """The searched best move; `last_score` keeps the seat's expected score the search saw."""
+        self.last_score = None
         if self.setup == "keep" and position.phase == "setup" and Move.keep() in position.legal_moves():
             return Move.keep()
-        return self.solver.hint(position, self.limits, seed=seed, history=history).best
+        hint = self.solver.hint(position, self.limits, seed=seed, history=history)
+        self.last_score = hint.evaluation.score
+        return hint.best

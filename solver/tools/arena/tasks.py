@@ -103,9 +103,12 @@ def record_key(record: Mapping[str, Any]) -> str:
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game to its end and say what happened (a JSON-ready record).
 
-    Each seat's player sees only that seat's position (docs/api.md §2.2). The record
+    Each seat's player sees only that seat's position (docs/api.md §2.2) and, for
+    players that read it, what it saw the others do (`HistoryReader`). The record
     holds the task's fields, the deck (top first), who led first, the scores
-    (docs/rules.md §1.5), the loser, the number of moves and the wall time.
+    (docs/rules.md §1.5), the loser, the moves as `[seat, notation]`, the
+    searching seats' `predictions` as `[ply, seat, expected score]` at each of
+    their decisions (for calibration), and the wall time.
     """
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
@@ -118,12 +121,16 @@ def play_game(task: GameTask) -> dict[str, Any]:
     first_attacker = game.leader
     readers = _readers(game, players)
     moves: list[list[Any]] = []
+    predictions: list[list[Any]] = []
     while not game.over:
         seat = game.to_move
         assert seat is not None
         reader = readers[seat]
         history = reader.history() if reader is not None else None
         move = players[seat].choose(Position.from_game(game, seat), seeds.getrandbits(63), history)
+        predicted = getattr(players[seat], "last_score", None)
+        if predicted is not None:
+            predictions.append([len(moves), seat, round(predicted, 4)])
         _play(game, move, seat, readers)
         moves.append([seat, move.notation])
     return {
@@ -134,6 +141,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "loser": game.loser,
         "plies": len(moves),
         "moves": moves,
+        "predictions": predictions,
         "seconds": round(time.perf_counter() - start, 4),
     }
 

@@ -1,0 +1,197 @@
+"""Honest win chances: the engine's predicted scores against what happened.
+
+    python -m benchmarks.calibration RESULTS.jsonl [...] [--bins 10] [--output FILE] [--plot FILE]
+
+Every game `tan arena --out` records keeps, for each decision of a searching
+seat, the expected score its search predicted (`predictions`: ply, seat,
+score). Each prediction is compared with the score that seat got at the end
+(docs/rules.md §1.5). Per group — rules, seat count, the engine's label and
+its opponents' (so an arena of the engine with and without weighted beliefs
+gives two groups) — it reports the predictions counted, the Brier score (mean squared
+error), and the expected calibration error (ECE: the count-weighted mean of
+|mean prediction − mean outcome| over `--bins` equal-width bins of the
+prediction), and draws a reliability diagram (mean outcome against mean
+prediction per bin; a calibrated engine lies on the diagonal).
+
+`--correct` also fits, on the first half of the games (by deal), the monotone
+map from prediction to outcome (pool-adjacent-violators) and reports the ECE
+and Brier of the corrected predictions on the second half, before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.tools.arena import read_results
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def _rules_name(rules: Any) -> str:
+    """A preset's name, with the number of options set beside it."""
+    if isinstance(rules, str):
+        return rules
+    extra = [key for key in rules if key != "preset"]
+    return f"{rules.get('preset', 'custom')}" + (f"+{len(extra)} options" if extra else "")
+
+
+def predictions(
+    records: Iterable[dict[str, Any]],
+) -> dict[tuple[str, int, str], list[tuple[int, float, float]]]:
+    """Per (rules, seats, "engine vs opponents"): (deal, predicted score, final score) of every
+    decision of the engine's seats."""
+    groups: dict[tuple[str, int, str], list[tuple[int, float, float]]] = defaultdict(list)
+    for record in records:
+        if record.get("match") is not None or not record.get("predictions"):
+            continue
+        for _ply, seat, score in record["predictions"]:
+            others = sorted({label for other, label in enumerate(record["engines"]) if other != seat})
+            key = (
+                _rules_name(record["rules"]),
+                record["players"],
+                f"{record['engines'][seat]} vs {','.join(others)}",
+            )
+            groups[key].append((record["deal"], float(score), float(record["scores"][seat])))
+    return groups
+
+
+def calibration(predicted: np.ndarray, outcome: np.ndarray, bins: int) -> dict[str, Any]:
+    """Brier score, ECE and the reliability table of `predicted` against `outcome`."""
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    which = np.clip(np.digitize(predicted, edges[1:-1]), 0, bins - 1)
+    table, ece = [], 0.0
+    for b in range(bins):
+        inside = which == b
+        count = int(inside.sum())
+        if not count:
+            continue
+        mean_p, mean_o = float(predicted[inside].mean()), float(outcome[inside].mean())
+        ece += count / len(predicted) * abs(mean_p - mean_o)
+        table.append(
+            {
+                "bin": [round(edges[b], 2), round(edges[b + 1], 2)],
+                "count": count,
+                "predicted": round(mean_p, 4),
+                "outcome": round(mean_o, 4),
+            }
+        )
+    brier = float(np.mean(np.square(predicted - outcome)))
+    return {
+        "predictions": len(predicted),
+        "brier": round(brier, 4),
+        "ece": round(ece, 4),
+        "reliability": table,
+    }
+
+
+def isotonic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The monotone (non-decreasing) least-squares fit of y on x, by pool-adjacent-violators: the
+    sorted x and the fitted values at them."""
+    order = np.argsort(x, kind="stable")
+    xs, ys = x[order], y[order]
+    values: list[float] = []
+    weights: list[int] = []
+    for value in ys:
+        values.append(float(value))
+        weights.append(1)
+        while len(values) > 1 and values[-2] > values[-1]:
+            w = weights[-2] + weights[-1]
+            merged = (values[-2] * weights[-2] + values[-1] * weights[-1]) / w
+            values[-2:], weights[-2:] = [merged], [w]
+    fitted = np.repeat(values, weights)
+    return xs, fitted
+
+
+def corrected(
+    train: Sequence[tuple[int, float, float]], test: Sequence[tuple[int, float, float]]
+) -> np.ndarray:
+    """`test`'s predictions mapped through the isotonic fit of `train`'s outcomes on predictions."""
+    xs, fitted = isotonic(np.array([p for _, p, _ in train]), np.array([o for _, _, o in train]))
+    return np.interp(np.array([p for _, p, _ in test]), xs, fitted)
+
+
+def plot(groups: dict[str, dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    ax.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="calibrated")
+    for name, result in groups.items():
+        table = result["reliability"]
+        ax.plot(
+            [row["predicted"] for row in table],
+            [row["outcome"] for row in table],
+            marker="o",
+            label=f"{name} (ECE {result['ece']:.3f}, n={result['predictions']})",
+        )
+    ax.set_xlabel("predicted expected score")
+    ax.set_ylabel("mean final score")
+    ax.set_title("Reliability of the engine's win chances")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.calibration", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("results", nargs="+", type=Path, help="tan arena --out files")
+    parser.add_argument("--bins", type=int, default=10)
+    parser.add_argument("--correct", action="store_true", help="fit a monotone correction on half the deals")
+    parser.add_argument("--output", type=Path, default=RESULTS / "calibration.json")
+    parser.add_argument("--plot", type=Path, default=RESULTS / "calibration.png")
+    args = parser.parse_args(argv)
+    records = [record for path in args.results for record in read_results(path)]
+    report: dict[str, Any] = {"files": [str(path) for path in args.results], "bins": args.bins, "groups": {}}
+    for (rules, players, engine), rows in sorted(predictions(records).items()):
+        name = f"{rules} {players}p {engine}"
+        predicted = np.array([p for _, p, _ in rows])
+        outcome = np.array([o for _, _, o in rows])
+        result = calibration(predicted, outcome, args.bins)
+        result["games"] = len({deal for deal, _, _ in rows})
+        if args.correct:
+            deals = sorted({deal for deal, _, _ in rows})
+            half = set(deals[: len(deals) // 2])
+            train = [row for row in rows if row[0] in half]
+            test = [row for row in rows if row[0] not in half]
+            if train and test:
+                raw = calibration(
+                    np.array([p for _, p, _ in test]), np.array([o for _, _, o in test]), args.bins
+                )
+                fixed = calibration(corrected(train, test), np.array([o for _, _, o in test]), args.bins)
+                result["held_out"] = {
+                    "before": {key: raw[key] for key in ("predictions", "brier", "ece")},
+                    "after": {key: fixed[key] for key in ("predictions", "brier", "ece")},
+                }
+        report["groups"][name] = result
+        print(
+            f"{name}: {result['predictions']} predictions in {result['games']} deals, "
+            f"Brier {result['brier']:.4f}, ECE {result['ece']:.4f}"
+            + (
+                f"; held out ECE {result['held_out']['before']['ece']:.4f} -> "
+                f"{result['held_out']['after']['ece']:.4f}"
+                if "held_out" in result
+                else ""
+            )
+        )
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    if report["groups"]:
+        plot(report["groups"], args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
