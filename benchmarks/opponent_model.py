@@ -45,7 +45,7 @@ def decisions(records: Iterable[dict[str, Any]], engine: str) -> dict[str, list[
         game = Game.deal(rules, record["players"], deck=record["deck"], chance_seed=record["deal_seed"])
         for seat, text in record["moves"]:
             move = Move.parse(text)
-            if game.phase == "play" and record["engines"][seat] == engine:
+            if game.phase == "play" and record["engines"][seat].startswith(engine):
                 legal = game.legal_moves()
                 greedy = decode_move(_search.greedy_code(prepare(Position.from_game(game, seat)).world()))
                 found[_role(game, seat)].append((move == greedy, len(legal)))
@@ -83,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m benchmarks.opponent_model", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("results", nargs="+", type=Path, help="tan arena --out files")
-    parser.add_argument("--engine", default="ismcts", help="the engine label whose moves are fitted")
+    parser.add_argument(
+        "--engine", default="ismcts", help="fit the moves of seats whose engine label starts so"
+    )
     parser.add_argument("--output", type=Path, default=RESULTS / "opponent-model.json")
     args = parser.parse_args(argv)
     records = [record for path in args.results for record in read_results(path)]
