@@ -61,9 +61,9 @@ class OpponentModel:
     The defaults are fitted by maximum likelihood on arena games (BENCHMARKS.md,
     `benchmarks/opponent_model.py`)."""
 
-    lead: float = 0.35
-    defend: float = 0.35
-    throw: float = 0.35
+    lead: float = 0.80
+    defend: float = 0.61
+    throw: float = 0.74
 
     def __post_init__(self) -> None:
         for role in ROLES:
