@@ -3,41 +3,47 @@
     python -m benchmarks.opponent_model RESULTS.jsonl [...] [--engine ismcts] [--output FILE]
 
 The model (`solver.search.beliefs.OpponentModel`) says a seat plays the greedy
-move with probability 1 − ε, else any legal move uniformly, with one ε per kind
-of decision (lead, defend, throw). Every game of the files (`tan arena --out`,
-whose records keep their moves) is replayed from its deck; at each play-phase
-decision of a seat played by `--engine`, the greedy move of that seat's own
-position, the number of legal moves and the move played give one term of the
-likelihood, and each ε is the maximum-likelihood value (golden-section search
-of a concave function). Prints and writes (`benchmarks/results/opponent-model.json`)
-the fitted ε, the decisions counted and how often the engine played greedy.
+move with probability 1 − ε, else a move drawn with weight λ^k for a card move
+whose card is the k-th cheapest of the legal moves' cards and κ for taking or
+passing, with its own (ε, λ, κ) for each kind of decision (lead, defend,
+throw). Every game of the files (`tan arena --out`, whose records keep their
+moves) is replayed from its deck; at each play-phase decision of a seat played
+by `--engine` the greedy move of that seat's own position, the legal moves and
+the move played give one term of the likelihood. The parameters are the
+maximum-likelihood ones on a grid refined once; the plain ε-greedy model
+(λ = κ = 1) is fitted beside them for comparison. Prints and writes
+(`benchmarks/results/opponent-model.json`) both, the decisions counted, how
+often the engine played greedy and the mean log-likelihood a decision.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from solver.core import decode_move
-from solver.game.moves import Move
+from solver.game.cards import Card
+from solver.game.moves import Action, Move
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 from solver.search import _search, prepare
-from solver.search.beliefs import ROLES, OpponentModel
+from solver.search.beliefs import ROLES
 from solver.tools.arena import read_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def decisions(records: Iterable[dict[str, Any]], engine: str) -> dict[str, list[tuple[bool, int]]]:
-    """Per kind of decision, (played the greedy move, legal moves) for every play-phase decision
-    of a seat played by `engine` in the games of `records`."""
-    found: dict[str, list[tuple[bool, int]]] = {role: [] for role in ROLES}
+def decisions(records: Iterable[dict[str, Any]], engine: str) -> dict[str, list[Term]]:
+    """Per kind of decision, one `Term` for every play-phase decision of a seat whose engine label
+    starts with `engine` in the games of `records`."""
+    found: dict[str, list[Term]] = {role: [] for role in ROLES}
     for record in records:
         if "moves" not in record or record.get("match") is not None:
             continue
@@ -46,11 +52,35 @@ def decisions(records: Iterable[dict[str, Any]], engine: str) -> dict[str, list[
         for seat, text in record["moves"]:
             move = Move.parse(text)
             if game.phase == "play" and record["engines"][seat].startswith(engine):
-                legal = game.legal_moves()
                 greedy = decode_move(_search.greedy_code(prepare(Position.from_game(game, seat)).world()))
-                found[_role(game, seat)].append((move == greedy, len(legal)))
+                found[_role(game, seat)].append(_term(game, move, greedy))
             game.play(move, seat)
     return found
+
+
+@dataclass(frozen=True)
+class Term:
+    """One decision as the model sees it: whether the greedy move was played, the cheapness rank
+    of each legal card move (k: the k-th cheapest card), how many moves take or pass, and the
+    played move's rank (-1: it took or passed)."""
+
+    greedy: bool
+    ranks: tuple[int, ...]
+    others: int
+    played: int
+
+
+def _cost(game: Game, card: Card) -> int:
+    return card.index % 13 + (13 if card.suit == game.trump.suit else 0)
+
+
+def _term(game: Game, move: Move, greedy: Move) -> Term:
+    legal = game.legal_moves()
+    cards = [m.card for m in legal if m.card is not None and m.action is not Action.PICK]
+    costs = sorted({_cost(game, card) for card in cards})
+    ranks = tuple(costs.index(_cost(game, card)) for card in cards)
+    played = costs.index(_cost(game, move.card)) if move.card is not None else -1
+    return Term(move == greedy, ranks, len(legal) - len(cards), played)
 
 
 def _role(game: Game, seat: int) -> str:
@@ -61,21 +91,44 @@ def _role(game: Game, seat: int) -> str:
     return "throw"
 
 
-def log_likelihood(epsilon: float, terms: Sequence[tuple[bool, int]]) -> float:
-    return sum(math.log((1 - epsilon) * greedy + epsilon / legal) for greedy, legal in terms)
+class Likelihood:
+    """The mean log-likelihood of terms under (ε, λ, κ), vectorised."""
+
+    def __init__(self, terms: Sequence[Term]) -> None:
+        width = max((len(t.ranks) for t in terms), default=0) or 1
+        self.greedy = np.array([t.greedy for t in terms], dtype=float)
+        self.ranks = np.full((len(terms), width), -1)
+        for i, t in enumerate(terms):
+            self.ranks[i, : len(t.ranks)] = t.ranks
+        self.others = np.array([t.others for t in terms], dtype=float)
+        self.played = np.array([t.played for t in terms])
+
+    def __call__(self, epsilon: float, low: float, stay: float) -> float:
+        present = self.ranks >= 0
+        total = np.where(present, low ** np.maximum(self.ranks, 0), 0.0).sum(axis=1) + stay * self.others
+        mine = np.where(self.played >= 0, low ** np.maximum(self.played, 0), stay)
+        return float(np.log((1 - epsilon) * self.greedy + epsilon * mine / total).mean())
 
 
-def fit(terms: Sequence[tuple[bool, int]]) -> float:
-    """The maximum-likelihood ε in [0.001, 1] (the log-likelihood is concave in ε)."""
-    low, high = 0.001, 1.0
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        a, b = high - ratio * (high - low), low + ratio * (high - low)
-        if log_likelihood(a, terms) < log_likelihood(b, terms):
-            low = a
-        else:
-            high = b
-    return round((low + high) / 2, 3)
+def fit(terms: Sequence[Term], greedy_only: bool = False) -> tuple[float, float, float]:
+    """Maximum-likelihood (ε, λ, κ) on a grid, refined once around the best point; with
+    `greedy_only`, λ = κ = 1 (the ε-greedy model)."""
+    like = Likelihood(terms)
+    eps_grid = np.linspace(0.02, 1.0, 50)
+    low_grid = np.array([1.0]) if greedy_only else np.linspace(0.05, 1.0, 20)
+    no_others = not like.others.any()  # leads never take or pass: κ does not matter there
+    stay_grid = np.array([1.0]) if greedy_only or no_others else np.exp(np.linspace(-4, 2, 25))
+    best = max((like(e, lo, st), e, lo, st) for e in eps_grid for lo in low_grid for st in stay_grid)
+    _, e0, l0, s0 = best
+    if not greedy_only:
+        fine = [
+            (like(e, lo, st), e, lo, st)
+            for e in np.clip(np.linspace(e0 - 0.02, e0 + 0.02, 9), 0.01, 1.0)
+            for lo in np.clip(np.linspace(l0 - 0.05, l0 + 0.05, 11), 0.01, 1.0)
+            for st in (s0 * np.exp(np.linspace(-0.25, 0.25, 11)) if not no_others else [1.0])
+        ]
+        best = max([best, *fine])
+    return round(float(best[1]), 3), round(float(best[2]), 3), round(float(best[3]), 3)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,19 +143,27 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     records = [record for path in args.results for record in read_results(path)]
     found = decisions(records, args.engine)
-    default = OpponentModel()
-    files = [str(path) for path in args.results]
-    report: dict[str, Any] = {"files": files, "engine": args.engine, "roles": {}}
+    report: dict[str, Any] = {
+        "files": [str(path) for path in args.results],
+        "engine": args.engine,
+        "roles": {},
+    }
     for role, terms in found.items():
         if not terms:
             continue
-        epsilon = fit(terms)
+        like = Likelihood(terms)
+        greedy_eps = fit(terms, greedy_only=True)
+        full = fit(terms)
         report["roles"][role] = {
             "decisions": len(terms),
-            "greedy_share": round(sum(greedy for greedy, _ in terms) / len(terms), 3),
-            "epsilon": epsilon,
-            "log_likelihood_per_decision": round(log_likelihood(epsilon, terms) / len(terms), 4),
-            "default_epsilon": getattr(default, role),
+            "greedy_share": round(sum(t.greedy for t in terms) / len(terms), 3),
+            "epsilon_greedy": {"epsilon": greedy_eps[0], "log_likelihood": round(like(*greedy_eps), 4)},
+            "model": {
+                "epsilon": full[0],
+                "lambda": full[1],
+                "kappa": full[2],
+                "log_likelihood": round(like(*full), 4),
+            },
         }
     print(json.dumps(report, indent=2))
     args.output.write_text(json.dumps(report, indent=2) + "\n")

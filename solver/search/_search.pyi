@@ -45,7 +45,7 @@ def weigh_worlds(
     sampler: Sampler,
     states: list[CoreGame],
     ops: np.ndarray,
-    epsilon: np.ndarray,
+    model: np.ndarray,
     seed: int,
     hands: np.ndarray,
     log_weights: np.ndarray,

@@ -888,17 +888,48 @@ cdef inline int nth_bit(uint64_t mask, int n) noexcept nogil:
     return tan_lowbit(mask)
 
 
+cdef inline double decision_probability(const State* st, int observed, const double* model) noexcept nogil:
+    """P(the seat to move of `st` plays `observed`) under the opponent model `model` = (ε, λ, κ):
+    the greedy move with probability 1 − ε, else a move drawn with weight λ^k for a card move
+    whose card is the k-th cheapest among the legal moves' cards (rank, trumps above), and κ
+    for taking or passing."""
+    cdef int moves[MAX_MOVES]
+    cdef double weights[MAX_MOVES]
+    cdef int n = gen_moves(st, moves), i, card, cost, found = -1
+    cdef uint32_t costs = 0
+    cdef double eps = model[0], lam = model[1], kappa = model[2], total = 0.0, p
+    if n <= 0:
+        return 1.0
+    for i in range(n):
+        if move_kind(moves[i]) in (MK_ATTACK, MK_DEFEND, MK_TRANSFER):
+            card = move_card(moves[i])
+            costs |= <uint32_t>1 << (card % 13 + (13 if (st.trump_mask >> card) & 1 else 0))
+    for i in range(n):
+        if move_kind(moves[i]) in (MK_ATTACK, MK_DEFEND, MK_TRANSFER):
+            card = move_card(moves[i])
+            cost = card % 13 + (13 if (st.trump_mask >> card) & 1 else 0)
+            weights[i] = lam ** tan_popcount(costs & ((<uint32_t>1 << cost) - 1))
+        else:
+            weights[i] = kappa
+        total += weights[i]
+        if moves[i] == observed:
+            found = i
+    p = eps * weights[found] / total if found >= 0 else 1e-9
+    if greedy_move(st) == observed:
+        p += 1.0 - eps
+    return p
+
+
 cdef double seat_log_likelihood(State* states, const long long* ops, int n_ops, int seat, uint64_t hand,
-                                const double* epsilon, Rng* rng) noexcept nogil:
+                                const double* model, Rng* rng) noexcept nogil:
     """log P(the seat's observed decisions | it holds `hand` now), walking its history backwards:
     cards it lost go back, cards it took leave, draws give back a uniformly chosen set of the
     cards it could have drawn there (one sample of the sum over which cards were drawn when).
-    The decisions follow the model: the greedy move with probability 1 - ε, else a uniformly
-    random legal move. -inf when the hand cannot have come about."""
-    cdef int i, j, need, avail, g, n, kind
-    cdef int moves[MAX_MOVES]
+    Each decision follows the model of its kind (`decision_probability`, three numbers a kind
+    in `model`). -inf when the hand cannot have come about."""
+    cdef int i, j, need, avail, g, kind
     cdef uint64_t cand, mandatory, saved
-    cdef double logp = 0.0, eps, p
+    cdef double logp = 0.0
     cdef const long long* op
     cdef State* st
     for i in range(n_ops - 1, -1, -1):
@@ -929,18 +960,12 @@ cdef double seat_log_likelihood(State* states, const long long* ops, int n_ops, 
             st = &states[op[COL_STATE]]
             saved = st.hands[seat]
             st.hands[seat] = hand
-            g = greedy_move(st)
-            n = gen_moves(st, moves)
+            logp += log(decision_probability(st, <int>op[COL_MOVE], &model[3 * op[COL_ROLE]]))
             st.hands[seat] = saved
-            eps = epsilon[op[COL_ROLE]]
-            p = eps / n if n > 0 else 1.0
-            if g == op[COL_MOVE]:
-                p += 1.0 - eps
-            logp += log(p)
     return logp
 
 
-def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[::1] epsilon,
+def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, ::1] model,
                  uint64_t seed, uint64_t[:, ::1] hands, double[::1] log_weights) -> int:
     """Draw `hands.shape[0]` uniform worlds of `sampler` (its weights ignored) into `hands`
     (a row of `MAX_SEATS` hands each) and their log-likelihood under the history `ops` into
@@ -956,12 +981,12 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
         raise ValueError("hands need MAX_SEATS columns and log_weights one entry per row")
     if n_ops and ops.shape[1] != 8:
         raise ValueError("ops need 8 columns")
-    if epsilon.shape[0] < 1:
-        raise ValueError("the model needs at least one class")
+    if model.shape[0] < 1 or model.shape[1] != 3:
+        raise ValueError("the model needs (ε, λ, κ) for at least one kind of decision")
     for i in range(n_ops):
         if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_STATE] < n_states:
             raise ValueError("an op names a snapshot that is not there")
-        if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_ROLE] < epsilon.shape[0]:
+        if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_ROLE] < model.shape[0]:
             raise ValueError("an op names a model class that is not there")
         if not 0 <= ops[i, COL_SEAT] < sampler.c.template.players or ops[i, COL_SEAT] == sampler.seat:
             raise ValueError("an op names the searcher or a seat outside the game")
@@ -986,7 +1011,7 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
                 hands[i, seat] = world.hands[seat] if seat < world.players else 0
                 if seat < world.players and (weighed >> seat) & 1 and lw > -1e299:
                     lw += seat_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat,
-                                              world.hands[seat], &epsilon[0], &rng)
+                                              world.hands[seat], &model[0, 0], &rng)
             if lw <= -1e299:
                 ruled_out += 1
             log_weights[i] = lw

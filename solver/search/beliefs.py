@@ -7,7 +7,7 @@ nothing in probably holds none of the table's ranks. Following
 inference-weighted determinization (Buro et al. on Skat; Solinas, Rebstock
 and Buro), `weigh` draws `particles` uniform worlds and gives each the
 likelihood of every other seat's decisions under `OpponentModel` — the greedy
-move with probability 1 − ε, else a uniformly random legal move — computed
+move with probability 1 − ε, else a move leaning to cheap cards — computed
 in the Cython search by walking each seat's history backwards from the hand
 the world deals it (`weigh_worlds`). The search then draws its worlds' hands
 from the particles in proportion to their weights.
@@ -56,22 +56,29 @@ _DECIDE, _LOST, _TAKEN, _DRAWN = 0, 1, 2, 3
 
 @dataclass(frozen=True)
 class OpponentModel:
-    """How another seat is assumed to choose: the greedy move (the `greedy` player) with
-    probability 1 − ε, else any legal move uniformly; ε for each kind of decision (`ROLES`).
-    The defaults are fitted by maximum likelihood on arena games (BENCHMARKS.md,
-    `benchmarks/opponent_model.py`)."""
+    """How another seat is assumed to choose, for each kind of decision (`ROLES`) three numbers
+    (ε, λ, κ): the greedy move (the `greedy` player's) with probability 1 − ε, else a move drawn
+    with weight λ^k for a card move whose card is the k-th cheapest of the legal moves' cards
+    (by rank, trumps above every plain card) and κ for taking or passing. λ = κ = 1 is the plain
+    ε-greedy model (any legal move alike). The defaults are fitted by maximum likelihood on the
+    default engine's games (BENCHMARKS.md, `benchmarks/opponent_model.py`)."""
 
-    lead: float = 0.80
-    defend: float = 0.61
-    throw: float = 0.74
+    lead: tuple[float, float, float] = (0.93, 0.74, 1.0)
+    defend: tuple[float, float, float] = (0.74, 0.66, 0.522)
+    throw: tuple[float, float, float] = (0.80, 0.54, 0.122)
 
     def __post_init__(self) -> None:
         for role in ROLES:
-            value = getattr(self, role)
-            if not 0.0 < value <= 1.0:
-                raise ValueError(f"{role}: ε must lie in (0, 1], not {value!r}")
+            epsilon, low, stay = getattr(self, role)
+            if not (0.0 < epsilon <= 1.0 and 0.0 < low <= 1.0 and stay > 0.0):
+                raise ValueError(f"{role}: need 0 < ε ≤ 1, 0 < λ ≤ 1 and κ > 0, not {getattr(self, role)!r}")
 
-    def epsilon(self) -> np.ndarray:
+    @classmethod
+    def greedy(cls, epsilon: float) -> OpponentModel:
+        """The ε-greedy model: the greedy move, else any legal move alike, with one ε."""
+        return cls((epsilon, 1.0, 1.0), (epsilon, 1.0, 1.0), (epsilon, 1.0, 1.0))
+
+    def matrix(self) -> np.ndarray:
         return np.array([getattr(self, role) for role in ROLES], dtype=np.float64)
 
 
@@ -265,7 +272,7 @@ def weigh(
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
     log_weights = np.zeros(particles, dtype=np.float64)
     _search.weigh_worlds(
-        root.sampler, list(history.states), history.ops, model.epsilon(), seed, hands, log_weights
+        root.sampler, list(history.states), history.ops, model.matrix(), seed, hands, log_weights
     )
     uniform = np.full(particles, 1.0 / particles)
     if not len(history.ops):

@@ -42,6 +42,14 @@ def _seed_of(seed: int, thread: int) -> int:
     return (seed * 0x9E3779B1 + thread * 0x85EBCA77 + 0x2545F491) & 0xFFFFFFFFFFFFFFFF
 
 
+def _less_time(limits: Limits, spent_ms: float) -> Limits:
+    """`limits` with the time already spent (weighing the worlds) taken off the time limit, so a
+    search with beliefs takes no longer than one without."""
+    if limits.time_ms is None:
+        return limits
+    return Limits(iterations=limits.iterations, time_ms=max(limits.time_ms - spent_ms, 1.0))
+
+
 class Solver:
     """Determinized search for hints and evaluations.
 
@@ -130,7 +138,9 @@ class Solver:
                 return exact
         single = len(root.legal) == 1
         run_limits = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50) if single else limits
+        started = time.perf_counter()
         beliefs = self._believe(root, None if single else history, seed)
+        run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         result = self._run(root, run_limits, seed)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs)
         moves = [
@@ -163,7 +173,9 @@ class Solver:
         limits = limits or Limits()
         root = prepare(position)
         pos = root.position
+        started = time.perf_counter()
         beliefs = self._believe(root, history, seed)
+        limits = _less_time(limits, (time.perf_counter() - started) * 1000.0)
         if (root.perfect_information and self.exact_root) or pos.over:
             exact = self._exact_evaluation(root, limits, seed)
             if exact is not None:

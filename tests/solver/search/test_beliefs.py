@@ -24,7 +24,7 @@ DURAK = Rules.preset_named("durak")
 
 
 # A seat known to play (almost always) greedy.
-GREEDY_SEAT = OpponentModel(lead=0.05, defend=0.05, throw=0.05)
+GREEDY_SEAT = OpponentModel.greedy(0.05)
 
 
 def chances(record: dict[str, Any], weighted: bool = True, seed: int = 1) -> dict[Card, list[float]]:
@@ -109,7 +109,7 @@ def test_every_world_of_a_real_game_explains_its_history(preset: str, players: i
         hands = np.zeros((256, MAX_SEATS), dtype=np.uint64)
         log_weights = np.zeros(256)
         ruled_out = _search.weigh_worlds(
-            root.sampler, list(found.states), found.ops, OpponentModel().epsilon(), seed, hands, log_weights
+            root.sampler, list(found.states), found.ops, OpponentModel().matrix(), seed, hands, log_weights
         )
         assert ruled_out == 0 and np.isfinite(log_weights).all()
         if found.decisions and position.stock:
@@ -138,7 +138,7 @@ def test_weights_that_collapse_are_tempered_to_keep_enough_worlds() -> None:
     rules = Rules.preset_named("durak")
     _game, first, history, draws = greedy_game(rules, 2, 11, plies=40)
     position, found = read_record(Record.of_game(first, 0, random_deck(rules, 11), history, draws[0]))
-    sharp = OpponentModel(lead=0.01, defend=0.01, throw=0.01)
+    sharp = OpponentModel.greedy(0.01)
     beliefs = weigh(prepare(position), found, sharp, particles=4096, seed=2, min_ess=400.0)
     if beliefs.mode == "tempered":
         assert beliefs.power < 1.0 and beliefs.ess == pytest.approx(400.0, rel=0.05)

@@ -1,0 +1,98 @@
+"""How good the card tracker is: its chances against where the cards really were.
+
+    python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--output FILE]
+
+Every game `tan arena --out` recorded (its moves included) is replayed from
+its deck. Every `--every` plies, for each seat still holding cards, the
+tracker of that seat (`Beliefs.card_chances`, from the history the seat saw,
+`HistoryReader`) is compared with the truth: for every card the seat cannot
+see, where it really lies (a seat's hand, or elsewhere: the stock). Reported
+per rules and seat count, weighted and uniform: the log-loss (mean −ln of the
+chance given to the true place) and the Brier score (mean over cards of the
+squared error summed over places), lower is better.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.reference import Game
+from solver.game.rules import Rules
+from solver.search.beliefs import HistoryReader, weigh
+from solver.search.sampling import prepare
+from solver.tools.arena import read_results
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def score(chances: dict[Any, list[float]], game: Game) -> tuple[float, float, int]:
+    """Summed log-loss and Brier score of `chances` against `game`'s true hands, and the cards."""
+    places = game.players
+    log_loss = brier = 0.0
+    for card, row in chances.items():
+        truth = next((seat for seat in range(places) if card in game.hands[seat]), places)
+        log_loss -= math.log(max(row[truth], 1e-6))
+        brier += sum((p - (1.0 if place == truth else 0.0)) ** 2 for place, p in enumerate(row))
+    return log_loss, brier, len(chances)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.tracker", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("results", nargs="+", type=Path, help="tan arena --out files (with moves)")
+    parser.add_argument("--every", type=int, default=4, help="measure every this many plies")
+    parser.add_argument("--particles", type=int, default=16384)
+    parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
+    args = parser.parse_args(argv)
+    totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
+    for path in args.results:
+        for record in read_results(path):
+            if "moves" not in record or record.get("match") is not None:
+                continue
+            rules = Rules.from_json(record["rules"])
+            name = f"{record['rules'] if isinstance(record['rules'], str) else 'custom'} {record['players']}p"
+            game = Game.deal(rules, record["players"], deck=record["deck"], chance_seed=record["deal_seed"])
+            readers = [HistoryReader(seat, game.trump) for seat in range(game.players)]
+            for ply, (mover, text) in enumerate(record["moves"]):
+                if ply % args.every == 0 and game.phase == "play":
+                    for seat, reader in enumerate(readers):
+                        if not game.hands[seat]:
+                            continue
+                        position = Position.from_game(game, seat)
+                        for mode, history in (("weighted", reader.history()), ("uniform", None)):
+                            beliefs = weigh(prepare(position), history, particles=args.particles, seed=ply)
+                            found = score(beliefs.card_chances(position), game)
+                            total = totals[name][mode]
+                            for i in range(3):
+                                total[i] += found[i]
+                move = Move.parse(text)
+                before = game.clone()
+                game.play(move, mover)
+                for reader in readers:
+                    reader.observe(mover, move, before, game)
+    report: dict[str, Any] = {
+        "files": [str(path) for path in args.results],
+        "every": args.every,
+        "groups": {},
+    }
+    for name, modes in sorted(totals.items()):
+        report["groups"][name] = {
+            mode: {"cards": int(n), "log_loss": round(ll / n, 4), "brier": round(b / n, 4)}
+            for mode, (ll, b, n) in modes.items()
+            if n
+        }
+        print(name, json.dumps(report["groups"][name]))
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
