@@ -19,7 +19,7 @@ from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
-from solver.search import Evaluation, Hint, Limits, Solver
+from solver.search import Evaluation, Hint, Limits, Solver, Tracker
 from solver.search.beliefs import History
 from solver.search.review import Decision, Review, review_decisions
 
@@ -99,6 +99,11 @@ class Searcher:
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
 
+    def track(self, position: Position, history: History | None, seed: int) -> Tracker:
+        """The seat's card tracker (no search: about 10 ms, run in a worker thread rather than a
+        search slot); `history` is weighed when the `beliefs` setting is on."""
+        return self._solver("ismcts").track(position, history, seed)
+
     def review(
         self, seat: int, found: Sequence[Decision], requested: dict[str, Any] | None, seed: int
     ) -> Review:
@@ -137,3 +142,9 @@ class Searcher:
     def engine_seed(game_seed: int, ply: int) -> int:
         """A reproducible per-move seed for engine seats, fixed by the game's seed and the ply."""
         return random.Random(f"{game_seed}:{ply}").getrandbits(63)
+
+    @staticmethod
+    def tracker_seed(game_seed: int, ply: int) -> int:
+        """The seed of a stored game's card tracker after `ply` moves: the same answer every time it
+        is read, whichever seat reads it."""
+        return random.Random(f"{game_seed}:{ply}:tracker").getrandbits(63)

@@ -47,7 +47,7 @@ from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, SEARCH_ENGINES, make_player
-from solver.search import Limits
+from solver.search import Limits, Tracker
 from solver.search.beliefs import History, HistoryReader
 from solver.search.review import Decision, decisions
 
@@ -439,6 +439,19 @@ class GameManager:
         self.searcher.check_to_move(position)
         return await self.pool.run(lambda: run(position, live.history_of(seat)))
 
+    async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
+        """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
+        its view and what it saw the others do, whoever is to move and after the end. No search: it
+        runs in a worker thread, not a search slot, with a seed fixed by the game's seed and ply."""
+
+        def track() -> Tracker:
+            live = self._fresh(game_id)
+            self.authorize(live, seat, token)
+            history = live.history_of(seat) if self.searcher.settings.beliefs else None
+            seed = self.searcher.tracker_seed(int(live.setup["seed"]), live.plies)
+            return self.searcher.track(live.position(seat), history, seed)
+
+        return await anyio.to_thread.run_sync(track)
 
     async def analysis(
         self,

@@ -457,6 +457,41 @@ class EvaluateResponse(BaseModel):
     stats: StatsOut
 
 
+class TrackerResponse(BaseModel):
+    """A seat's card tracker: what is gone, what is known in other hands, and where each card the
+    seat cannot see probably lies (weighed by what it saw the others do)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "seat": 0,
+                    "gone": ["7c", "9c"],
+                    "known": {"1": ["Qh"]},
+                    "cards": {"6s": [0.0, 0.182, 0.818], "Ah": [0.0, 0.64, 0.36]},
+                    "beliefs": "weighted",
+                    "ess": 3465.2,
+                }
+            ]
+        }
+    )
+
+    seat: int = Field(description="the seat whose tracker this is")
+    gone: list[str] = Field(description="the cards in the discard pile")
+    known: dict[str, list[str]] = Field(
+        description="every other seat's cards known to this seat (picked up from the table, shown), by seat"
+    )
+    cards: dict[str, list[float]] = Field(
+        description="for every card the seat cannot see, the chance it lies in each seat's hand, then in "
+        "the stock (the seat's own entry is 0; a row adds up to 1, a seat's column to its hidden cards)"
+    )
+    beliefs: str = Field(
+        description="how the hidden hands were weighed: uniform, weighted, tempered or collapsed (as a "
+        "search's stats.beliefs)"
+    )
+    ess: float | None = Field(description="effective sample size of the weighted worlds, when weighed")
+
+
 class ReviewedMoveOut(BaseModel):
     """One decision of the seat: the move played against the engine's choice."""
 

@@ -1,4 +1,5 @@
-"""Games played over HTTP (docs/api.md §3): create, read a seat's view, move, ask a hint, review.
+"""Games played over HTTP (docs/api.md §3): create, read a seat's view, move, ask a hint, track
+the cards, review.
 
 Human seats act with their bearer token; engine seats play by themselves
 until a human must act or the game ends. Games are stored in SQLite.
@@ -21,6 +22,7 @@ from service.schemas import (
     GameMoveRequest,
     GameResponse,
     HintResponse,
+    TrackerResponse,
 )
 
 __all__ = ["router"]
@@ -100,6 +102,21 @@ async def game_hint(
         lambda position, history: searcher.hint(position, limits, seed, multipv, algorithm, history=history),
     )
     return JSONResponse(answer.to_json())
+
+
+@router.get(
+    "/{game_id}/tracker",
+    response_model=TrackerResponse,
+    responses=error_responses(401, 403, 404, 422),
+)
+async def game_tracker(
+    game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep
+) -> JSONResponse:
+    """The seat's card tracker: the discard pile, the cards known in each other hand, and for every
+    card the seat cannot see the chance it lies in each hand or the stock, weighed by what the seat
+    saw the others do. No search (no search slot): answered whoever is to move, and after the end."""
+    tracker = await services.games.tracker(game_id, seat, token)
+    return JSONResponse(tracker.to_json())
 
 
 @router.get(

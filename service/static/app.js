@@ -92,6 +92,15 @@
       reviewSummary: "{n} nước: {counts}. Thiệt trung bình {mean} điểm.",
       label_good: "tốt", label_inaccuracy: "chưa chuẩn", label_mistake: "sai lầm", label_blunder: "sai nghiêm trọng",
       label_forced: "bắt buộc", label_unscored: "chưa chấm",
+      trackerTitle: "Theo dõi bài", trackerStock: "Nọc còn {n} lá · {m} lá bạn chưa thấy",
+      trackerGone: "Đã vào rác ({n})", trackerGoneNone: "Chưa có lá nào vào rác.",
+      trackerSeat: "{name} · {n} lá", trackerKnownNone: "Chưa biết chắc lá nào.",
+      trackerLikely: "Có thể đang cầm (từ {p} trở lên):", trackerLikelyNone: "Chưa lá nào có khả năng từ {p} trở lên.",
+      trackerMore: "và {n} lá nữa", trackerChance: "{card}: {p}",
+      trackerWeighted: "Khả năng ước lượng từ những nước đối thủ đã đi.",
+      trackerUniform: "Chưa có nước nào để suy ra: mọi lá bạn chưa thấy đều có khả năng như nhau.",
+      trackerCollapsed: "Cách đánh không khớp với mô hình: mọi lá bạn chưa thấy được coi như nhau.",
+      trackerLoading: "Đang cập nhật…", trackerError: "Không tải được: {what}",
     },
     en: {
       title: "Tấn", language: "Language", newGame: "New game", close: "Close",
@@ -175,6 +184,15 @@
       reviewSummary: "{n} moves: {counts}. Mean cost {mean} points.",
       label_good: "good", label_inaccuracy: "inaccuracy", label_mistake: "mistake", label_blunder: "blunder",
       label_forced: "forced", label_unscored: "unscored",
+      trackerTitle: "Card tracker", trackerStock: "Stock: {n} cards · {m} cards you have not seen",
+      trackerGone: "Discarded ({n})", trackerGoneNone: "No card discarded yet.",
+      trackerSeat: "{name} · {n} cards", trackerKnownNone: "No card known for sure.",
+      trackerLikely: "Probably holds ({p} or more):", trackerLikelyNone: "No card at {p} or more yet.",
+      trackerMore: "and {n} more", trackerChance: "{card}: {p}",
+      trackerWeighted: "Chances estimated from the moves your opponents made.",
+      trackerUniform: "No move to learn from yet: every card you have not seen is equally likely.",
+      trackerCollapsed: "The play fits no deal the model expects: every card you have not seen counts alike.",
+      trackerLoading: "Updating…", trackerError: "Could not load: {what}",
     },
   };
 
@@ -189,6 +207,9 @@
   const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
   const REVIEW_ITERATIONS = 5000; // each decision's search in a review (the server caps it)
   const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
+  const TRACKER_KEY = "tan.tracker"; // "closed" when the tracker panel is folded
+  const TRACKER_TOP = 6; // an opponent's likeliest unseen cards shown
+  const TRACKER_MIN = 0.3; // from this chance on
 
   const $ = (id) => document.getElementById(id);
 
@@ -202,6 +223,9 @@
     hint: null,
     hintFor: -1, // history length the hint was computed for
     choosing: null, // {card, moves} while the chooser is open
+    tracker: null, // {key, id, plies, data: the GET /v1/games/{id}/tracker?seat=0 answer}
+    trackerAsked: null, // the key of the tracker request in flight
+    trackerError: null,
     busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
     review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
     playersRange: { ...PLAYERS_FALLBACK },
@@ -480,6 +504,154 @@
       state.hint = hint;
       state.hintFor = state.game.history.length;
     }, "hint");
+  }
+
+  // -- the card tracker (GET /v1/games/{id}/tracker) -------------------------------------------
+
+  // The game view shown: a tracker answer fetched for another one is stale.
+  const trackerKey = () => (state.game
+    ? `${state.id}:${state.game.history.length}:${state.game.status}:${state.game.position.to_move}`
+    : null);
+
+  // Fetch the tracker once the game view is shown, never while a move is on its way (so it never
+  // slows one), and drop an answer that comes back for a view no longer shown.
+  async function refreshTracker() {
+    const key = trackerKey();
+    if (!key || state.busy || state.trackerAsked === key) return;
+    if ((state.tracker && state.tracker.key === key) || (state.trackerError && state.trackerError.key === key)) return;
+    state.trackerAsked = key;
+    const id = state.id;
+    const plies = state.game.history.length;
+    try {
+      const data = await api("GET", `/v1/games/${encodeURIComponent(id)}/tracker?seat=0`);
+      if (trackerKey() !== key) return;
+      state.tracker = { key, id, plies, data };
+      state.trackerError = null;
+    } catch (error) {
+      if (trackerKey() !== key) return;
+      state.trackerError = { key, text: error instanceof ApiFailure ? error.describe() : String(error) };
+    } finally {
+      if (state.trackerAsked === key) state.trackerAsked = null;
+    }
+    renderTracker();
+  }
+
+  // One card's chance: the glyph and the percentage, with the card's name for screen readers.
+  function chanceItem(card, chance) {
+    const item = document.createElement("li");
+    item.className = "chance";
+    item.dataset.card = card;
+    item.dataset.chance = String(chance);
+    const name = document.createElement("span");
+    name.className = "sr-label";
+    name.textContent = t("trackerChance", { card: cardName(card), p: pct(chance) });
+    const glyph = miniCard(card);
+    glyph.setAttribute("aria-hidden", "true");
+    const value = document.createElement("span");
+    value.className = "pct";
+    value.setAttribute("aria-hidden", "true");
+    value.textContent = pct(chance);
+    const meter = document.createElement("span");
+    meter.className = "meter";
+    meter.setAttribute("aria-hidden", "true");
+    const fill = document.createElement("span");
+    fill.className = "fill";
+    fill.style.width = `${(clamp01(chance) * 100).toFixed(1)}%`;
+    meter.append(fill);
+    item.append(name, glyph, value, meter);
+    return item;
+  }
+
+  // What another seat holds, as far as seat 0 can tell: the cards known, then its likeliest unseen ones.
+  function trackerSeat(data, pos, seat) {
+    const box = document.createElement("section");
+    box.className = "tracker-seat";
+    box.dataset.seat = String(seat);
+    const head = document.createElement("h3");
+    head.id = `tracker-seat-${seat}`;
+    const count = pos.hand_counts[seat];
+    head.textContent = t("trackerSeat", { name: seatName(seat), n: count })
+      + (pos.finished.includes(seat) ? ` · ${t("roleDone")}` : "");
+    box.setAttribute("aria-labelledby", head.id);
+    box.append(head);
+    if (count === 0) return box;
+    const trumpSuit = suitOf(pos.trump);
+    const known = data.known[String(seat)] || [];
+    const knownLine = document.createElement("p");
+    knownLine.className = "tracker-known small";
+    if (known.length) {
+      const cards = document.createElement("span");
+      cards.className = "mini-cards inline";
+      cards.append(...sortHand(known, trumpSuit).map(miniCard));
+      knownLine.append(document.createTextNode(t("known") + " "), cards);
+    } else {
+      knownLine.textContent = t("trackerKnownNone");
+    }
+    box.append(knownLine);
+    if (known.length >= count) return box;
+    const likely = Object.entries(data.cards)
+      .map(([card, row]) => [card, Number(row[seat]) || 0])
+      .filter(([, chance]) => chance >= TRACKER_MIN)
+      .sort((a, b) => b[1] - a[1]);
+    const label = document.createElement("p");
+    label.className = "tracker-likely-label small";
+    label.textContent = t(likely.length ? "trackerLikely" : "trackerLikelyNone", { p: pct(TRACKER_MIN) });
+    box.append(label);
+    if (likely.length) {
+      const list = document.createElement("ul");
+      list.className = "likely";
+      list.append(...likely.slice(0, TRACKER_TOP).map(([card, chance]) => chanceItem(card, chance)));
+      if (likely.length > TRACKER_TOP) {
+        const more = document.createElement("li");
+        more.className = "more muted small";
+        more.textContent = t("trackerMore", { n: likely.length - TRACKER_TOP });
+        list.append(more);
+      }
+      box.append(list);
+    }
+    return box;
+  }
+
+  // The tracker panel folds to its heading (a disclosure button), and is remembered so.
+  function foldTracker(folded) {
+    $("tracker-toggle").setAttribute("aria-expanded", String(!folded));
+    $("tracker-body").hidden = folded;
+  }
+
+  function renderTracker() {
+    const panel = $("tracker-panel");
+    const game = state.game;
+    panel.hidden = !game || reviewOpen();
+    if (panel.hidden) return;
+    const pos = game.position;
+    const key = trackerKey();
+    const fresh = !!(state.tracker && state.tracker.key === key);
+    const failed = state.trackerError && state.trackerError.key === key ? state.trackerError.text : null;
+    // While the new answer is on its way the last one of this game stays, marked as updating.
+    const data = state.tracker && state.tracker.id === state.id ? state.tracker.data : null;
+    panel.classList.toggle("stale", !fresh);
+    if (data) panel.dataset.plies = String(state.tracker.plies); // the moves the tracker shown had seen
+    panel.setAttribute("aria-busy", String(!fresh && !failed));
+    let status;
+    if (failed) status = t("trackerError", { what: failed });
+    else if (!fresh) status = t("trackerLoading");
+    else status = t("trackerStock", { n: pos.stock, m: Object.keys(data.cards).length });
+    $("tracker-status").textContent = status;
+    const gone = data ? data.gone : [];
+    $("tracker-gone-title").textContent = t("trackerGone", { n: gone.length });
+    const goneBox = $("tracker-gone");
+    if (gone.length) goneBox.replaceChildren(...sortHand(gone, suitOf(pos.trump)).map(miniCard));
+    else {
+      const none = document.createElement("span");
+      none.className = "muted small";
+      none.textContent = t("trackerGoneNone");
+      goneBox.replaceChildren(none);
+    }
+    const seats = [];
+    if (data) for (let seat = 0; seat < pos.players; seat++) if (seat !== data.seat) seats.push(trackerSeat(data, pos, seat));
+    $("tracker-seats").replaceChildren(...seats);
+    const notes = { weighted: "trackerWeighted", tempered: "trackerWeighted", collapsed: "trackerCollapsed" };
+    $("tracker-note").textContent = data ? t(notes[data.beliefs] || "trackerUniform") : "";
   }
 
   // -- the review of a finished game (GET /v1/games/{id}/analysis) ----------------------------
@@ -807,6 +979,7 @@
     renderMatch(game);
     renderMoves();
     renderHint();
+    renderTracker();
     renderHistory(game);
     renderOver(game, over && !reviewOpen());
     renderReview();
@@ -815,6 +988,7 @@
       ? t("gameInfo", { id: state.id, seed: state.seed })
       : t("gameInfoNoSeed", { id: state.id });
     $("replay").hidden = !state.setup;
+    if (!state.busy) refreshTracker(); // after the game view is shown
   }
 
   // The setup's decisions as buttons (docs/rules.md §1.7): what the seat may do before the first lead.
@@ -1344,6 +1518,12 @@
     $("review-close").addEventListener("click", closeReview);
     $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });
     $("review-next").addEventListener("click", () => { if (state.review) stepReview(state.review.at + 1); });
+    foldTracker(store.get("localStorage", TRACKER_KEY) === "closed");
+    $("tracker-toggle").addEventListener("click", () => {
+      const folded = $("tracker-toggle").getAttribute("aria-expanded") === "true";
+      foldTracker(folded);
+      store.set("localStorage", TRACKER_KEY, folded ? "closed" : null);
+    });
     document.addEventListener("keydown", onKey);
 
     loadPresets(); // refines the seat ranges; keeps what is chosen

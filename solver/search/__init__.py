@@ -1,10 +1,11 @@
 """The search: hints and evaluations of what one seat can see.
 
-`Solver` answers `Hint`s and `Evaluation`s within `Limits`; `prepare` turns a
-position into the sampler the Cython search draws worlds from.
+`Solver` answers `Hint`s and `Evaluation`s within `Limits`, and a seat's card
+`Tracker` without a search; `prepare` turns a position into the sampler the
+Cython search draws worlds from.
 """
 
-from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Value
+from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.limits import Limits, LimitsError
 from solver.search.sampling import Root, prepare
 from solver.search.solver import ALGORITHMS, POLICIES, Solver
@@ -20,6 +21,7 @@ __all__ = [
     "Root",
     "SearchStats",
     "Solver",
+    "Tracker",
     "Value",
     "prepare",
 ]

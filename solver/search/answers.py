@@ -8,7 +8,7 @@ from typing import Any
 from solver.game.cards import Card
 from solver.game.moves import Move
 
-__all__ = ["Evaluation", "Hint", "MoveValue", "SearchStats", "Value"]
+__all__ = ["Evaluation", "Hint", "MoveValue", "SearchStats", "Tracker", "Value"]
 
 
 @dataclass(frozen=True)
@@ -113,4 +113,29 @@ class Evaluation:
             "p_lose": [round(x, 6) for x in self.p_lose],
             "cards": {str(card): chances for card, chances in self.cards.items()},
             "stats": self.stats.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Tracker:
+    """One seat's card tracker (docs/api.md §3): the cards gone to the discard pile, the cards known
+    in each other seat's hand, and for every card the seat cannot see the chance it lies in each
+    seat's hand, then in the stock; `beliefs` and `ess` say how the worlds were weighed (as
+    `SearchStats`)."""
+
+    seat: int
+    gone: tuple[Card, ...]
+    known: dict[int, tuple[Card, ...]]
+    cards: dict[Card, list[float]]
+    beliefs: str = "uniform"
+    ess: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "gone": [str(card) for card in self.gone],
+            "known": {str(seat): [str(card) for card in cards] for seat, cards in self.known.items()},
+            "cards": {str(card): chances for card, chances in self.cards.items()},
+            "beliefs": self.beliefs,
+            "ess": None if self.ess is None else round(self.ess, 1),
         }

@@ -44,6 +44,7 @@ __all__ = [
     "OpponentModel",
     "decision_snapshot",
     "read_record",
+    "uniform_card_chances",
     "weigh",
 ]
 
@@ -223,6 +224,23 @@ class Beliefs:
         rest = np.clip(1.0 - chance.sum(axis=1, keepdims=True), 0.0, 1.0)
         table = np.hstack([chance, rest])
         return {card: [round(float(x), 6) for x in row] for card, row in zip(unseen, table, strict=True)}
+
+
+def uniform_card_chances(position: Position) -> dict[Card, list[float]]:
+    """`Beliefs.card_chances` of uniform worlds, worked out rather than drawn: every card the seat
+    cannot see is equally likely in each unknown slot of another hand, the stock and another seat's
+    offered hands, and a card of `in_stock` lies in the stock. For positions no world can be drawn
+    from yet: another seat deciding in secret in the setup (docs/rules.md §1.7)."""
+    unseen = position.unseen_cards()
+    stock_only = set(position.in_stock)
+    slots = position.hidden_slots().seats
+    free = sum(card not in stock_only for card in unseen)
+    spread = [slots.get(seat, 0) / free if free else 0.0 for seat in range(position.players)]
+    table: dict[Card, list[float]] = {}
+    for card in unseen:
+        row = [0.0] * position.players if card in stock_only else spread
+        table[card] = [round(x, 6) for x in row] + [round(max(0.0, 1.0 - sum(row)), 6)]
+    return table
 
 
 def _ess(weights: np.ndarray) -> float:

@@ -22,8 +22,8 @@ from solver.core import decode_move
 from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanError
 from solver.game.position import Position
 from solver.search import _search
-from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Value
-from solver.search.beliefs import Beliefs, History, OpponentModel, weigh
+from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
+from solver.search.beliefs import Beliefs, History, OpponentModel, uniform_card_chances, weigh
 from solver.search.intervals import score_interval
 from solver.search.limits import Limits
 from solver.search.results import ExactSolution, SearchResult
@@ -193,6 +193,24 @@ class Solver:
             stats=self._stats(result, limits, seed, None, beliefs),
             cards=beliefs.card_chances(pos),
         )
+
+    def track(
+        self,
+        position: Position | dict[str, Any],
+        history: History | None = None,
+        seed: int = 0,
+    ) -> Tracker:
+        """The card tracker of the position's seat, without a search: the discard pile, the cards
+        known in the other hands, and where each card the seat cannot see lies, from worlds weighed
+        by `history` as an evaluation with the same seed weighs them (its `cards`)."""
+        pos = position if isinstance(position, Position) else Position.from_json(position)
+        known = {seat: pos.known[seat] for seat in range(pos.players) if seat != pos.seat}
+        if pos.phase == "setup" and pos.to_move is None:
+            # Another seat decides in secret (docs/rules.md §1.7): no world is drawn until it has.
+            return Tracker(pos.seat, pos.discard, known, uniform_card_chances(pos))
+        beliefs = self._believe(prepare(pos), history, seed)
+        ess = beliefs.ess if beliefs.weighted else None
+        return Tracker(pos.seat, pos.discard, known, beliefs.card_chances(pos), beliefs.mode, ess)
 
     def _believe(self, root: Root, history: History | None, seed: int) -> Beliefs:
         """The worlds the search draws: weighed by `history` when beliefs are on."""

@@ -13,7 +13,7 @@ from service.deps import services_of
 from solver.game.position import Position
 from solver.players import GreedyPlayer
 from tests.support.positions import to_move_position
-from tests.support.service import TestClient, create, make_client, make_settings, move, replay, view
+from tests.support.service import TestClient, bearer, create, make_client, make_settings, move, replay, view
 
 HANG_GUARD_S = 20.0  # only against a hang: a blocked call never returns at all
 
@@ -73,6 +73,9 @@ def test_health_and_reads_answer_while_every_search_slot_is_busy(gated: Any) -> 
     health = finished(lambda: client.get("/healthz"))
     assert health.status_code == 200 and health.json()["status"] == "ok"
     assert finished(lambda: view(client, game, 0))["status"] == "playing"
+    url = f"/v1/games/{game['id']}/tracker"
+    tracker = finished(lambda: client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][0])))
+    assert tracker.status_code == 200 and tracker.json()["cards"]  # no search: no slot needed
     busy = finished(lambda: client.post("/v1/hint", json={"position": to_move_position()}))
     assert busy.status_code == 503 and busy.headers["retry-after"]
     gate.set()

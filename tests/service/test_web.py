@@ -17,7 +17,7 @@ import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -476,5 +476,136 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
     assert page.inner_text("#review-title") == "Xem lại ván"
     assert page.inner_text("#review-step").startswith(f"Xem lại: nước 1/{len(moves)} của bạn")
     page.screenshot(path=str(shots / "web-review-vi.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def _tracker_answer(page: Page, server: Server) -> dict[str, Any]:
+    """The API's tracker for seat 0 of the page's game, read with the token the page keeps."""
+    saved = page.evaluate("JSON.parse(sessionStorage.getItem('tan.game'))")
+    answer = httpx.get(
+        f"{server.url}/v1/games/{saved['id']}/tracker",
+        params={"seat": 0},
+        headers={"Authorization": f"Bearer {saved['token']}"},
+        timeout=120.0,
+    )
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
+    """Once the tracker is up to date, it shows what the API answers for the view shown: the cards
+    gone (the board's discard too), the cards known in the opponent's hand, and its likeliest unseen
+    cards from 30% on, best first, at most six, each with a text alternative."""
+    page.wait_for_selector("#tracker-panel:not(.stale)")
+    answer = _tracker_answer(page, server)
+    plies = page.locator("#history li").count()
+    assert page.get_attribute("#tracker-panel", "data-plies") == str(plies)
+    gone = page.locator("#tracker-gone .mini").all_inner_texts()
+    assert len(gone) == len(answer["gone"]) == int(page.inner_text("#discard-count"))
+    board = page.locator("#discard-cards .mini").evaluate_all("cards => cards.map(c => c.textContent)")
+    assert sorted(gone) == sorted(board)  # the board's list, folded away by default
+    assert f"({len(gone)})" in page.inner_text("#tracker-gone-title")
+    assert f"Stock: {page.inner_text('#stock-count')} cards" in page.inner_text("#tracker-status")
+    seat = page.locator("#tracker-seats .tracker-seat[data-seat='1']")
+    assert seat.locator("h3").inner_text().startswith("Seat 1 (greedy)")
+    known = answer["known"]["1"]
+    if known:
+        assert len(seat.locator(".tracker-known .mini").all_inner_texts()) == len(known)
+    likely = [(row[1], card) for card, row in answer["cards"].items() if row[1] >= 0.3]
+    rows = sorted(likely, key=lambda pair: -pair[0])
+    items = seat.locator(".likely .chance")
+    shown = [items.nth(i).get_attribute("data-card") for i in range(items.count())]
+    assert shown == [card for _chance, card in rows[:6]]
+    for index, (chance, _card) in enumerate(rows[:6]):
+        item = items.nth(index)
+        assert f"{round(chance * 100)}%" in item.inner_text()
+        assert item.locator(".sr-label").inner_text()  # the card's name and chance in words
+    if not rows and len(known) < int(seat.locator("h3").inner_text().split("·")[1].split()[0]):
+        assert "No card at 30% or more" in seat.inner_text()
+    return answer
+
+
+def test_the_card_tracker_follows_the_game(browser: Browser, server: Server, shots: Path) -> None:
+    """The tracker panel updates after every move (cards gone, the opponent's known and likeliest
+    cards, the stock), drops an answer that comes back for a view no longer shown, folds and stays
+    folded, speaks Vietnamese, and fits a phone."""
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    _start(page, server, "en", seed=11)
+    assert page.inner_text("#tracker-title") == "Card tracker"
+    first = _check_tracker(page, server)
+    assert first["gone"] == [] and "No card discarded yet." in page.inner_text("#tracker-panel")
+
+    rng = random.Random(3)
+    notes = set()
+    for _ in range(60):
+        if page.locator("#over").is_visible() or page.locator("#tracker-gone .mini").count() >= 4:
+            break
+        _play_one(page, rng)
+        page.wait_for_function(IDLE)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message")
+        _check_tracker(page, server)
+        notes.add(page.inner_text("#tracker-note"))
+    assert page.locator("#tracker-gone .mini").count() >= 2, "no bout was beaten off"
+    assert "Chances estimated from the moves your opponents made." in notes
+    page.screenshot(path=str(shots / "web-tracker.png"), full_page=True)
+
+    # An answer for a view no longer shown is dropped: hold two tracker requests, let the older
+    # one through first, then the newer one; only the newer is ever shown.
+    held: list[Any] = []
+    page.route("**/tracker?*", lambda route: held.append(route))
+    page.evaluate(
+        """() => {
+          window.shownPlies = [];
+          const panel = document.getElementById('tracker-panel');
+          new MutationObserver(() => window.shownPlies.push(panel.dataset.plies))
+            .observe(panel, {attributes: true, attributeFilter: ['data-plies']});
+        }"""
+    )
+    asked: list[str] = []  # the moves seen by each held request's view
+    for count in (1, 2):
+        with page.expect_request("**/tracker?*"):
+            page.locator("#moves button").first.click()  # a legal move, played at once
+            page.wait_for_function(IDLE)
+        asked.append(str(page.locator("#history li").count()))
+        for _ in range(1000):
+            if len(held) == count:
+                break
+            page.evaluate("0")  # lets Playwright run the route handler
+        assert len(held) == count
+    assert page.locator("#over").is_hidden()
+    assert "stale" in page.get_attribute("#tracker-panel", "class").split()
+    assert page.inner_text("#tracker-status") == "Updating…"
+    with page.expect_response("**/tracker?*") as older:
+        held[0].continue_()
+    older.value.finished()
+    assert page.get_attribute("#tracker-panel", "aria-busy") == "true"
+    held[1].continue_()
+    page.unroute("**/tracker?*")
+    _check_tracker(page, server)
+    shown = page.evaluate("window.shownPlies")
+    assert asked[1] == str(page.locator("#history li").count()) and shown[-1] == asked[1]
+    assert asked[0] != asked[1] and asked[0] not in shown
+
+    # Folded, it stays folded across a reload; Vietnamese labels.
+    page.click("#tracker-toggle")
+    assert not page.locator("#tracker-gone").is_visible()
+    assert page.get_attribute("#tracker-toggle", "aria-expanded") == "false"
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.get_attribute("#tracker-toggle", "aria-expanded") == "false"
+    assert page.locator("#tracker-toggle").is_visible() and not page.locator("#tracker-gone").is_visible()
+    page.focus("#tracker-toggle")
+    page.keyboard.press("Enter")  # the heading's button unfolds it from the keyboard too
+    assert page.get_attribute("#tracker-toggle", "aria-expanded") == "true"
+    page.select_option("#lang", "vi")
+    assert page.inner_text("#tracker-title") == "Theo dõi bài"
+    page.wait_for_selector("#tracker-panel:not(.stale)")
+    assert "Nọc còn" in page.inner_text("#tracker-status")
+    page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("#tracker-panel").screenshot(path=str(shots / "web-tracker-phone.png"))
     assert errors == []
     page.close()

@@ -17,7 +17,14 @@ from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players.simple import GreedyPlayer
 from solver.search import Limits, Solver, _search
-from solver.search.beliefs import History, HistoryReader, OpponentModel, read_record, weigh
+from solver.search.beliefs import (
+    History,
+    HistoryReader,
+    OpponentModel,
+    read_record,
+    uniform_card_chances,
+    weigh,
+)
 from solver.search.sampling import prepare
 
 DURAK = Rules.preset_named("durak")
@@ -132,6 +139,44 @@ def test_the_tracker_adds_up_and_repeats_with_its_seed() -> None:
     for seat in range(position.players):
         total = sum(row[seat] for row in table.values())
         assert total == pytest.approx(hidden.get(seat, 0), abs=1e-4)
+
+
+def test_the_tracker_is_an_evaluations_cards_without_the_search() -> None:
+    """`Solver.track` weighs the worlds as `Solver.evaluate` does with the same seed, and adds what
+    the seat sees: the discard pile and the cards known in the other hands."""
+    rules = Rules.preset_named("durak")
+    _game, first, history, draws = greedy_game(rules, 3, 7, plies=20)
+    position, found = read_record(Record.of_game(first, 1, random_deck(rules, 7), history, draws[1]))
+    solver = Solver(particles=2048)
+    tracker = solver.track(position, found, seed=3)
+    evaluation = solver.evaluate(position, Limits(iterations=50), seed=3, history=found)
+    assert tracker.cards == evaluation.cards
+    assert (tracker.beliefs, tracker.ess) == (evaluation.stats.beliefs, evaluation.stats.ess)
+    assert tracker.beliefs in ("weighted", "tempered")
+    assert tracker.seat == 1 and tracker.gone == position.discard
+    assert tracker.known == {0: position.known[0], 2: position.known[2]}
+    assert tracker.to_json()["cards"] == {str(card): row for card, row in evaluation.cards.items()}
+    plain = Solver(particles=2048, beliefs=False).track(position, found, seed=3)
+    assert plain.beliefs == "uniform" and plain.ess is None
+
+
+def test_uniform_chances_worked_out_match_the_drawn_worlds() -> None:
+    """`uniform_card_chances` (for positions no world can be drawn from) agrees with uniform worlds
+    drawn by the sampler, the cards known to lie in the stock included."""
+    game = Game.deal(Rules.preset_named("tan"), 3, deck=random_deck(Rules.preset_named("tan"), 2))
+    rng = random.Random(2)
+    for _ in range(12):
+        game.play(rng.choice(game.legal_moves()))
+    data = Position.from_game(game, 0).to_json()
+    data["in_stock"] = [str(card) for card in Position.from_json(data).unseen_cards()[:3]]
+    position = Position.from_json(data)
+    worked_out = uniform_card_chances(position)
+    drawn = weigh(prepare(position), None, particles=16384, seed=1).card_chances(position)
+    assert list(worked_out) == list(drawn)
+    for card, row in worked_out.items():
+        assert row == pytest.approx(drawn[card], abs=0.03)
+        assert sum(row) == pytest.approx(1.0, abs=1e-5)
+    assert worked_out[position.in_stock[0]] == [0.0, 0.0, 0.0, 1.0]
 
 
 def test_weights_that_collapse_are_tempered_to_keep_enough_worlds() -> None:
