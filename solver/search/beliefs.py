@@ -174,12 +174,24 @@ class HistoryReader:
 
 
 def decision_snapshot(before: Game) -> CoreGame:
-    """The state of a decision as its mover saw it (the hidden cards dealt from its view with a
-    fixed seed): the model reads only the mover's hand, which the weighing replaces, and what
-    every seat sees."""
-    mover = before.to_move
-    assert mover is not None
-    return prepare(Position.from_game(before, mover)).world(before.plies)
+    """The state of a decision in the fast core. The model reads only the mover's hand, which
+    the weighing replaces, and what every seat sees (the table, the counts, the stock's size),
+    so the world's other hands may be any with the right counts."""
+    return CoreGame.from_fields(
+        before.rules,
+        before.players,
+        [[card.index for card in hand] for hand in before.hands],
+        [card.index for card in before.stock],
+        before.trump.index,
+        [(pair.attack.index, -1 if pair.defense is None else pair.defense.index) for pair in before.table],
+        attacker=before.attacker,
+        defender=before.defender,
+        to_move=before.to_move if before.to_move is not None else -1,
+        taking=before.taking,
+        passed=list(before.passed),
+        finished=list(before.finished),
+        defended_once=before.defended_once,
+    )
 
 
 def read_record(record: Record) -> tuple[Position, History]:
@@ -277,16 +289,22 @@ def weigh(
     particles: int = 16384,
     seed: int = 0,
     min_ess: float = 256.0,
+    budget: int | None = 1 << 17,
 ) -> Beliefs:
     """`particles` worlds of `root` weighed by `history` under `model` (uniform weights without a
     history); from then on the sampler of `root` draws its worlds' hands from them when they are
-    weighted."""
+    weighted. `budget` caps the work — worlds times the decisions weighed — by drawing fewer
+    worlds for a long history (never fewer than 1,024), so a hint with a long record costs
+    about as much as a short one."""
     model = model or OpponentModel()
     if particles < 1:
         raise ValueError(f"particles must be positive, not {particles!r}")
     root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
     slots = root.position.hidden_slots().seats
     history = (history or History()).without([s for s in range(root.position.players) if not slots.get(s)])
+    weighed = int((history.ops[:, 0] == _DECIDE).sum()) if len(history.ops) else 0
+    if budget is not None and weighed:
+        particles = min(particles, max(1024, budget // weighed))
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
     log_weights = np.zeros(particles, dtype=np.float64)
     _search.weigh_worlds(
