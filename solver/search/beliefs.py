@@ -34,7 +34,7 @@ from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search import _search
-from solver.search.sampling import Root, prepare
+from solver.search.sampling import Root
 
 __all__ = [
     "ROLES",
