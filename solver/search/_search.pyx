@@ -888,48 +888,62 @@ cdef inline int nth_bit(uint64_t mask, int n) noexcept nogil:
     return tan_lowbit(mask)
 
 
-cdef inline double decision_probability(const State* st, int observed, const double* model) noexcept nogil:
-    """P(the seat to move of `st` plays `observed`) under the opponent model `model` = (ε, λ, κ):
-    the greedy move with probability 1 − ε, else a move drawn with weight λ^k for a card move
-    whose card is the k-th cheapest among the legal moves' cards (rank, trumps above), and κ
-    for taking or passing."""
+cdef enum:
+    MAX_TYPES = 8  # kinds of player a history is weighed under at once
+
+
+cdef void decision_probabilities(const State* st, int observed, const double* models, int n_types,
+                                 int stride, double* out) noexcept nogil:
+    """P(the seat to move of `st` plays `observed`) under each of `n_types` opponent models
+    (`models + t * stride`: (ε, λ, κ)) into `out[t]`: the greedy move with probability 1 − ε,
+    else a move drawn with weight λ^k for a card move whose card is the k-th cheapest among the
+    legal moves' cards (rank, trumps above), and κ for taking or passing."""
     cdef int moves[MAX_MOVES]
-    cdef double weights[MAX_MOVES]
-    cdef int n = gen_moves(st, moves), i, card, cost, found = -1
+    cdef int ranks[MAX_MOVES]
+    cdef int n = gen_moves(st, moves), i, t, card, cost, found = -1, is_greedy
     cdef uint32_t costs = 0
-    cdef double eps = model[0], lam = model[1], kappa = model[2], total = 0.0, p
+    cdef double total, eps, lam, kappa, mine, w
     if n <= 0:
-        return 1.0
+        for t in range(n_types):
+            out[t] = 1.0
+        return
     for i in range(n):
+        ranks[i] = -1
         if move_kind(moves[i]) in (MK_ATTACK, MK_DEFEND, MK_TRANSFER):
             card = move_card(moves[i])
-            costs |= <uint32_t>1 << (card % 13 + (13 if (st.trump_mask >> card) & 1 else 0))
-    for i in range(n):
-        if move_kind(moves[i]) in (MK_ATTACK, MK_DEFEND, MK_TRANSFER):
-            card = move_card(moves[i])
-            cost = card % 13 + (13 if (st.trump_mask >> card) & 1 else 0)
-            weights[i] = lam ** tan_popcount(costs & ((<uint32_t>1 << cost) - 1))
-        else:
-            weights[i] = kappa
-        total += weights[i]
+            ranks[i] = card % 13 + (13 if (st.trump_mask >> card) & 1 else 0)
+            costs |= <uint32_t>1 << ranks[i]
         if moves[i] == observed:
             found = i
-    p = eps * weights[found] / total if found >= 0 else 1e-9
-    if greedy_move(st) == observed:
-        p += 1.0 - eps
-    return p
+    for i in range(n):
+        if ranks[i] >= 0:
+            ranks[i] = tan_popcount(costs & ((<uint32_t>1 << ranks[i]) - 1))
+    is_greedy = greedy_move(st) == observed
+    for t in range(n_types):
+        eps = models[t * stride]
+        lam = models[t * stride + 1]
+        kappa = models[t * stride + 2]
+        total = 0.0
+        mine = 0.0
+        for i in range(n):
+            w = lam ** ranks[i] if ranks[i] >= 0 else kappa
+            total += w
+            if i == found:
+                mine = w
+        out[t] = (eps * mine / total if found >= 0 else 1e-9) + (1.0 - eps if is_greedy else 0.0)
 
 
-cdef double seat_log_likelihood(State* states, const long long* ops, int n_ops, int seat, uint64_t hand,
-                                const double* model, Rng* rng) noexcept nogil:
-    """log P(the seat's observed decisions | it holds `hand` now), walking its history backwards:
-    cards it lost go back, cards it took leave, draws give back a uniformly chosen set of the
-    cards it could have drawn there (one sample of the sum over which cards were drawn when).
-    Each decision follows the model of its kind (`decision_probability`, three numbers a kind
-    in `model`). -inf when the hand cannot have come about."""
-    cdef int i, j, need, avail, g, kind
+cdef int seat_log_likelihood(State* states, const long long* ops, int n_ops, int seat, uint64_t hand,
+                             const double* models, int n_types, int n_roles, Rng* rng,
+                             double* logp) noexcept nogil:
+    """log P(the seat's observed decisions | it holds `hand` now), under each of `n_types` models
+    (`models`: n_types × n_roles × (ε, λ, κ)), added to `logp[t]`, walking its history
+    backwards: cards it lost go back, cards it took leave, draws give back a uniformly chosen set
+    of the cards it could have drawn there (one sample of the sum over which cards were drawn
+    when). Returns 0 when the hand cannot have come about, else 1."""
+    cdef int i, j, t, need, avail, g, kind
     cdef uint64_t cand, mandatory, saved
-    cdef double logp = 0.0
+    cdef double p[MAX_TYPES]
     cdef const long long* op
     cdef State* st
     for i in range(n_ops - 1, -1, -1):
@@ -944,13 +958,13 @@ cdef double seat_log_likelihood(State* states, const long long* ops, int n_ops, 
         elif kind == OP_DRAWN:
             mandatory = <uint64_t>op[COL_CARDS]
             if mandatory & ~hand:
-                return -1e300
+                return 0
             hand &= ~mandatory
             need = <int>op[COL_COUNT] - tan_popcount(mandatory)
             cand = hand & ~<uint64_t>op[COL_SEEN]
             avail = tan_popcount(cand)
             if avail < need:
-                return -1e300
+                return 0
             for j in range(need):
                 g = nth_bit(cand, rng_below(rng, avail))
                 cand &= ~(<uint64_t>1 << g)
@@ -960,34 +974,41 @@ cdef double seat_log_likelihood(State* states, const long long* ops, int n_ops, 
             st = &states[op[COL_STATE]]
             saved = st.hands[seat]
             st.hands[seat] = hand
-            logp += log(decision_probability(st, <int>op[COL_MOVE], &model[3 * op[COL_ROLE]]))
+            decision_probabilities(st, <int>op[COL_MOVE], &models[3 * op[COL_ROLE]], n_types, 3 * n_roles, p)
             st.hands[seat] = saved
-    return logp
+            for t in range(n_types):
+                logp[t] += log(p[t])
+    return 1
 
 
-def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, ::1] model,
-                 uint64_t seed, uint64_t[:, ::1] hands, double[::1] log_weights) -> int:
+def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, :, ::1] models,
+                 uint64_t seed, uint64_t[:, ::1] hands, double[:, :, ::1] log_weights) -> int:
     """Draw `hands.shape[0]` uniform worlds of `sampler` (its weights ignored) into `hands`
-    (a row of `MAX_SEATS` hands each) and their log-likelihood under the history `ops` into
-    `log_weights`; returns how many worlds the history rules out. Releases the GIL."""
-    cdef int n = hands.shape[0], n_states = len(states), n_ops = ops.shape[0], i, seat, ruled_out = 0
+    (a row of `MAX_SEATS` hands each) and, for each seat and each kind of player of `models`
+    (types × kinds of decision × (ε, λ, κ)), the log-likelihood of that seat's decisions in the
+    history `ops` if it were that kind of player into `log_weights[world, seat, type]` (-1e300
+    everywhere in a world the history rules out); returns how many worlds it rules out.
+    Releases the GIL."""
+    cdef int n = hands.shape[0], n_states = len(states), n_ops = ops.shape[0], i, t, seat, ruled_out = 0
+    cdef int n_types = models.shape[0], n_roles = models.shape[1], possible
     cdef uint64_t weighed = 0
     cdef State* snaps
     cdef State world
     cdef Rng rng
-    cdef double lw
+    cdef double lw[MAX_SEATS][MAX_TYPES]
     cdef SamplerC uniform = sampler.c
-    if hands.shape[1] != MAX_SEATS or log_weights.shape[0] != n:
-        raise ValueError("hands need MAX_SEATS columns and log_weights one entry per row")
+    if (hands.shape[1] != MAX_SEATS or log_weights.shape[0] != n or log_weights.shape[1] != MAX_SEATS
+            or log_weights.shape[2] != n_types):
+        raise ValueError("hands need MAX_SEATS columns and log_weights (worlds, MAX_SEATS, types)")
     if n_ops and ops.shape[1] != 8:
         raise ValueError("ops need 8 columns")
-    if model.shape[0] < 1 or model.shape[1] != 3:
-        raise ValueError("the model needs (ε, λ, κ) for at least one kind of decision")
+    if not 1 <= n_types <= MAX_TYPES or n_roles < 1 or models.shape[2] != 3:
+        raise ValueError(f"models need 1 to {MAX_TYPES} types of (ε, λ, κ) for each kind of decision")
     for i in range(n_ops):
         if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_STATE] < n_states:
             raise ValueError("an op names a snapshot that is not there")
-        if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_ROLE] < model.shape[0]:
-            raise ValueError("an op names a model class that is not there")
+        if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_ROLE] < n_roles:
+            raise ValueError("an op names a kind of decision the models do not have")
         if not 0 <= ops[i, COL_SEAT] < sampler.c.template.players or ops[i, COL_SEAT] == sampler.seat:
             raise ValueError("an op names the searcher or a seat outside the game")
         if ops[i, COL_KIND] != OP_DECIDE:
@@ -1006,15 +1027,19 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
     with nogil:
         for i in range(n):
             sample_uniform(&uniform, &world, &rng)
-            lw = 0.0
+            possible = 1
             for seat in range(MAX_SEATS):
+                for t in range(n_types):
+                    lw[seat][t] = 0.0
                 hands[i, seat] = world.hands[seat] if seat < world.players else 0
-                if seat < world.players and (weighed >> seat) & 1 and lw > -1e299:
-                    lw += seat_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat,
-                                              world.hands[seat], &model[0, 0], &rng)
-            if lw <= -1e299:
-                ruled_out += 1
-            log_weights[i] = lw
+                if possible and seat < world.players and (weighed >> seat) & 1:
+                    possible = seat_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat,
+                                                   world.hands[seat], &models[0, 0, 0], n_types, n_roles,
+                                                   &rng, lw[seat])
+            ruled_out += not possible
+            for seat in range(MAX_SEATS):
+                for t in range(n_types):
+                    log_weights[i, seat, t] = lw[seat][t] if possible else -1e300
     free(snaps)
     return ruled_out
 

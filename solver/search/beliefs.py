@@ -37,10 +37,12 @@ from solver.search import _search
 from solver.search.sampling import Root
 
 __all__ = [
+    "KINDS",
     "ROLES",
     "Beliefs",
     "History",
     "HistoryReader",
+    "Kind",
     "OpponentModel",
     "decision_snapshot",
     "read_record",
@@ -81,6 +83,28 @@ class OpponentModel:
 
     def matrix(self) -> np.ndarray:
         return np.array([getattr(self, role) for role in ROLES], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of player another seat may be: its model, how likely it is before the seat has
+    seen anything (`prior`), and `power` < 1 for a model known to overstate what a move says
+    (its log-likelihood is scaled by it)."""
+
+    name: str
+    model: OpponentModel
+    prior: float
+    power: float = 1.0
+
+
+# The kinds the other seats are weighed as, each seat on its own: a player who plays nearly
+# always the greedy move (as many people do), and one who plays like the default engine, whose
+# model (fitted on its games) overstates what a move says about its hand, tempered by 1/4 — the
+# power that scored the card tracker best on self-play games (BENCHMARKS.md).
+KINDS = (
+    Kind("greedy", OpponentModel.greedy(0.05), 0.5),
+    Kind("engine", OpponentModel(), 0.5, 0.25),
+)
 
 
 @dataclass(frozen=True)
@@ -285,18 +309,21 @@ def _tempered(log_weights: np.ndarray, min_ess: float) -> tuple[np.ndarray, floa
 def weigh(
     root: Root,
     history: History | None,
-    model: OpponentModel | None = None,
+    model: OpponentModel | Sequence[Kind] | None = None,
     particles: int = 16384,
     seed: int = 0,
     min_ess: float = 256.0,
     budget: int | None = 1 << 17,
 ) -> Beliefs:
-    """`particles` worlds of `root` weighed by `history` under `model` (uniform weights without a
-    history); from then on the sampler of `root` draws its worlds' hands from them when they are
-    weighted. `budget` caps the work — worlds times the decisions weighed — by drawing fewer
-    worlds for a long history (never fewer than 1,024), so a hint with a long record costs
-    about as much as a short one."""
-    model = model or OpponentModel()
+    """`particles` worlds of `root` weighed by `history` (uniform weights without one); from then
+    on the sampler of `root` draws its worlds' hands from them when they are weighted.
+
+    Each other seat is one of the `model` kinds (`KINDS` by default; one `OpponentModel` is
+    one kind) with its prior: a world's weight is the product over seats of
+    Σ_kind prior · likelihood^power. `budget` caps the work — worlds times the decisions
+    weighed — by drawing fewer worlds for a long history (never fewer than 1,024), so a hint
+    with a long record costs about as much as a short one."""
+    kinds = _kinds(model)
     if particles < 1:
         raise ValueError(f"particles must be positive, not {particles!r}")
     root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
@@ -306,17 +333,31 @@ def weigh(
     if budget is not None and weighed:
         particles = min(particles, max(1024, budget // weighed))
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
-    log_weights = np.zeros(particles, dtype=np.float64)
-    _search.weigh_worlds(
-        root.sampler, list(history.states), history.ops, model.matrix(), seed, hands, log_weights
-    )
+    per_kind = np.zeros((particles, MAX_SEATS, len(kinds)), dtype=np.float64)
+    models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
+    _search.weigh_worlds(root.sampler, list(history.states), history.ops, models, seed, hands, per_kind)
     uniform = np.full(particles, 1.0 / particles)
     if not len(history.ops):
         return Beliefs(hands, uniform, float(particles), "uniform")
-    possible = log_weights > -1e299
+    possible = per_kind[:, 0, 0] > -1e299
     if not possible.any():
         return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions)
+    prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
+    power = np.array([kind.power for kind in kinds])
+    mixed = np.logaddexp.reduce(prior + power * per_kind[possible], axis=2).sum(axis=1)
     weights = np.zeros(particles)
-    weights[possible], ess, power = _tempered(log_weights[possible], min(min_ess, float(possible.sum())))
+    weights[possible], ess, temper = _tempered(mixed, min(min_ess, float(possible.sum())))
     root.sampler.set_particles(hands, weights)
-    return Beliefs(hands, weights, ess, "weighted" if power == 1.0 else "tempered", power, history.decisions)
+    mode = "weighted" if temper == 1.0 else "tempered"
+    return Beliefs(hands, weights, ess, mode, temper, history.decisions)
+
+
+def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:
+    if model is None:
+        return KINDS
+    if isinstance(model, OpponentModel):
+        return (Kind("model", model, 1.0),)
+    kinds = tuple(model)
+    if not kinds or any(kind.prior <= 0 or not 0 < kind.power <= 1 for kind in kinds):
+        raise ValueError("kinds need a positive prior and a power in (0, 1] each")
+    return kinds

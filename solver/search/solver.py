@@ -14,6 +14,7 @@ when the iteration limit (not the clock) stops the search.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -23,7 +24,7 @@ from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanEr
 from solver.game.position import Position
 from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
-from solver.search.beliefs import Beliefs, History, OpponentModel, uniform_card_chances, weigh
+from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.intervals import score_interval
 from solver.search.limits import Limits
 from solver.search.results import ExactSolution, SearchResult
@@ -68,7 +69,9 @@ class Solver:
     tree search answers instead;
     `beliefs`: with a game's history (`solver.search.beliefs.read_record`), weigh
     `particles` worlds by how likely the other seats' moves are under `model`
-    and search those (off: every consistent world is equally likely).
+    and search those — `model` is the kinds of player the others may be
+    (default `solver.search.beliefs.KINDS`) — (off: every consistent world is
+    equally likely).
     """
 
     def __init__(
@@ -87,7 +90,7 @@ class Solver:
         exact_root_nodes: int = 2_000_000,
         beliefs: bool = True,
         particles: int = 16384,
-        model: OpponentModel | None = None,
+        model: OpponentModel | Sequence[Kind] | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -111,7 +114,7 @@ class Solver:
         self.exact_root_nodes = exact_root_nodes
         self.beliefs = beliefs
         self.particles = particles
-        self.model = model or OpponentModel()
+        self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
 
     # -- the two questions -------------------------------------------------------------
 

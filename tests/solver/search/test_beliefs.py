@@ -61,6 +61,9 @@ def test_a_seat_that_took_a_low_plain_card_holds_no_cheap_beater() -> None:
     beaters = "7s 8s 9s 10s Js Qs As 6h 7h 8h 10h Jh"
     assert held(weighted, beaters) < 0.5 * held(uniform, beaters)
     assert held(weighted, "Kh") > held(uniform, "Kh")  # a high trump is kept: no evidence against it
+    position, history = read_record(Record.from_json(record))
+    default = weigh(prepare(position), history, particles=8192, seed=1).card_chances(position)
+    assert held(weighted, beaters) < held(default, beaters) < held(uniform, beaters)  # less sure of a kind
 
 
 def test_a_seat_that_threw_nothing_in_holds_none_of_the_table_ranks() -> None:
@@ -114,11 +117,13 @@ def test_every_world_of_a_real_game_explains_its_history(preset: str, players: i
         assert position.to_json() == Position.from_game(game, 0).to_json()
         root = prepare(position)
         hands = np.zeros((256, MAX_SEATS), dtype=np.uint64)
-        log_weights = np.zeros(256)
+        log_weights = np.zeros((256, MAX_SEATS, 2))
+        models = np.stack([OpponentModel().matrix(), OpponentModel.greedy(0.1).matrix()])
         ruled_out = _search.weigh_worlds(
-            root.sampler, list(found.states), found.ops, OpponentModel().matrix(), seed, hands, log_weights
+            root.sampler, list(found.states), found.ops, models, seed, hands, log_weights
         )
-        assert ruled_out == 0 and np.isfinite(log_weights).all()
+        assert ruled_out == 0 and np.isfinite(log_weights).all() and (log_weights <= 0).all()
+        assert not log_weights[:, 0].any()  # the searching seat is not weighed
         if found.decisions and position.stock:
             assert log_weights.std() > 0  # the history tells worlds apart
 
