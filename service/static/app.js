@@ -26,7 +26,7 @@
       attack: "Tấn", defend: "Đỡ", take: "Ôm", pass: "Bỏ qua", transfer: "Chuyển", hint: "Gợi ý",
       gameOver: "Hết ván", seat: "Ghế", score: "Điểm", replay: "Chơi lại ván này",
       hintTitle: "Gợi ý", legalMoves: "Nước đi hợp lệ", history: "Diễn biến",
-      hintNote: "Cơ hội thắng = điểm kỳ vọng (thắng 1, hòa ½, thua 0), ước lượng bằng tìm kiếm trên các bài chưa biết.",
+      hintNote: "Con số là cơ hội thắng nếu bạn đánh nước đó rồi chơi tiếp thật tốt (hòa tính một nửa). Bấm một nước (hoặc phím số) để đánh.",
       keys: "Phím: H gợi ý · T ôm · P bỏ qua · C chuyển · 1–9 chọn nước đi · Esc hủy · N ván mới · ← → xem lại",
       footer: "Tấn: bộ giải và gợi ý cho bài Tấn / Durak.", rulesLink: "Luật (JSON)",
       you: "Bạn", seatName: "Máy {n}", cards: "{n} lá", known: "Đã biết:",
@@ -39,9 +39,12 @@
       statusThrowTaking: "{name} đang ôm — bạn có thể cho thêm lá cùng số, hoặc bỏ qua.",
       statusWait: "{name} đang đi.", statusOver: "Hết ván.", statusBusy: "Máy đang đánh…",
       recent: "Vừa rồi:", hintThinking: "Đang tính…",
-      winChance: "Cơ hội thắng", position: "Thế bài", interval: "khoảng tin cậy 95%: {lo}–{hi}",
-      proven: "đã chứng minh", visits: "{n} lượt thử", best: "tốt nhất",
-      stats: "{alg}: {it} vòng lặp trong {ms} ms",
+      winChance: "cơ hội thắng", notFoolChance: "cơ hội không bị thua", now: "Lúc này",
+      interval: "có lẽ trong khoảng {lo}–{hi}", proven: "chắc chắn", visits: "máy đã thử {n} lần", key: "phím",
+      certainWin: "chắc thắng", certainDraw: "chắc hòa", certainLoss: "chắc thua",
+      provenNote: "Chắc chắn: không còn lá nào giấu, máy đã tính hết mọi cách đánh.",
+      stats: "Máy tính {it} ván thử trong {ms} ms ({alg}).",
+      hintNoteFool: "Con số là cơ hội bạn không phải người cuối cùng còn bài, nếu đánh nước đó rồi chơi tiếp thật tốt. Bấm một nước (hoặc phím số) để đánh.",
       resultWin: "Bạn thắng! {name} thua.", resultWinAlone: "Bạn thắng!",
       resultLose: "Bạn thua — còn bài trên tay khi người khác đã hết.",
       resultDraw: "Hòa — không ai thua.", loser: "thua",
@@ -118,7 +121,7 @@
       attack: "Attack", defend: "Defend", take: "Take", pass: "Pass", transfer: "Transfer", hint: "Hint",
       gameOver: "Game over", seat: "Seat", score: "Score", replay: "Replay this deal",
       hintTitle: "Hint", legalMoves: "Legal moves", history: "History",
-      hintNote: "Win chance = expected score (win 1, draw ½, lose 0), estimated by searching the unseen cards.",
+      hintNote: "Each number is your chance to win if you play that move and then play well (a draw counts half). Click a move (or press its digit) to play it.",
       keys: "Keys: H hint · T take · P pass · C transfer · 1–9 pick a move · Esc cancel · N new game · ← → review",
       footer: "Tấn: a solver and hint service for bài Tấn / Durak.", rulesLink: "Rules (JSON)",
       you: "You", seatName: "Seat {n}", cards: "{n} cards", known: "Known:",
@@ -131,9 +134,12 @@
       statusThrowTaking: "{name} takes — you may throw in cards of a rank on the table, or pass.",
       statusWait: "{name} is to move.", statusOver: "Game over.", statusBusy: "The engines are playing…",
       recent: "Since your move:", hintThinking: "Thinking…",
-      winChance: "Win chance", position: "Position", interval: "95% interval: {lo}–{hi}",
-      proven: "proven", visits: "{n} visits", best: "best",
-      stats: "{alg}: {it} iterations in {ms} ms",
+      winChance: "chance to win", notFoolChance: "chance of not being the fool", now: "Now",
+      interval: "probably between {lo} and {hi}", proven: "certain", visits: "the engine tried it {n} times", key: "key",
+      certainWin: "certain win", certainDraw: "certain draw", certainLoss: "certain loss",
+      provenNote: "Certain: no card is hidden any more and the engine worked out every way to play.",
+      stats: "The engine played {it} trial games in {ms} ms ({alg}).",
+      hintNoteFool: "Each number is your chance of not being the last one holding cards if you play that move and then play well. Click a move (or press its digit) to play it.",
       resultWin: "You win! {name} is the fool.", resultWinAlone: "You win!",
       resultLose: "You lose — you are the fool (durak), left holding cards.",
       resultDraw: "Draw — nobody loses.", loser: "fool",
@@ -497,7 +503,7 @@
     $("hint-panel").hidden = false;
     $("evaluation").textContent = t("hintThinking");
     $("hint-moves").replaceChildren();
-    $("hint-stats").textContent = "";
+    $("hint-note").textContent = "";
     busyWith(async () => {
       const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`);
       clearMessage();
@@ -712,7 +718,7 @@
       value.className = "pct";
       value.textContent = pct(score);
       value.title = t("winChance");
-      line.append(value, bar(score, null));
+      line.append(value, bar(score));
     }
     return line;
   }
@@ -1278,7 +1284,7 @@
         button.disabled = state.busy;
         const num = document.createElement("span");
         num.className = "num";
-        num.textContent = index < 9 ? String(index + 1) : "";
+        num.textContent = digitFor(index);
         button.append(num, document.createTextNode(moveText(move)));
         button.addEventListener("click", () => playMove(move));
         item.append(button);
@@ -1290,7 +1296,8 @@
   const pct = (x) => `${Math.round(x * 100)}%`;
   const clamp01 = (x) => Math.min(1, Math.max(0, Number(x) || 0));
 
-  function bar(score, ci, extra = "") {
+  // A bar as long as the chance (drawn for the eye only: the text says the number).
+  function bar(score, extra = "") {
     const el = document.createElement("div");
     el.className = "bar" + (extra ? " " + extra : "");
     el.setAttribute("aria-hidden", "true");
@@ -1298,28 +1305,54 @@
     fill.className = "fill";
     fill.style.width = `${(clamp01(score) * 100).toFixed(1)}%`;
     el.append(fill);
-    if (ci) {
-      const interval = document.createElement("div");
-      interval.className = "interval";
-      interval.style.left = `${(clamp01(ci[0]) * 100).toFixed(1)}%`;
-      interval.style.width = `${((clamp01(ci[1]) - clamp01(ci[0])) * 100).toFixed(1)}%`;
-      el.append(interval);
-    }
     return el;
   }
 
+  // Marks a value the engine has proven (nothing hidden is left), in words.
   function provenBadge() {
     const badge = document.createElement("span");
     badge.className = "proven";
-    badge.textContent = `✓ ${t("proven")}`;
+    badge.textContent = t("proven");
     return badge;
+  }
+
+  // The digit that plays a numbered row: 1–9, then 0 for the tenth.
+  const digitFor = (index) => (index < 9 ? String(index + 1) : index === 9 ? "0" : "");
+
+  // The hint's rows, best first: by win chance, then by how much the search tried them.
+  function hintRows() {
+    const hint = hintShown();
+    if (!hint) return [];
+    return [...hint.moves].sort((a, b) => (b.score - a.score) || ((b.visits || 0) - (a.visits || 0)));
+  }
+
+  // The hint for the view shown, or null when there is none (or it was asked for another turn).
+  const hintShown = () => (state.hint && state.game && state.hintFor === state.game.history.length ? state.hint : null);
+
+  // With three seats or more, the score is the chance of not being the one left with cards
+  // (docs/rules.md §1.5: every seat but the loser scores 1).
+  const chanceWord = () => (state.game && state.game.position.players >= 3 ? t("notFoolChance") : t("winChance"));
+
+  // A proven value in words: certain win, draw or loss (a draw scores one half, docs/rules.md §1.5).
+  const outcome = (score) => (score >= 0.999 ? "win" : score <= 0.001 ? "loss" : "draw");
+  const certainty = (score) => t({ win: "certainWin", loss: "certainLoss", draw: "certainDraw" }[outcome(score)]);
+
+  // What a hinted score says: a percentage, or the proven outcome in words.
+  const valueText = (entry) => (entry.exact ? certainty(entry.score) : pct(entry.score));
+
+  // The search's figures, for the tooltip: the 95% interval and the tries.
+  function statsText(entry) {
+    if (entry.exact) return t("provenNote");
+    const lines = [t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) })];
+    if (entry.visits !== undefined) lines.push(t("visits", { n: Number(entry.visits).toLocaleString(state.lang) }));
+    return lines.join(" · ");
   }
 
   function renderHint() {
     const panel = $("hint-panel");
-    const hint = state.hint;
-    if (!hint || state.hintFor !== (state.game ? state.game.history.length : -1)) {
-      if (!state.busy) panel.hidden = true;
+    const hint = hintShown();
+    if (!hint) {
+      if (state.busy !== "hint") panel.hidden = true;
       return;
     }
     panel.hidden = false;
@@ -1329,50 +1362,46 @@
     evaluation.dataset.exact = String(!!ev.exact);
     const label = document.createElement("span");
     label.className = "label";
-    label.textContent = `${t("position")}: ${pct(ev.score)}`;
-    evaluation.append(label);
-    if (ev.exact) evaluation.append(provenBadge());
-    const note = document.createElement("div");
-    note.className = "muted small";
-    note.textContent = t("interval", { lo: pct(ev.ci95[0]), hi: pct(ev.ci95[1]) });
-    evaluation.append(bar(ev.score, ev.ci95, "eval"), note);
+    label.textContent = ev.exact ? `${t("now")}: ${certainty(ev.score)}` : `${t("now")}: ${chanceWord()} ${pct(ev.score)}`;
+    evaluation.title = statsText(ev);
+    evaluation.append(label, bar(ev.score, "eval"));
 
     $("hint-moves").replaceChildren(
-      ...hint.moves.map((entry, index) => {
+      ...hintRows().map((entry, index) => {
         const item = document.createElement("li");
         const button = document.createElement("button");
         button.type = "button";
         button.className = "hint-move" + (index === 0 ? " best" : "");
         button.dataset.score = String(entry.score);
         button.dataset.exact = String(!!entry.exact);
-        button.disabled = state.busy;
+        button.dataset.move = JSON.stringify(entry.move);
+        button.disabled = !!state.busy;
+        const num = document.createElement("span");
+        num.className = "num";
+        num.textContent = digitFor(index);
+        num.setAttribute("aria-hidden", "true");
         const what = document.createElement("span");
         what.className = "what";
         what.textContent = moveText(entry.move);
-        what.title = entry.notation;
-        if (entry.exact) what.append(provenBadge());
         const value = document.createElement("span");
-        value.className = "pct";
-        value.textContent = pct(entry.score);
-        value.title = t("winChance");
-        const ci = document.createElement("span");
-        ci.className = "ci";
-        ci.textContent = t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) });
-        if (!entry.exact) ci.textContent += ` · ${t("visits", { n: entry.visits })}`;
-        button.append(what, value, bar(entry.score, entry.ci95), ci);
-        button.setAttribute(
-          "aria-label",
-          `${moveText(entry.move)}: ${t("winChance")} ${pct(entry.score)}, ${ci.textContent}${entry.exact ? ", " + t("proven") : ""}`,
-        );
+        value.className = "pct" + (entry.exact ? ` certain ${outcome(entry.score)}` : "");
+        value.textContent = valueText(entry);
+        button.append(num, what, value, bar(entry.score));
+        const stats = statsText(entry);
+        button.title = stats;
+        const spoken = entry.exact ? valueText(entry) : `${chanceWord()} ${pct(entry.score)}`;
+        const key = digitFor(index) ? `${t("key")} ${digitFor(index)}: ` : "";
+        button.setAttribute("aria-label", `${key}${moveText(entry.move)}, ${spoken}`);
+        button.setAttribute("aria-description", stats);
         button.addEventListener("click", () => playMove(entry.move));
         item.append(button);
         return item;
       }),
     );
     const s = hint.stats;
-    $("hint-stats").textContent = t("stats", {
-      alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms),
-    });
+    const note = $("hint-note");
+    note.textContent = state.game.position.players >= 3 ? t("hintNoteFool") : t("hintNote");
+    note.title = t("stats", { alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms) });
   }
 
   function renderHistory(game) {
@@ -1447,9 +1476,13 @@
     else if (key === "t") { const m = actionMove("take"); if (m) playMove(m); }
     else if (key === "p") { const m = actionMove("pass"); if (m) playMove(m); }
     else if (key === "c") transfer();
-    else if (/^[1-9]$/.test(key)) {
-      const list = state.choosing ? state.choosing.moves : legalMoves();
-      const move = list[Number(key) - 1];
+    else if (/^[0-9]$/.test(key)) {
+      // A digit plays a numbered row: the chooser's, else the hint's (best first), else the legal moves'.
+      const index = key === "0" ? 9 : Number(key) - 1;
+      let list = legalMoves();
+      if (state.choosing) list = state.choosing.moves;
+      else if (hintShown()) list = hintRows().map((entry) => entry.move);
+      const move = list[index];
       if (move) playMove(move);
     } else handled = false;
     if (handled) event.preventDefault();

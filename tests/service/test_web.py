@@ -5,130 +5,74 @@ A real `tan serve` on a free loopback port, a temporary database, a 2-seat
 and buttons, a hint with its bars, the language switch, an error shown on the
 page, and screenshots (desktop and phone width). Set `TAN_WEB_SCREENSHOTS` to a
 folder to keep the screenshots; by default they go to the test's temporary folder.
-
-Nothing is downloaded: Playwright drives /usr/bin/chromium (`make test` installs
-it from Debian when it is missing); without it the test is skipped.
+The helpers and fixtures are in tests/support/web.py.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
-from service.process import ServiceProcess as Server
 from tests.support.records import ENDGAME_DECK
+from tests.support.web import (
+    DESKTOP,
+    IDLE,
+    PHONE,
+    Server,
+    browser_fixture,
+    open_page,
+    server_fixture,
+    shots_fixture,
+    start_game,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-IDLE = "() => !document.body.classList.contains('busy')"
+server = pytest.fixture(scope="module")(server_fixture)
+browser = pytest.fixture(scope="module")(browser_fixture)
+shots = pytest.fixture(shots_fixture)
+_page = open_page
+_start = start_game
 
 
-def _chromium() -> str | None:
-    if os.access(CHROMIUM, os.X_OK):
-        return CHROMIUM
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    database = tmp_path_factory.mktemp("web") / "games.db"
-    with Server(database, default_iterations=300, max_iterations=2000, max_time_ms=1000) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = _chromium()
-    if executable is None:
-        pytest.skip("chromium not found (make test installs Debian's chromium: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright  # a dev dependency: missing, it fails
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, timeout=120_000)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("TAN_WEB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _page(browser: Browser, server: Server, viewport: dict[str, int], errors: list[str]) -> Page:
-    page = browser.new_page(viewport=viewport)  # type: ignore[arg-type]
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
-    # The page may reach only this server: anything else would be an outside fetch.
-    page.on(
-        "request",
-        lambda request: (
-            errors.append(f"outside request: {request.url}")
-            if not request.url.startswith((server.url, "data:", "blob:" + server.url))
-            else None
-        ),
-    )
-    page.set_default_timeout(120_000)  # generous: CI runs this beside the rest of the suite
-    return page
-
-
-def _start(page: Page, server: Server, lang: str, seed: int) -> None:
-    page.goto(server.url + "/")
-    page.select_option("#lang", lang)
-    page.select_option("#preset", "durak")
-    page.select_option("#players", "2")
-    page.select_option("#engine", "greedy")
-    page.fill("#seed", str(seed))
-    page.click("#start")
-    page.wait_for_selector("#game:not([hidden])")
-    page.wait_for_function(IDLE)
+CERTAIN = {"certain win", "certain draw", "certain loss"}
 
 
 def _check_hint(page: Page) -> None:
-    """Ask for a hint (key H) and check its bars against the API's numbers."""
+    """Ask for a hint (key H) and check its rows against the API's numbers: best first by win chance,
+    numbered for the digit keys, a bar as long as the chance, the chance in words (a percentage, or
+    the proven outcome), and the search's figures only in the tooltip."""
     legal = page.locator("#moves button").count()
     page.keyboard.press("h")
     page.wait_for_selector("#hint-moves .hint-move")
     page.wait_for_function(IDLE)
     rows = page.locator("#hint-moves .hint-move")
     assert 1 <= rows.count() <= legal
-    assert "%" in page.inner_text("#evaluation")
+    assert "%" in page.inner_text("#evaluation") or page.get_attribute("#evaluation", "data-exact") == "true"
+    scores = [float(rows.nth(i).get_attribute("data-score") or "nan") for i in range(rows.count())]
+    assert scores == sorted(scores, reverse=True)
     for index in range(rows.count()):
         row = rows.nth(index)
-        score = float(row.get_attribute("data-score"))
+        score = scores[index]
         assert 0.0 <= score <= 1.0
+        assert row.locator(".num").inner_text() == ("0" if index == 9 else str(index + 1) if index < 9 else "")
         width = row.locator(".bar .fill").evaluate("el => parseFloat(el.style.width)")
         assert width == pytest.approx(score * 100, abs=0.1)
-        assert row.locator(".bar .interval").count() == 1
-        assert f"{round(score * 100)}%" in row.inner_text()
-    scores = [float(rows.nth(i).get_attribute("data-score")) for i in range(rows.count())]
+        if row.get_attribute("data-exact") == "true":
+            assert row.locator(".pct").inner_text() in CERTAIN
+        else:
+            assert row.locator(".pct").inner_text() == f"{round(score * 100)}%"
+        assert row.get_attribute("title")  # the interval and the tries, in a tooltip
+    text = page.inner_text("#hint-panel").lower()
+    assert not any(word in text for word in ("ismcts", "interval", "visits", "iterations", "proven"))
     assert rows.first.get_attribute("class").split().count("best") == 1
-    assert max(scores) >= scores[-1]
 
 
 def _cards_left(page: Page) -> int:
@@ -184,7 +128,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
             assert page.get_attribute("#evaluation", "data-exact") == "true"
             rows = page.locator("#hint-moves .hint-move")
             assert rows.count() == page.locator("#hint-moves .hint-move[data-exact='true']").count()
-            assert page.locator("#hint-moves .proven").count() == rows.count()
+            assert page.locator("#hint-moves .pct.certain").count() == rows.count()
             page.screenshot(path=str(shots / "web-proven.png"), full_page=True)
             endgame_hint = True
         _play_one(page, rng)
