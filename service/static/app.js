@@ -9,204 +9,21 @@
 (() => {
   // -- words ---------------------------------------------------------------------------------
 
-  const TEXT = {
-    vi: {
-      title: "Tấn", language: "Ngôn ngữ", newGame: "Ván mới", close: "Đóng",
-      setupTitle: "Ván mới",
-      intro: "Chơi với máy. Bạn ngồi ghế 0; nhấn Gợi ý để xem cơ hội thắng của từng nước đi.",
-      preset: "Luật chơi", preset_tan: "Tấn (52 lá)", preset_durak: "Durak (36 lá)",
-      preset_perevodnoy: "Durak chuyển (36 lá)",
-      players: "Số người chơi", engine: "Máy chơi",
-      engine_ismcts: "ISMCTS (mạnh nhất)", engine_pimc: "PIMC",
-      engine_greedy: "Tham lam (greedy)", engine_random: "Ngẫu nhiên (random)",
-      timeMs: "Thời gian mỗi nước (ms)", timeNote: "Chỉ cho ISMCTS và PIMC.",
-      backToGame: "Về ván đang chơi", seed: "Mã ván (seed)", seedPlaceholder: "để trống: ngẫu nhiên", deal: "Chia bài",
-      trump: "Chủ", stock: "Nọc", discard: "Rác", discardCards: "Bài đã vào rác", table: "Bàn",
-      yourHand: "Bài của bạn", cancel: "Hủy", actions: "Nước đi",
-      attack: "Tấn", defend: "Đỡ", take: "Ôm", pass: "Bỏ qua", transfer: "Chuyển", hint: "Gợi ý",
-      gameOver: "Hết ván", seat: "Ghế", score: "Điểm", replay: "Chơi lại ván này",
-      hintTitle: "Gợi ý", legalMoves: "Nước đi hợp lệ", history: "Diễn biến",
-      hintNote: "Con số là cơ hội thắng nếu bạn đánh nước đó rồi chơi tiếp thật tốt (hòa tính một nửa). Bấm một nước (hoặc phím số) để đánh.",
-      keys: "Phím: H gợi ý · T ôm · P bỏ qua · C chuyển · 1–9 chọn nước đi · Esc hủy · N ván mới · ← → xem lại",
-      footer: "Tấn: bộ giải và gợi ý cho bài Tấn / Durak.", rulesLink: "Luật (JSON)",
-      you: "Bạn", seatName: "Máy {n}", cards: "{n} lá", known: "Đã biết:",
-      roleAttacker: "tấn", roleDefender: "đỡ", roleTaking: "ôm", roleDone: "hết bài",
-      emptyTable: "Bàn trống",
-      statusLead: "Lượt bạn: tấn — đánh một lá bất kỳ.",
-      statusDefend: "Lượt bạn: đỡ — chặn lá đang tấn bằng lá lớn hơn cùng chất hoặc bằng chủ, hoặc ôm.",
-      statusDefendTransfer: "Lượt bạn: đỡ, chuyển (lá cùng số) hoặc ôm.",
-      statusThrow: "Lượt bạn: tấn thêm lá cùng số với bài trên bàn, hoặc bỏ qua.",
-      statusThrowTaking: "{name} đang ôm — bạn có thể cho thêm lá cùng số, hoặc bỏ qua.",
-      statusWait: "{name} đang đi.", statusOver: "Hết ván.", statusBusy: "Máy đang đánh…",
-      recent: "Vừa rồi:", hintThinking: "Đang tính…",
-      winChance: "cơ hội thắng", notFoolChance: "cơ hội không bị thua", now: "Lúc này",
-      interval: "có lẽ trong khoảng {lo}–{hi}", proven: "chắc chắn", visits: "máy đã thử {n} lần", key: "phím",
-      certainWin: "chắc thắng", certainDraw: "chắc hòa", certainLoss: "chắc thua",
-      provenNote: "Chắc chắn: không còn lá nào giấu, máy đã tính hết mọi cách đánh.",
-      stats: "Máy tính {it} ván thử trong {ms} ms ({alg}).",
-      hintNoteFool: "Con số là cơ hội bạn không phải người cuối cùng còn bài, nếu đánh nước đó rồi chơi tiếp thật tốt. Bấm một nước (hoặc phím số) để đánh.",
-      resultWin: "Bạn thắng! {name} thua.", resultWinAlone: "Bạn thắng!",
-      resultLose: "Bạn thua — còn bài trên tay khi người khác đã hết.",
-      resultDraw: "Hòa — không ai thua.", loser: "thua",
-      gameInfo: "Ván {id} · mã ván {seed}", gameInfoNoSeed: "Ván {id}",
-      noLegal: "Lá này không đánh được lúc này.",
-      chooseFor: "Đánh {card} thế nào?", chooseTransfer: "Chuyển lá nào?",
-      chooseTarget: "Dùng {card} đỡ lá nào? (bấm lá trên bàn hoặc chọn)",
-      beat: "đỡ {target}", attackWith: "tấn {card}", defendWith: "đỡ {target} bằng {card}",
-      transferWith: "chuyển {card}", takeMove: "ôm", passMove: "bỏ qua",
-      error: "Lỗi", networkError: "Không gọi được máy chủ: {what}",
-      busy: "Máy chủ đang bận; thử lại sau {s} giây.",
-      gameGone: "Ván đã lưu không còn nữa: {what}", badSeed: "Mã ván phải là số nguyên không âm.",
-      badTime: "Thời gian mỗi nước phải từ 1 đến 10000 ms.",
-      suit_s: "bích", suit_h: "cơ", suit_d: "rô", suit_c: "chuồn",
-      sideRules: "Luật phụ", rule_redeal: "Xả chủ",
-      rule_redeal_note: "không có chủ thì được lật bài, chọn một trong hai bộ mới.",
-      rule_swap: "Đổi 2 chủ", rule_swap_note: "ai có lá chủ nhỏ nhất được đổi lấy lá chủ lật.",
-      rule_all_trumps: "Thắng trắng", rule_all_trumps_note: "cả bài đầu ván đều là chủ thì thắng ngay.",
-      rule_take: "Ôm khi đã đỡ", rule_take_note: "đỡ hết rồi vẫn được ôm cả bàn.",
-      rule_twos: "Đút 2", rule_twos_note: "lá 2 chỉ được đánh khi trên tay toàn lá 2 (52 lá).",
-      rule_tribute: "Cúng chủ",
-      rule_tribute_note: "(đấu nhiều ván) người thua ván trước cúng lá chủ lớn nhất cho người về nhất.",
-      rule_repeat: "Thua trắng", rule_repeat_note: "(đấu nhiều ván) chủ lặp lại 3 ván liền thì người chia thua.",
-      games: "Số ván của trận", gamesNote: "1: một ván lẻ; nhiều hơn: đấu liền các ván, tính điểm.",
-      badGames: "Số ván phải từ 1 đến 100.",
-      beforePlay: "Trước khi đánh",
-      setupRedeal: "Bạn không có lá chủ nào: xả bài (lật cho mọi người xem, chọn một trong hai bộ mới) hay giữ?",
-      setupPick: "Chọn một trong hai bộ bài mới:",
-      setupSwap: "Bạn có {low}, lá chủ nhỏ nhất: đổi lấy lá chủ lật {trump}{cede}, hay giữ?",
-      setupCede: " (đổi thì người sau bạn đánh trước)",
-      setupWait: "Đang chờ một người chơi quyết định trước khi đánh…",
-      redealMove: "xả bài", keepMove: "giữ", pickMove: "chọn bộ {n}", swapMove: "đổi lấy lá chủ lật",
-      setOf: "Bộ {n}", match: "Trận đấu: ván {n}/{of}", won: "Thắng", lost: "Thua", drawn: "Hòa",
-      dealer: "Người chia: {name}", trumpHistory: "Chủ các ván: {suits}",
-      tributeGiven: "{giver} cúng {card} cho {receiver}.", tributeHidden: "{giver} cúng một lá chủ cho {receiver}.",
-      previousGame: "Ván {n}: {what}", prevLoser: "{name} thua", prevDraw: "hòa", prevAllTrumps: "{name} thắng trắng",
-      prevRepeat: "chủ lặp lại: {name} (người chia) thua", sittingOut: "{name} đứng ngoài ván này.",
-      matchOver: "Hết trận.", resultAllTrumps: "{name} thắng trắng.",
-      review: "Xem lại ván", reviewTitle: "Xem lại ván", reviewClose: "Đóng", reviewNav: "Các nước của bạn",
-      reviewPrev: "Nước trước", reviewNext: "Nước sau", reviewPly: "Nước", reviewPlayed: "Bạn đánh",
-      reviewBest: "Máy chọn", reviewLoss: "Thiệt", reviewLabel: "Đánh giá",
-      reviewNote: "Thiệt = cơ hội thắng của nước máy chọn trừ cơ hội thắng của nước bạn đánh, tính từ những gì bạn thấy lúc đó. Dưới 5 điểm: tốt; dưới 10: chưa chuẩn; dưới 20: sai lầm; từ 20: sai nghiêm trọng.",
-      reviewThinking: "Đang xem lại từng nước của bạn…", reviewStatus: "Xem lại: nước {n}/{of} của bạn (nước thứ {ply} của ván).",
-      reviewEmpty: "Bạn chưa đi nước nào trong ván này.",
-      reviewYou: "Bạn đánh: {move}", reviewEngine: "Máy chọn: {move}", reviewSame: "Máy cũng chọn nước này.",
-      reviewOnly: "Nước duy nhất được đi.", reviewCost: "Thiệt {n} điểm cơ hội thắng.",
-      reviewUnscored: "Máy chưa kịp thử nước bạn đánh.",
-      reviewSummary: "{n} nước: {counts}. Thiệt trung bình {mean} điểm.",
-      label_good: "tốt", label_inaccuracy: "chưa chuẩn", label_mistake: "sai lầm", label_blunder: "sai nghiêm trọng",
-      label_forced: "bắt buộc", label_unscored: "chưa chấm",
-      trackerTitle: "Theo dõi bài", trackerStock: "Nọc còn {n} lá · {m} lá bạn chưa thấy",
-      trackerGone: "Đã vào rác ({n})", trackerGoneNone: "Chưa có lá nào vào rác.",
-      trackerSeat: "{name} · {n} lá", trackerKnownNone: "Chưa biết chắc lá nào.",
-      trackerLikely: "Có thể đang cầm (từ {p} trở lên):", trackerLikelyNone: "Chưa lá nào có khả năng từ {p} trở lên.",
-      trackerMore: "và {n} lá nữa", trackerChance: "{card}: {p}",
-      trackerWeighted: "Khả năng ước lượng từ những nước đối thủ đã đi.",
-      trackerUniform: "Chưa có nước nào để suy ra: mọi lá bạn chưa thấy đều có khả năng như nhau.",
-      trackerCollapsed: "Cách đánh không khớp với mô hình: mọi lá bạn chưa thấy được coi như nhau.",
-      trackerLoading: "Đang cập nhật…", trackerError: "Không tải được: {what}",
-    },
-    en: {
-      title: "Tấn", language: "Language", newGame: "New game", close: "Close",
-      setupTitle: "New game",
-      intro: "Play against the engines. You sit in seat 0; press Hint to see each move's chance to win.",
-      preset: "Rules", preset_tan: "Tấn (52 cards)", preset_durak: "Durak (36 cards)",
-      preset_perevodnoy: "Transfer Durak (36 cards)",
-      players: "Players", engine: "Engine",
-      engine_ismcts: "ISMCTS (strongest)", engine_pimc: "PIMC",
-      engine_greedy: "Greedy", engine_random: "Random",
-      timeMs: "Time per move (ms)", timeNote: "For ISMCTS and PIMC only.",
-      backToGame: "Back to the game", seed: "Seed", seedPlaceholder: "blank: random", deal: "Deal",
-      trump: "Trump", stock: "Stock", discard: "Discard", discardCards: "Discarded cards", table: "Table",
-      yourHand: "Your hand", cancel: "Cancel", actions: "Moves",
-      attack: "Attack", defend: "Defend", take: "Take", pass: "Pass", transfer: "Transfer", hint: "Hint",
-      gameOver: "Game over", seat: "Seat", score: "Score", replay: "Replay this deal",
-      hintTitle: "Hint", legalMoves: "Legal moves", history: "History",
-      hintNote: "Each number is your chance to win if you play that move and then play well (a draw counts half). Click a move (or press its digit) to play it.",
-      keys: "Keys: H hint · T take · P pass · C transfer · 1–9 pick a move · Esc cancel · N new game · ← → review",
-      footer: "Tấn: a solver and hint service for bài Tấn / Durak.", rulesLink: "Rules (JSON)",
-      you: "You", seatName: "Seat {n}", cards: "{n} cards", known: "Known:",
-      roleAttacker: "attacks", roleDefender: "defends", roleTaking: "takes", roleDone: "finished",
-      emptyTable: "The table is empty",
-      statusLead: "Your turn: attack — lead any card.",
-      statusDefend: "Your turn: defend — beat the attack card with a higher card of its suit or a trump, or take.",
-      statusDefendTransfer: "Your turn: defend, transfer (a card of the same rank) or take.",
-      statusThrow: "Your turn: throw in a card of a rank on the table, or pass.",
-      statusThrowTaking: "{name} takes — you may throw in cards of a rank on the table, or pass.",
-      statusWait: "{name} is to move.", statusOver: "Game over.", statusBusy: "The engines are playing…",
-      recent: "Since your move:", hintThinking: "Thinking…",
-      winChance: "chance to win", notFoolChance: "chance of not being the fool", now: "Now",
-      interval: "probably between {lo} and {hi}", proven: "certain", visits: "the engine tried it {n} times", key: "key",
-      certainWin: "certain win", certainDraw: "certain draw", certainLoss: "certain loss",
-      provenNote: "Certain: no card is hidden any more and the engine worked out every way to play.",
-      stats: "The engine played {it} trial games in {ms} ms ({alg}).",
-      hintNoteFool: "Each number is your chance of not being the last one holding cards if you play that move and then play well. Click a move (or press its digit) to play it.",
-      resultWin: "You win! {name} is the fool.", resultWinAlone: "You win!",
-      resultLose: "You lose — you are the fool (durak), left holding cards.",
-      resultDraw: "Draw — nobody loses.", loser: "fool",
-      gameInfo: "Game {id} · seed {seed}", gameInfoNoSeed: "Game {id}",
-      noLegal: "That card cannot be played now.",
-      chooseFor: "Play {card} how?", chooseTransfer: "Transfer which card?",
-      chooseTarget: "Beat which card with {card}? (click it on the table or pick)",
-      beat: "beat {target}", attackWith: "attack {card}", defendWith: "beat {target} with {card}",
-      transferWith: "transfer {card}", takeMove: "take", passMove: "pass",
-      error: "Error", networkError: "Cannot reach the server: {what}",
-      busy: "The server is busy; try again in {s} s.",
-      gameGone: "The saved game is gone: {what}", badSeed: "The seed must be a whole number, 0 or more.",
-      badTime: "Time per move must be 1 to 10000 ms.",
-      suit_s: "spades", suit_h: "hearts", suit_d: "diamonds", suit_c: "clubs",
-      sideRules: "Side rules", rule_redeal: "Redeal without trump",
-      rule_redeal_note: "a hand with no trump may be shown and swapped for one of two new hands.",
-      rule_swap: "Trump swap", rule_swap_note: "the lowest trump may be swapped for the turned-up trump card.",
-      rule_all_trumps: "All trumps wins", rule_all_trumps_note: "a first hand of nothing but trumps wins at once.",
-      rule_take: "Take when beaten", rule_take_note: "after beating every card the defender may still take.",
-      rule_twos: "Twos last", rule_twos_note: "a 2 is played only from a hand of 2s (52 cards).",
-      rule_tribute: "Tribute",
-      rule_tribute_note: "(matches) the last loser gives its highest trump to the last winner.",
-      rule_repeat: "Trump repeat", rule_repeat_note: "(matches) the same trump three games running: the dealer loses.",
-      games: "Games in the match", gamesNote: "1: a single game; more: games in a row, with standings.",
-      badGames: "Games must be 1 to 100.",
-      beforePlay: "Before the first lead",
-      setupRedeal: "You hold no trump: redeal (show your hand and take one of two new ones) or keep it?",
-      setupPick: "Pick one of the two new hands:",
-      setupSwap: "You hold {low}, the lowest trump: swap it for the trump card {trump}{cede}, or keep it?",
-      setupCede: " (then the seat after you leads)",
-      setupWait: "Waiting for a player's decision before the first lead…",
-      redealMove: "redeal", keepMove: "keep", pickMove: "pick set {n}", swapMove: "swap for the trump card",
-      setOf: "Set {n}", match: "Match: game {n} of {of}", won: "Won", lost: "Lost", drawn: "Drawn",
-      dealer: "Dealer: {name}", trumpHistory: "Trumps so far: {suits}",
-      tributeGiven: "{giver} gave {card} to {receiver}.", tributeHidden: "{giver} gave a trump to {receiver}.",
-      previousGame: "Game {n}: {what}", prevLoser: "{name} lost", prevDraw: "a draw", prevAllTrumps: "{name} won with all trumps",
-      prevRepeat: "the trump came again: {name} (the dealer) lost", sittingOut: "{name} sits this game out.",
-      matchOver: "Match over.", resultAllTrumps: "{name} won with a hand of trumps.",
-      review: "Review this game", reviewTitle: "Game review", reviewClose: "Close", reviewNav: "Your moves",
-      reviewPrev: "Previous", reviewNext: "Next", reviewPly: "Move", reviewPlayed: "You played",
-      reviewBest: "Engine's choice", reviewLoss: "Cost", reviewLabel: "Verdict",
-      reviewNote: "Cost = the win chance of the engine's choice minus that of your move, judged from what you could see then. Below 5 points: good; below 10: inaccuracy; below 20: mistake; 20 or more: blunder.",
-      reviewThinking: "Reviewing each of your moves…", reviewStatus: "Review: your move {n} of {of} (move {ply} of the game).",
-      reviewEmpty: "You made no move in this game.",
-      reviewYou: "You played: {move}", reviewEngine: "Engine's choice: {move}", reviewSame: "The engine chose it too.",
-      reviewOnly: "The only legal move.", reviewCost: "It cost {n} points of win chance.",
-      reviewUnscored: "The search did not try your move.",
-      reviewSummary: "{n} moves: {counts}. Mean cost {mean} points.",
-      label_good: "good", label_inaccuracy: "inaccuracy", label_mistake: "mistake", label_blunder: "blunder",
-      label_forced: "forced", label_unscored: "unscored",
-      trackerTitle: "Card tracker", trackerStock: "Stock: {n} cards · {m} cards you have not seen",
-      trackerGone: "Discarded ({n})", trackerGoneNone: "No card discarded yet.",
-      trackerSeat: "{name} · {n} cards", trackerKnownNone: "No card known for sure.",
-      trackerLikely: "Probably holds ({p} or more):", trackerLikelyNone: "No card at {p} or more yet.",
-      trackerMore: "and {n} more", trackerChance: "{card}: {p}",
-      trackerWeighted: "Chances estimated from the moves your opponents made.",
-      trackerUniform: "No move to learn from yet: every card you have not seen is equally likely.",
-      trackerCollapsed: "The play fits no deal the model expects: every card you have not seen counts alike.",
-      trackerLoading: "Updating…", trackerError: "Could not load: {what}",
-    },
-  };
+  const TEXT = TAN_WORDS; // words.js
 
   const RANKS = "23456789TJQKA";
   const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const SUIT_ORDER = "shcd"; // alternate black and red in the hand
   const PLAYERS_FALLBACK = { tan: [2, 4], durak: [2, 6], perevodnoy: [2, 6] };
   const SEARCH_ENGINES = ["ismcts", "pimc"];
+  // The engine and its thinking time behind each difficulty: Easy plays the greedy policy, Medium
+  // and Hard search (ISMCTS) for a short and a longer time a move (BENCHMARKS.md: strength grows
+  // with the time).
+  const LEVELS = {
+    easy: { engine: "greedy" },
+    medium: { engine: "ismcts", timeMs: 100 },
+    hard: { engine: "ismcts", timeMs: 600 },
+  };
   const GAME_KEY = "tan.game";
   const LANG_KEY = "tan.lang";
   const SETUP_KEY = "tan.setup";
@@ -235,6 +52,7 @@
     busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
     review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
     playersRange: { ...PLAYERS_FALLBACK },
+    presets: {}, // every option of each preset, from GET /v1/rules
   };
 
   // -- storage that may be missing (private windows, file://) ---------------------------------
@@ -292,16 +110,34 @@
       this.code = code;
       this.retryAfter = retryAfter;
     }
+    // The failure in the page's language, from its code (the server's detail is English).
     describe() {
-      if (this.status === 0) return t("networkError", { what: this.message });
-      if (this.status === 503 && this.retryAfter) return `${t("busy", { s: this.retryAfter })} (${this.message})`;
-      return `${t("error")} ${this.status} (${this.code}): ${this.message}`;
+      if (this.status === 0) return t("networkError");
+      if (this.code === "busy") return t("busy", { s: this.retryAfter || 1 });
+      const key = "err_" + this.code;
+      return key in TEXT.en ? t(key) : t("errorOther", { status: this.status });
+    }
+  }
+
+  // A saved game the server no longer has (or will not show): its code kept, the words the page's.
+  class GoneGame extends Error {
+    constructor(failure) {
+      super(t("gameGone"));
+      this.failure = failure;
     }
   }
 
   function showError(error) {
-    const text = error instanceof ApiFailure ? error.describe() : `${t("error")}: ${error && error.message ? error.message : error}`;
+    if (error instanceof GoneGame) {
+      showMessage(error.message, "error");
+      $("message").dataset.code = error.failure.code;
+      return;
+    }
+    const text = error instanceof ApiFailure ? error.describe() : (error && error.message ? error.message : String(error));
     showMessage(text, "error");
+    // The code and the server's own words stay within reach for a bug report.
+    $("message").dataset.code = error instanceof ApiFailure ? error.code : "";
+    $("message-text").title = error instanceof ApiFailure && error.message ? error.message : "";
   }
 
   // -- the API -------------------------------------------------------------------------------
@@ -418,14 +254,8 @@
     a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null)
     && (a.set ?? null) === (b.set ?? null);
 
-  function seatName(seat) {
-    if (seat === 0) return t("you");
-    const spec = state.game && state.game.seats ? state.game.seats[seat] : null;
-    const engine = spec && spec.engine ? ` (${spec.engine})` : "";
-    return t("seatName", { n: seat }) + engine;
-  }
-
-  const shortSeatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+  const seatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+  const shortSeatName = seatName;
 
   function sortHand(hand, trumpSuit) {
     const key = (card) => {
@@ -813,11 +643,18 @@
 
   // -- games ---------------------------------------------------------------------------------
 
+  const chosenLevel = () => {
+    const checked = $("levels").querySelector("input[name=level]:checked");
+    return checked && LEVELS[checked.value] ? checked.value : "medium";
+  };
+
   function readForm() {
     const preset = $("preset").value;
     const players = Number($("players").value);
-    const engine = $("engine").value;
-    const timeMs = Number($("time-ms").value);
+    const level = chosenLevel();
+    const expert = $("engine").value; // "": the difficulty chooses
+    const engine = expert || LEVELS[level].engine;
+    const timeMs = expert ? Number($("time-ms").value) : LEVELS[level].timeMs;
     const seedText = $("seed").value.trim();
     if (seedText !== "" && !/^\d+$/.test(seedText)) throw new Error(t("badSeed"));
     if (SEARCH_ENGINES.includes(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= 10000)) {
@@ -833,7 +670,7 @@
       if (box.name === "trump_repeat") options.trump_repeat_limit = 3;
       else options[box.name] = true;
     }
-    return { preset, players, engine, timeMs, seed, games, options };
+    return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
   }
 
   function startGame(setup) {
@@ -894,9 +731,13 @@
       try {
         state.game = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`);
       } catch (error) {
-        store.set("sessionStorage", GAME_KEY, null);
-        state.id = state.token = state.game = null;
-        throw new Error(t("gameGone", { what: error instanceof ApiFailure ? error.describe() : error }));
+        if (error instanceof ApiFailure && [401, 403, 404].includes(error.status)) {
+          store.set("sessionStorage", GAME_KEY, null); // the server will never show it: forget it
+          state.id = state.token = state.game = null;
+          throw new GoneGame(error);
+        }
+        state.game = null;
+        throw error;
       }
     });
     if (state.game) showGame();
@@ -926,8 +767,10 @@
   }
 
   function syncEngineFields() {
-    const search = SEARCH_ENGINES.includes($("engine").value);
-    $("time-ms").disabled = !search;
+    const expert = $("engine").value;
+    $("time-ms").disabled = !SEARCH_ENGINES.includes(expert);
+    $("levels").classList.toggle("overridden", !!expert);
+    $("level-note").textContent = expert ? t("levelOverridden") : t("levelNote_" + chosenLevel());
   }
 
   function render() {
@@ -952,7 +795,7 @@
     suitSpan.textContent = SUIT_GLYPH[trumpSuit];
     const suitName = document.createElement("span");
     suitName.className = "suit-name";
-    suitName.textContent = ` ${t("suit_" + trumpSuit)} (${cardText(pos.trump)})`;
+    suitName.textContent = ` ${t("suitLong_" + trumpSuit)} (${cardText(pos.trump)})`;
     $("trump-suit").replaceChildren(suitSpan, suitName);
     $("stock-count").textContent = String(pos.stock);
     $("discard-count").textContent = String(pos.discard.length);
@@ -990,9 +833,13 @@
     renderOver(game, over && !reviewOpen());
     renderReview();
 
-    $("game-info").textContent = state.seed !== null && state.seed !== undefined
+    const info = [state.seed !== null && state.seed !== undefined
       ? t("gameInfo", { id: state.id, seed: state.seed })
-      : t("gameInfoNoSeed", { id: state.id });
+      : t("gameInfoNoSeed", { id: state.id })];
+    const setup = state.setup;
+    if (setup && setup.level) info.push(t("gameLevel", { level: t("level_" + setup.level) }));
+    else if (setup && setup.engine) info.push(setup.timeMs && SEARCH_ENGINES.includes(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
+    $("game-info").textContent = info.join(" · ");
     $("replay").hidden = !state.setup;
     if (!state.busy) refreshTracker(); // after the game view is shown
   }
@@ -1090,7 +937,9 @@
     else if (pos.defender === 0) {
       text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
     } else if (pos.table.length === 0) text = t("statusLead");
-    else if (pos.taking) text = t("statusThrowTaking", { name: seatName(pos.defender) });
+    else if (legalMoves().every((m) => m.action === "pass")) {
+      text = pos.taking ? t("statusPassOnlyTaking", { name: seatName(pos.defender) }) : t("statusPassOnly");
+    } else if (pos.taking) text = t("statusThrowTaking", { name: seatName(pos.defender) });
     else text = t("statusThrow");
     status.textContent = text;
   }
@@ -1196,6 +1045,25 @@
     }
   }
 
+  // The rules of the game shown, as an object of every option (the presets come from /v1/rules).
+  function gameRules() {
+    const rules = state.game ? state.game.position.rules : null;
+    const name = rules && typeof rules === "object" ? rules.preset : rules;
+    const preset = state.presets[name] || { first_attacker: name === "tan" ? "seat0" : "lowest_trump" };
+    return rules && typeof rules === "object" ? { ...preset, ...rules } : preset;
+  }
+
+  // Why an engine leads the first bout, before the player has moved (docs/rules.md §1.2): in Durak
+  // the seat holding the lowest trump leads.
+  function whyLead(game) {
+    const number = game.match ? game.match.game : null;
+    const ours = game.history.filter((entry) => number === null || entry.game === number);
+    if (ours.some((entry) => entry.seat === 0)) return null;
+    const lead = ours.find((entry) => entry.move.action === "attack");
+    if (!lead || lead.seat === 0 || (number !== null && number > 1)) return null;
+    return gameRules().first_attacker === "lowest_trump" ? t("whyLeadLowest", { name: seatName(lead.seat) }) : null;
+  }
+
   function renderRecent(game) {
     const box = $("recent");
     box.replaceChildren();
@@ -1203,7 +1071,14 @@
     let start = history.length;
     while (start > 0 && history[start - 1].seat !== 0) start--;
     if (start === history.length) return;
-    box.append(document.createTextNode(t("recent") + " "));
+    const why = whyLead(game);
+    if (why) {
+      const note = document.createElement("span");
+      note.className = "why";
+      note.textContent = why + " ";
+      box.append(note);
+    }
+    box.append(document.createTextNode(t(start === 0 ? "recentStart" : "recent") + " "));
     const shown = Math.max(start, history.length - RECENT_MAX);
     if (shown > start) box.append(document.createTextNode("… "));
     for (const entry of history.slice(shown)) {
@@ -1415,7 +1290,8 @@
         who.className = "who";
         who.textContent = shortSeatName(entry.seat);
         const what = document.createElement("span");
-        what.textContent = entry.notation;
+        what.textContent = moveText(entry.move);
+        what.title = entry.notation;
         item.append(who, what);
         return item;
       }),
@@ -1435,7 +1311,7 @@
       text = t("resultAllTrumps", { name: seatName(winner) });
     } else if (loser === null || loser === undefined) text = t("resultDraw");
     else text = t("resultWin", { name: seatName(loser) });
-    $("result").textContent = text;
+    $("over-title").textContent = text;
     const scores = game.scores || [];
     $("scores").replaceChildren(
       ...scores.map((score, seat) => {
@@ -1494,6 +1370,7 @@
     try {
       const rules = await api("GET", "/v1/rules");
       for (const [name, preset] of Object.entries(rules.presets || {})) {
+        state.presets[name] = preset;
         if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
       }
     } catch (error) {
@@ -1509,8 +1386,12 @@
       if (saved.preset) $("preset").value = saved.preset;
       fillPlayers();
       if (saved.players) $("players").value = String(saved.players);
-      if (saved.engine) $("engine").value = saved.engine;
-      if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
+      if (saved.level && LEVELS[saved.level]) $("level-" + saved.level).checked = true;
+      else if (saved.engine) {
+        $("engine").value = saved.engine;
+        if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
+        $("advanced").open = true;
+      }
       if (saved.games) $("games").value = String(saved.games);
       const options = saved.options || {};
       for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
@@ -1530,6 +1411,7 @@
     restoreForm();
     $("preset").addEventListener("change", () => { fillPlayers(); syncRuleFields(); });
     $("engine").addEventListener("change", syncEngineFields);
+    for (const radio of $("levels").querySelectorAll("input[name=level]")) radio.addEventListener("change", syncEngineFields);
     $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
     $("setup-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -6,6 +6,7 @@ chromium at desktop (1280×900) and phone (390×844) sizes; the helpers are in t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,4 +106,119 @@ def test_hints_come_best_first_and_digits_play_their_rows(
             break
     assert differed
     assert errors == []
+    page.close()
+
+
+def test_the_rules_page_in_both_languages_matches_the_engines(browser: Browser, server: Server) -> None:
+    """The rules page (from docs/rules.md) shows one language at a time, the page's own, and every
+    number it states about a preset is the one GET /v1/rules answers (null: no number)."""
+    presets = httpx.get(server.url + "/v1/rules", timeout=60.0).json()["presets"]
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    start_game(page, server, "vi", seed=1)
+    page.click("footer a[href='/static/rules.html']")
+    page.wait_for_selector("article[data-lang='vi']:not([hidden])")
+    assert page.locator("article[data-lang='en']").is_hidden()
+    assert page.evaluate("document.documentElement.lang") == "vi"
+    for lang in ("vi", "en"):
+        page.select_option("#lang", lang)
+        article = page.locator(f"article[data-lang='{lang}']")
+        assert article.is_visible()
+        facts = article.locator("[data-fact]")
+        assert facts.count() >= 16
+        for index in range(facts.count()):
+            fact = facts.nth(index)
+            name, option = (fact.get_attribute("data-fact") or "").split(".")
+            value = presets[name][option]
+            text = fact.inner_text()
+            expected = text == str(value) if value is not None else not text.strip().isdigit()
+            assert expected, (name, option, text)
+        text = article.inner_text()
+        assert ("chuồn" in text and "nhép" in text) if lang == "vi" else "clubs" in text
+    # The game page speaks the language chosen on the rules page.
+    page.click("article[data-lang='en'] a[href='/']")
+    page.wait_for_selector("#game:not([hidden])")
+    assert page.inner_text("#hint-button span") == "Hint"
+    assert errors == []
+    page.close()
+
+
+VIETNAMESE = re.compile("[ạảãáàâầấậẩẫăằắặẳẵđêềếệểễẹẻẽéèìíịỉĩòóọỏõôồốộổỗơờớợởỡùúụủũưừứựửữỳýỵỷỹ]",
+                        re.IGNORECASE)
+ENGLISH = re.compile(
+    r"\b(attack|defend|beat|take|takes|pass|seat|hint|history|your|cards|greedy|ismcts|the)\b", re.IGNORECASE
+)
+NOTATION = re.compile(r"\b[2-9TJQKA][shdc]\b")
+
+
+def _engine_leads(server: Server) -> int:
+    """A deal number whose first bout an engine leads (durak, 2 seats: the lowest trump leads)."""
+    for seed in range(1, 60):
+        request = {"rules": "durak", "seats": ["human", "greedy"], "seed": seed}
+        answer = httpx.post(server.url + "/v1/games", json=request, timeout=60.0).json()
+        if answer["game"]["history"] and answer["game"]["history"][0]["seat"] == 1:
+            return seed
+    raise AssertionError("no deal where seat 1 leads")
+
+
+def _visible_words(page: Page) -> str:
+    """The text a player sees on the table, less the game's id and the language picker."""
+    return str(page.evaluate(
+        """() => {
+          const copy = document.body.cloneNode(true);
+          for (const el of copy.querySelectorAll('#game-info, #lang, [hidden], .sr-label')) el.remove();
+          return copy.innerText;
+        }"""
+    ))
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_every_word_in_the_players_language(browser: Browser, server: Server, shots: Path, lang: str) -> None:
+    """In Vietnamese nothing English shows and in English nothing Vietnamese (but the game's name):
+    the move log in words with card glyphs, why the engine leads, the statuses, an error from the
+    server (by its code), and the difficulty, which chooses the engine and its time."""
+    seed = _engine_leads(server)
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", lang)
+    assert page.locator("#advanced").get_attribute("open") is None  # the expert form is folded away
+    page.select_option("#preset", "durak")
+    page.select_option("#players", "2")
+    with page.expect_request("**/v1/games") as created:
+        page.check("#level-hard")
+        page.click("#advanced > summary")
+        page.fill("#seed", str(seed))
+        page.click("#start")
+    seats = json.loads(created.value.post_data or "{}")["seats"]
+    assert seats == ["human", {"engine": "ismcts", "limits": {"time_ms": 600}}]
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+    why = {"vi": "Máy 1 đánh trước vì giữ lá chủ nhỏ nhất.", "en": "Seat 1 leads: it holds the lowest trump."}
+    assert page.inner_text("#recent").startswith(why[lang])
+    assert page.inner_text("#recent").split(why[lang])[1].strip().startswith(
+        {"vi": "Từ đầu ván:", "en": "Since the deal:"}[lang])
+    for _ in range(3):
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+    # A refusal from the server is told in the page's language, from its code.
+    page.route("**/moves", lambda route: route.fulfill(
+        status=422, content_type="application/json",
+        body=json.dumps({"detail": "illegal move: attack 2c", "code": "illegal_move"})))
+    page.keyboard.press("1")
+    page.wait_for_selector("#message:not([hidden])")
+    page.unroute("**/moves")
+    expected = {"vi": "Nước đi này không hợp lệ lúc này.", "en": "That move is not allowed now."}[lang]
+    assert page.inner_text("#message-text") == expected
+    history = page.locator("#history li").all_inner_texts()
+    assert len(history) >= 4 and not any(NOTATION.search(line) for line in history)
+    assert any(glyph in "".join(history) for glyph in "♠♥♦♣")
+    words = _visible_words(page)
+    if lang == "vi":
+        assert not ENGLISH.findall(words), ENGLISH.findall(words)
+    else:
+        leftover = words.replace("bài Tấn", "").replace("Tấn", "")
+        assert not VIETNAMESE.findall(leftover), VIETNAMESE.findall(leftover)
+    page.screenshot(path=str(shots / f"table-{lang}.png"), full_page=True)
+    assert [e for e in errors if "422" not in e] == []
     page.close()

@@ -141,7 +141,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
         assert clicks < 400, "the game did not end"
 
     assert endgame_hint, "the game ended before a hint with an empty stock"
-    result = page.inner_text("#result")
+    result = page.inner_text("#over-title")
     assert any(word in result for word in ("You win", "You lose", "Draw"))
     assert page.locator("#scores tr").count() == 2
     assert page.locator("#history li").count() > clicks
@@ -151,7 +151,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
     # Vietnamese labels, remembered across a reload (the game comes back from sessionStorage).
     page.select_option("#lang", "vi")
     assert page.inner_text("#take-button span") == "Ôm"
-    assert page.inner_text("#over-title") == "Hết ván"
+    assert page.inner_text("#status") == "Hết ván."
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
     assert page.inner_text("#pass-button span") == "Bỏ qua"
@@ -188,9 +188,11 @@ def test_phone_width_errors_and_keys(browser: Browser, server: Server, shots: Pa
     )
     page.reload()
     page.wait_for_selector("#message:not([hidden])")
-    assert "not_found" in page.inner_text("#message")
+    assert page.get_attribute("#message", "data-code") == "not_found"
+    assert page.inner_text("#message-text") == "Ván đã lưu không còn trên máy chủ."
     assert page.locator("#setup").is_visible()
     # A bad seed is refused in the page, visibly.
+    page.click("#advanced > summary")
     page.fill("#seed", "-4")
     page.click("#start")
     assert "Mã ván" in page.inner_text("#message-text")  # the seed, in Vietnamese
@@ -246,7 +248,7 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     page.screenshot(path=str(shots / "web-choose.png"), full_page=True)
     page.click("#table button.card.target[data-card='6h']")  # pick the target on the table
     page.wait_for_function(IDLE)
-    assert page.locator("#history li").last.inner_text().endswith("defend 6h with 7h")
+    assert page.locator("#history li").last.inner_text().endswith("beat 6♥ with 7♥")
     assert page.locator("#table .card.defense").get_attribute("data-card") == "7h"
     assert errors == []
     page.close()
@@ -277,7 +279,8 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     page.select_option("#lang", "en")
     page.select_option("#preset", "tan")
     page.select_option("#players", "2")
-    page.select_option("#engine", "greedy")
+    page.check("#level-easy")
+    page.click("#advanced > summary")
     page.check("#side-rules input[name=trump_swap]")
     page.check("#side-rules input[name=tribute]")
     page.fill("#games", "2")
@@ -452,7 +455,7 @@ def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     assert f"({len(gone)})" in page.inner_text("#tracker-gone-title")
     assert f"Stock: {page.inner_text('#stock-count')} cards" in page.inner_text("#tracker-status")
     seat = page.locator("#tracker-seats .tracker-seat[data-seat='1']")
-    assert seat.locator("h3").inner_text().startswith("Seat 1 (greedy)")
+    assert seat.locator("h3").inner_text().startswith("Seat 1 ·")
     known = answer["known"]["1"]
     if known:
         assert len(seat.locator(".tracker-known .mini").all_inner_texts()) == len(known)

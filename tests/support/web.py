@@ -111,13 +111,14 @@ def watch(page: Page, server: Server, errors: list[str]) -> None:
 def start_game(
     page: Page, server: Server, lang: str, seed: int, preset: str = "durak", players: int = 2
 ) -> None:
-    """Open the page, choose the language and a game against the greedy engine from the new-game
+    """Open the page, choose the language and an easy game (the greedy engine) from the new-game
     form, and wait until the table is shown and idle."""
     page.goto(server.url + "/")
     page.select_option("#lang", lang)
     page.select_option("#preset", preset)
     page.select_option("#players", str(players))
-    page.select_option("#engine", "greedy")
+    page.check("#level-easy")
+    page.click("#advanced > summary")  # the deal number is an expert's field
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
