@@ -62,7 +62,8 @@ def _check_hint(page: Page) -> None:
         row = rows.nth(index)
         score = scores[index]
         assert 0.0 <= score <= 1.0
-        assert row.locator(".num").inner_text() == ("0" if index == 9 else str(index + 1) if index < 9 else "")
+        digit = "0" if index == 9 else str(index + 1) if index < 9 else ""
+        assert row.locator(".num").inner_text() == digit
         width = row.locator(".bar .fill").evaluate("el => parseFloat(el.style.width)")
         assert width == pytest.approx(score * 100, abs=0.1)
         if row.get_attribute("data-exact") == "true":
