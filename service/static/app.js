@@ -53,6 +53,12 @@
     review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
     playersRange: { ...PLAYERS_FALLBACK },
     presets: {}, // every option of each preset, from GET /v1/rules
+    pace: "normal", // how engine moves are shown: "off" (at once), "normal" or "slow"
+    pending: null, // {move, base}: seat 0's move on its way, shown on the table at once
+    playback: null, // {base, history, entries, at}: an answer's new moves, shown one at a time
+    skip: false, // show the rest of the playback at once
+    wake: null, // ends the pause between two moves of a playback
+    picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
   };
 
   // -- storage that may be missing (private windows, file://) ---------------------------------
@@ -268,16 +274,229 @@
   const legalMoves = () => (state.game && state.game.status === "playing" ? state.game.legal_moves || [] : []);
   const movesWithCard = (card) => legalMoves().filter((m) => m.card === card);
 
+  // -- following the engines' moves -----------------------------------------------------------
+  //
+  // Your own move lands on the table at once, while the server answers; then each engine move of
+  // the answer is shown one at a time, from the history's `after` states (docs/api.md §3), at the
+  // pace the player chose, and read out to screen readers. Cards fly from the seat that played
+  // them; a table picked up flies to the taker, a beaten one to the discard pile.
+
+  const PACES = { off: 0, normal: 700, slow: 1500 }; // ms between two engine moves
+  const PACE_KEY = "tan.pace";
+  const SETUP_ACTIONS = ["redeal", "keep", "pick", "swap"];
+  const motion = () => state.pace !== "off" && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const sleep = (ms) => new Promise((done) => { state.wake = done; setTimeout(done, ms); });
+
+  // The table after a move of seat 0, drawn before the server answers (the move alone, nothing the
+  // rules do after it: the answer's `after` states take over).
+  function tableAfter(table, move) {
+    if (move.action === "attack" || move.action === "transfer") return [...table, { attack: move.card, defense: null }];
+    if (move.action === "defend") return table.map((pair) => (pair.attack === move.target ? { ...pair, defense: move.card } : pair));
+    return table;
+  }
+
+  // The position as everyone saw it after a history entry, with seat 0's hand as given.
+  function framePosition(base, final, after, hand) {
+    return {
+      ...final,
+      hand,
+      hand_counts: after.hand_counts,
+      table: after.table,
+      stock: after.stock,
+      discard: final.discard.slice(0, after.discard),
+      attacker: after.attacker,
+      defender: after.defender,
+      to_move: after.to_move,
+      taking: after.taking,
+      finished: base.finished,
+      known: base.known,
+      passed: [],
+      phase: final.phase === "setup" ? "setup" : "play",
+    };
+  }
+
+  // The game as the page shows it: the answer's last state, or the move being sent, or a frame of
+  // the reply being played back.
+  function shownGame() {
+    const game = state.game;
+    const play = state.playback;
+    if (play) {
+      const entries = play.entries.slice(0, play.at + 1);
+      const played = entries.filter((entry) => entry.seat === 0 && entry.move.card).map((entry) => entry.move.card);
+      const hand = play.base.hand.filter((card) => !played.includes(card));
+      const position = framePosition(play.base, game.position, entries[entries.length - 1].after, hand);
+      return { ...game, status: "playing", legal_moves: [], history: [...play.history, ...entries], position };
+    }
+    if (state.pending) {
+      const { move, base } = state.pending;
+      const position = {
+        ...base,
+        hand: base.hand.filter((card) => card !== move.card),
+        table: tableAfter(base.table, move),
+        to_move: null,
+      };
+      return { ...game, legal_moves: [], position };
+    }
+    return game;
+  }
+
+  // Read a move out to screen readers (the live region #announce), one line per move.
+  function announce(text) {
+    const line = document.createElement("p");
+    line.textContent = text;
+    const box = $("announce");
+    box.append(line);
+    while (box.childElementCount > 6) box.firstElementChild.remove();
+  }
+
+  const entrySpoken = (entry) => `${seatName(entry.seat)}: ${moveText(entry.move)}`;
+
+  // Where a seat sits on the page: its place at the table, or your hand.
+  function seatBox(seat) {
+    if (seat === 0) return $("hand");
+    return document.querySelector(`#opponents .opponent[data-seat="${seat}"]`) || $("opponents");
+  }
+
+  // Cards new on the table fly in from the seat that played them.
+  function flyIn(cards, seat) {
+    if (!motion() || !cards.length) return;
+    const from = seatBox(seat).getBoundingClientRect();
+    const duration = state.pace === "slow" ? 650 : 350;
+    for (const el of cards) {
+      const to = el.getBoundingClientRect();
+      const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+      const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+      el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.8)`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
+        { duration, easing: "ease-out" });
+    }
+  }
+
+  // The cards leaving the table fly to where they go: the taker's hand, or the discard pile.
+  function flyOut(elements, target) {
+    if (!motion() || !elements.length) return;
+    const to = target.getBoundingClientRect();
+    const duration = state.pace === "slow" ? 700 : 400;
+    for (const el of elements) {
+      const from = el.getBoundingClientRect();
+      const ghost = el.cloneNode(true);
+      ghost.removeAttribute("id");
+      ghost.classList.add("ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.style.left = `${from.left}px`;
+      ghost.style.top = `${from.top}px`;
+      document.body.append(ghost);
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0 }],
+        { duration, easing: "ease-in" }).finished.then(() => ghost.remove(), () => ghost.remove());
+    }
+  }
+
+  // Show the table change from one shown state to the next: what arrived and what left.
+  function animateTable(before, mover) {
+    const now = shownGame().position;
+    const had = new Set(before.table.flatMap((pair) => [pair.attack, pair.defense]).filter(Boolean));
+    const arrived = [...$("table").querySelectorAll(".card[data-card]")].filter((el) => !had.has(el.dataset.card));
+    flyIn(arrived, mover);
+    if (before.table.length && !now.table.length && before.ghosts) {
+      const taker = before.taking ? before.defender : null;
+      flyOut(before.ghosts, taker === null ? $("deck-info") : seatBox(taker));
+    }
+  }
+
+  // A snapshot of the table shown, for animateTable: its pairs, the take, and copies of its cards.
+  function tableSnapshot() {
+    const pos = shownGame().position;
+    const ghosts = [...$("table").querySelectorAll(".card[data-card]")];
+    return { table: pos.table, taking: pos.taking, defender: pos.defender, ghosts };
+  }
+
+  // Render one step, animating the table change it makes.
+  function step(mover) {
+    const before = tableSnapshot();
+    const rects = before.ghosts.map((el) => el.getBoundingClientRect());
+    // Keep where the leaving cards were: they are redrawn as ghosts from these places.
+    before.ghosts = before.ghosts.map((el, index) => {
+      const copy = el.cloneNode(true);
+      copy.getBoundingClientRect = () => rects[index];
+      return copy;
+    });
+    render();
+    animateTable(before, mover);
+  }
+
+  // Cards that came into seat 0's hand from the table during a reply: marked for a moment.
+  function pickedUp(baseHand, entries, pendingTable) {
+    const tables = [pendingTable, ...entries.map((entry) => entry.after.table)];
+    const seen = new Set(tables.flatMap((table) => table.flatMap((pair) => [pair.attack, pair.defense])).filter(Boolean));
+    return state.game.position.hand.filter((card) => !baseHand.includes(card) && seen.has(card));
+  }
+
+  // Play the new entries of an answer back one at a time (or at once, with the pace off).
+  async function playBack(base, history, answer) {
+    const entries = answer.history.slice(history.length);
+    const pendingTable = state.pending ? shownGame().position.table : [];
+    state.game = answer;
+    if (entries.length && state.pace !== "off") {
+      state.playback = { base, history, entries, at: 0 };
+      state.skip = false;
+      const first = entries[0].seat === 0 && state.pending ? 0 : -1; // seat 0's own move is on the table already
+      state.pending = null;
+      for (let at = 0; at < entries.length; at++) {
+        if (at > first && entries[at].seat !== 0 && !state.skip) await sleep(PACES[state.pace] || 0);
+        if (state.skip || state.pace === "off") break;
+        state.playback.at = at;
+        step(entries[at].seat);
+        if (entries[at].seat !== 0) announce(entrySpoken(entries[at]));
+      }
+      if (state.skip || state.pace === "off") {
+        const rest = entries.slice(state.playback.at + 1).filter((entry) => entry.seat !== 0);
+        if (rest.length) announce(rest.map(entrySpoken).join("; "));
+      }
+      if (!state.skip && state.pace !== "off") await sleep(Math.min(300, PACES[state.pace]));
+      state.playback = null;
+    } else {
+      state.pending = null;
+      const theirs = entries.filter((entry) => entry.seat !== 0);
+      if (theirs.length) announce(theirs.map(entrySpoken).join("; "));
+    }
+    state.picked = new Set(pickedUp(base.hand, entries, pendingTable));
+  }
+
+  function setPace(pace) {
+    state.pace = PACES[pace] === undefined ? "normal" : pace;
+    store.set("localStorage", PACE_KEY, state.pace);
+    $("pace").value = state.pace;
+    if (state.pace === "off" && state.wake) state.wake();
+  }
+
+  // Esc or a click on the table shows the rest of a reply at once.
+  function skipPlayback() {
+    if (!state.playback) return false;
+    state.skip = true;
+    if (state.wake) state.wake();
+    return true;
+  }
+
   // -- playing -------------------------------------------------------------------------------
 
   function playMove(move) {
     if (state.busy || !state.game) return;
     closeChooser();
+    const base = state.game.position;
+    const history = state.game.history;
+    state.picked = new Set();
+    state.hint = null;
+    state.pending = { move, base };
     busyWith(async () => {
-      const answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move });
-      clearMessage();
-      state.game = answer;
-      state.hint = null;
+      try {
+        const answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move });
+        clearMessage();
+        await playBack(base, history, answer);
+      } finally {
+        state.pending = null;
+        state.playback = null;
+      }
     });
   }
 
@@ -691,12 +910,16 @@
       state.token = created.tokens[0];
       state.seed = setup.seed;
       state.setup = setup;
-      state.game = created.game;
       state.hint = null;
       state.choosing = null;
+      state.picked = new Set();
+      // The deal first, then the engines' moves before yours, one at a time.
+      const deal = { ...created.game.position, table: [], to_move: null };
+      state.game = created.game.history.length ? { ...created.game, history: [], legal_moves: [], position: deal } : created.game;
       store.set("sessionStorage", GAME_KEY, JSON.stringify({ id: state.id, token: state.token, seed: state.seed, setup }));
       store.set("localStorage", SETUP_KEY, JSON.stringify({ ...setup, seed: undefined }));
       showGame();
+      if (created.game.history.length) await playBack(deal, [], created.game);
     });
   }
 
@@ -775,12 +998,13 @@
 
   function render() {
     if (!state.game) return;
-    const game = state.game;
+    const game = shownGame();
     const entry = reviewed(); // while reviewing: the decision shown, and the table as it was then
     const pos = entry ? entry.position : game.position;
     const over = game.status === "over";
     const trumpSuit = suitOf(pos.trump);
-    const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0;
+    const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0 && game === state.game;
+    $("table").dataset.plies = String(game.history.length); // the moves the table shown has seen
 
     renderStatus(game, pos, over);
     renderOpponents(pos);
@@ -931,7 +1155,7 @@
     let text;
     if (state.busy === "review") text = t("reviewThinking");
     else if (over) text = game.match ? t("matchOver") : t("statusOver");
-    else if (state.busy === "move") text = t("statusBusy");
+    else if (state.busy === "move") text = state.playback ? t("statusBusy") : t("statusThinking");
     else if (pos.phase === "setup") text = pos.to_move === 0 ? t("beforePlay") : t("setupWait");
     else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
     else if (pos.defender === 0) {
@@ -1114,6 +1338,9 @@
       button.classList.toggle("legal", legal);
       button.classList.toggle("trump", suitOf(card) === trumpSuit);
       button.classList.toggle("chosen", !!(state.choosing && state.choosing.card === card));
+      const picked = !!(state.picked && state.picked.has(card));
+      button.classList.toggle("picked", picked);
+      if (picked) button.setAttribute("aria-description", t("pickedUp"));
       button.disabled = state.busy || !legal;
       button.addEventListener("click", () => clickCard(card));
       (suitOf(card) === trumpSuit ? trumps : plain).append(button);
@@ -1340,7 +1567,7 @@
       if (step !== undefined) { stepReview(step); event.preventDefault(); return; }
     }
     if (event.key === "Escape") {
-      if (state.choosing) { closeChooser(); event.preventDefault(); }
+      if (skipPlayback() || state.choosing) { closeChooser(); event.preventDefault(); }
       return;
     }
     if ($("game").hidden || !state.game) return;
@@ -1413,6 +1640,9 @@
     $("engine").addEventListener("change", syncEngineFields);
     for (const radio of $("levels").querySelectorAll("input[name=level]")) radio.addEventListener("change", syncEngineFields);
     $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
+    setPace(store.get("localStorage", PACE_KEY) || "normal");
+    $("pace").addEventListener("change", (event) => setPace(event.target.value));
+    $("table").addEventListener("click", skipPlayback);
     $("setup-form").addEventListener("submit", (event) => {
       event.preventDefault();
       let setup;

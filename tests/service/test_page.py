@@ -222,3 +222,138 @@ def test_every_word_in_the_players_language(browser: Browser, server: Server, sh
     page.screenshot(path=str(shots / f"table-{lang}.png"), full_page=True)
     assert [e for e in errors if "422" not in e] == []
     page.close()
+
+
+GLYPH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def _card_text(card: str) -> str:
+    return ("10" if card[0] == "T" else card[0]) + GLYPH[card[1]]
+
+
+def _move_text(move: dict[str, Any]) -> str:
+    """A move as the English page writes it."""
+    action = move["action"]
+    if action == "defend":
+        return f"beat {_card_text(move['target'])} with {_card_text(move['card'])}"
+    if action in ("attack", "transfer"):
+        return f"{action} {_card_text(move['card'])}"
+    return str(action)
+
+
+RECORD = """() => {
+  window.frames_seen = [];
+  window.spoken = [];
+  const table = document.getElementById('table');
+  const note = () => {
+    const cards = [...table.querySelectorAll('.pair')].map((pair) => ({
+      attack: pair.querySelector('.attack').dataset.card,
+      defense: pair.querySelector('.defense') ? pair.querySelector('.defense').dataset.card : null,
+    }));
+    window.frames_seen.push({plies: Number(table.dataset.plies), table: cards});
+  };
+  new MutationObserver(note).observe(table, {attributes: true, attributeFilter: ['data-plies'],
+                                             childList: true});
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) window.spoken.push(node.textContent);
+  }).observe(document.getElementById('announce'), {childList: true});
+}"""
+
+
+def test_engine_moves_appear_one_by_one_at_the_players_pace(browser: Browser, server: Server) -> None:
+    """At the normal pace each engine move of a reply is shown on its own, in the order of the game's
+    history, the table as the history's `after` says, and read out to screen readers in that order;
+    with the pace off a reply lands at once. A table you take is marked in your hand."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors, pace="normal")
+    start_game(page, server, "en", seed=8, preset="durak", players=3, pace="normal")
+    page.evaluate(RECORD)
+    start = len(_view(page, server)["history"])
+    # Your own card is on the table at once, while the server thinks.
+    held: list[Any] = []
+    page.route("**/moves", lambda route: held.append(route))
+    first = page.locator("#hand button.card.legal").first
+    card = first.get_attribute("data-card")
+    first.click()
+    for _ in range(1000):
+        if held:
+            break
+        page.evaluate("0")  # lets Playwright run the route handler
+    assert held and page.locator(f"#table .card[data-card='{card}']").count() == 1
+    assert page.locator(f"#hand [data-card='{card}']").count() == 0
+    held[0].continue_()
+    page.wait_for_function(IDLE)
+    page.unroute("**/moves")
+    moves = 1
+    while moves < 4:
+        view = _view(page, server)
+        assert view["status"] == "playing"
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+        moves += 1
+    history = _view(page, server)["history"]
+    frames = page.evaluate("window.frames_seen")
+    shown = [frame["plies"] for frame in frames]
+    theirs = [index for index in range(start, len(history)) if history[index]["seat"] != 0]
+    assert len(theirs) >= 4
+    for index in theirs:  # every engine move had a frame of its own, showing the table after it
+        matching = [frame for frame in frames if frame["plies"] == index + 1]
+        assert matching, f"engine move {index} was never shown on its own"
+        assert matching[0]["table"] == history[index]["after"]["table"]
+    assert shown == sorted(shown)  # in the order they were played
+    spoken = page.evaluate("window.spoken")
+    assert spoken == [f"Seat {history[i]['seat']}: {_move_text(history[i]['move'])}" for i in theirs]
+
+    # The pace off: a reply of any length lands in one step.
+    page.select_option("#pace", "off")
+    for _ in range(30):
+        view = _view(page, server)
+        assert view["status"] == "playing"
+        page.evaluate("window.frames_seen = []")
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+        after = _view(page, server)["history"]
+        if len(after) - len(view["history"]) >= 3:
+            plies = {frame["plies"] for frame in page.evaluate("window.frames_seen")}
+            assert plies <= {len(view["history"]), len(after)}
+            break
+    else:
+        raise AssertionError("no reply of two engine moves or more")
+    assert errors == []
+    page.close()
+
+
+def test_a_table_you_take_is_marked_in_your_hand(browser: Browser, server: Server) -> None:
+    """Take when defending: the cards that came from the table into your hand are marked (and say
+    so to screen readers) until your next move."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    start_game(page, server, "en", seed=4, preset="durak", players=2)
+    for _ in range(60):
+        view = _view(page, server)
+        assert view["status"] == "playing", "the game ended before a take"
+        if any(move["action"] == "take" for move in view["legal_moves"]):
+            break
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+    before = set(view["position"]["hand"])
+    on_table = {card for pair in view["position"]["table"] for card in pair.values() if card}
+    page.keyboard.press("t")
+    page.wait_for_function(IDLE)
+    after = _view(page, server)
+    tables = [on_table] + [
+        {card for pair in entry["after"]["table"] for card in pair.values() if card}
+        for entry in after["history"][len(view["history"]):]
+    ]
+    expected = {card for card in set(after["position"]["hand"]) - before if any(card in t for t in tables)}
+    assert expected
+    marked = page.locator("#hand button.card.picked").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert set(marked) == expected
+    first = page.locator("#hand button.card.picked").first
+    assert first.get_attribute("aria-description") == "just picked up"
+    page.keyboard.press("1")
+    page.wait_for_function(IDLE)
+    if _view(page, server)["status"] == "playing":
+        assert page.locator("#hand button.card.picked").count() == 0
+    assert errors == []
+    page.close()

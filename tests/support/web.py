@@ -83,11 +83,18 @@ def shots_fixture(tmp_path: Path) -> Path:
 
 
 def open_page(
-    browser: Browser, server: Server, viewport: dict[str, int], errors: list[str], **context: Any
+    browser: Browser, server: Server, viewport: dict[str, int], errors: list[str], pace: str = "off",
+    **context: Any,
 ) -> Page:
     """A page in a fresh browser context (its own storage) that records page errors, console errors
-    and any request that is not to the server."""
-    page = browser.new_context(viewport=viewport, **context).new_page()  # type: ignore[arg-type]
+    and any request that is not to the server. The engines' moves are shown at `pace` until the page
+    chooses another (by default at once, so that tests of other things run fast)."""
+    browser_context = browser.new_context(viewport=viewport, **context)  # type: ignore[arg-type]
+    browser_context.add_init_script(
+        f"try {{ localStorage.getItem('tan.pace') || localStorage.setItem('tan.pace', '{pace}'); }}"
+        " catch {}"
+    )
+    page = browser_context.new_page()
     watch(page, server, errors)
     return page
 
@@ -109,12 +116,14 @@ def watch(page: Page, server: Server, errors: list[str]) -> None:
 
 
 def start_game(
-    page: Page, server: Server, lang: str, seed: int, preset: str = "durak", players: int = 2
+    page: Page, server: Server, lang: str, seed: int, preset: str = "durak", players: int = 2,
+    pace: str = "off",
 ) -> None:
     """Open the page, choose the language and an easy game (the greedy engine) from the new-game
     form, and wait until the table is shown and idle."""
     page.goto(server.url + "/")
     page.select_option("#lang", lang)
+    page.select_option("#pace", pace)
     page.select_option("#preset", preset)
     page.select_option("#players", str(players))
     page.check("#level-easy")
