@@ -59,6 +59,7 @@
     skip: false, // show the rest of the playback at once
     wake: null, // ends the pause between two moves of a playback
     picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
+    dragged: false, // a card was just dragged: the click that ends the drag is not a click
   };
 
   // -- storage that may be missing (private windows, file://) ---------------------------------
@@ -224,17 +225,32 @@
     return span;
   }
 
+  // A card: rank and suit in both top corners (a card beaten on the table, or overlapped in the
+  // fanned hand, still shows one of them), and the suit large in the middle.
   function cardFace(card, element = "span") {
     const el = document.createElement(element);
     el.className = "card" + (isRed(card) ? " red" : "");
     el.dataset.card = card;
-    const rank = document.createElement("span");
-    rank.className = "rank";
-    rank.textContent = rankText(card);
+    const corners = document.createElement("span");
+    corners.className = "corners";
+    corners.setAttribute("aria-hidden", "true");
+    for (const side of ["left", "right"]) {
+      const corner = document.createElement("span");
+      corner.className = "corner " + side;
+      const rank = document.createElement("span");
+      rank.className = "rank";
+      rank.textContent = rankText(card);
+      const small = document.createElement("span");
+      small.className = "pip";
+      small.textContent = SUIT_GLYPH[suitOf(card)];
+      corner.append(rank, small);
+      corners.append(corner);
+    }
     const suit = document.createElement("span");
     suit.className = "suit";
+    suit.setAttribute("aria-hidden", "true");
     suit.textContent = SUIT_GLYPH[suitOf(card)];
-    el.append(rank, suit);
+    el.append(corners, suit);
     el.setAttribute("aria-label", cardName(card));
     if (element === "span") el.setAttribute("role", "img");
     return el;
@@ -500,10 +516,28 @@
     });
   }
 
+  // Why a card of the hand cannot be played now, in a sentence (docs/rules.md §1.3, §1.4, §1.8).
+  function whyNot(card) {
+    const game = state.game;
+    const pos = game.position;
+    if (game.status !== "playing") return t("whyOver");
+    if (state.busy || pos.to_move !== 0) return t("whyWait");
+    if (pos.phase === "setup") return t("whySetup");
+    if (pos.defender === 0 && !pos.taking && pos.table.some((pair) => !pair.defense)) {
+      return t("whyBeat", { card: cardText(card) });
+    }
+    const ranks = new Set(pos.table.flatMap((pair) => [pair.attack, pair.defense]).filter(Boolean).map(rankOf));
+    if (gameRules().twos_last && rankOf(card) === "2") return t("whyTwos");
+    if (pos.table.length && !ranks.has(rankOf(card))) return t("whyRank", { card: cardText(card) });
+    if (pos.table.length) return t("whyLimit");
+    return t("noLegal");
+  }
+
   function clickCard(card) {
+    if (state.busy) return;
     const moves = movesWithCard(card);
     if (moves.length === 0) {
-      showMessage(t("noLegal"), "info");
+      showMessage(whyNot(card), "info");
       return;
     }
     if (moves.length === 1) {
@@ -514,6 +548,62 @@
       ? t("chooseTarget", { card: cardText(card) })
       : t("chooseFor", { card: cardText(card) });
     openChooser(card, moves, title);
+  }
+
+  // -- dragging a card onto the table (a tap or a click plays it too) -------------------------
+
+  // Where a dragged card was let go: on the felt (and on which attack card, if any), or nowhere.
+  function dropTarget(x, y) {
+    const el = document.elementFromPoint(x, y);
+    if (!el || !el.closest(".board")) return null;
+    const pair = el.closest(".pair");
+    return { attack: pair ? pair.querySelector(".attack").dataset.card : null };
+  }
+
+  // A card let go on the table: onto an attack card it beats, that defence; else as a click.
+  function dropCard(card, attack) {
+    const move = attack && movesWithCard(card).find((m) => m.action === "defend" && m.target === attack);
+    if (move) playMove(move);
+    else clickCard(card);
+  }
+
+  function startDrag(event, card, button) {
+    state.dragged = false;
+    if (event.button !== 0 || state.busy || reviewOpen() || movesWithCard(card).length === 0) return;
+    const start = { x: event.clientX, y: event.clientY };
+    let ghost = null;
+    const follow = (e) => {
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      if (!ghost && Math.hypot(dx, dy) < 8) return;
+      if (!ghost) {
+        const rect = button.getBoundingClientRect();
+        ghost = button.cloneNode(true);
+        ghost.classList.add("ghost", "dragging");
+        ghost.setAttribute("aria-hidden", "true");
+        ghost.style.left = `${rect.left}px`;
+        ghost.style.top = `${rect.top}px`;
+        document.body.append(ghost);
+        button.classList.add("lifted");
+        state.dragged = true;
+      }
+      ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(-4deg)`;
+      document.querySelector(".board").classList.toggle("drop", !!dropTarget(e.clientX, e.clientY));
+    };
+    const stop = (e) => {
+      window.removeEventListener("pointermove", follow);
+      window.removeEventListener("pointerup", stop);
+      window.removeEventListener("pointercancel", stop);
+      if (!ghost) return;
+      ghost.remove();
+      button.classList.remove("lifted");
+      document.querySelector(".board").classList.remove("drop");
+      const target = e.type === "pointerup" ? dropTarget(e.clientX, e.clientY) : null;
+      if (target) dropCard(card, target.attack);
+    };
+    window.addEventListener("pointermove", follow);
+    window.addEventListener("pointerup", stop);
+    window.addEventListener("pointercancel", stop);
   }
 
   function openChooser(card, moves, title) {
@@ -1175,6 +1265,11 @@
       const el = document.createElement("div");
       el.className = "opponent";
       el.dataset.seat = String(seat);
+      // Seats go round the table from your left: with three opponents or more the first and the
+      // last sit at the table's sides.
+      if (pos.players >= 4 && (seat === 1 || seat === pos.players - 1)) el.classList.add("flank");
+      if (pos.attacker === seat && pos.phase !== "setup") el.classList.add("attacking");
+      if (pos.defender === seat && pos.phase !== "setup") el.classList.add("defending");
       const done = pos.finished.includes(seat);
       if (pos.to_move === seat) el.classList.add("to-move");
       if (done) el.classList.add("finished");
@@ -1222,8 +1317,7 @@
         line.className = "known";
         line.append(document.createTextNode(t("known") + " "));
         const cards = document.createElement("span");
-        cards.className = "mini-cards";
-        cards.style.display = "inline-flex";
+        cards.className = "mini-cards inline";
         cards.append(...sortHand(known, suitOf(pos.trump)).map(miniCard));
         line.append(cards);
         el.append(line);
@@ -1318,6 +1412,15 @@
     const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     hand.replaceChildren();
     $("hand-count").textContent = `(${t("cards", { n: pos.hand.length })})`;
+    const role = $("my-role");
+    let mine = null;
+    if (pos.finished.includes(0)) mine = ["done", t("roleDone")];
+    else if (pos.phase !== "setup" && state.game.status === "playing" && pos.defender === 0) {
+      mine = pos.taking ? ["taking", t("roleTaking")] : ["defender", t("roleDefender")];
+    } else if (pos.phase !== "setup" && state.game.status === "playing" && pos.attacker === 0) mine = ["attacker", t("roleAttacker")];
+    role.hidden = !mine;
+    role.className = "badge " + (mine ? mine[0] : "");
+    role.textContent = mine ? mine[1] : "";
     const sorted = sortHand(pos.hand, trumpSuit);
     const plain = document.createElement("div");
     plain.className = "suit-group";
@@ -1331,9 +1434,12 @@
     glyph.textContent = SUIT_GLYPH[trumpSuit];
     label.append(glyph);
     trumps.append(label);
-    for (const card of sorted) {
+    const tilt = (index, count) => (count > 1 ? (index - (count - 1) / 2) * Math.min(3, 18 / count) : 0);
+    const count = sorted.length;
+    sorted.forEach((card, index) => {
       const button = cardFace(card, "button");
       button.type = "button";
+      button.style.setProperty("--tilt", `${tilt(index, count).toFixed(2)}deg`);
       const legal = myTurn && movesWithCard(card).length > 0;
       button.classList.toggle("legal", legal);
       button.classList.toggle("trump", suitOf(card) === trumpSuit);
@@ -1341,10 +1447,14 @@
       const picked = !!(state.picked && state.picked.has(card));
       button.classList.toggle("picked", picked);
       if (picked) button.setAttribute("aria-description", t("pickedUp"));
-      button.disabled = state.busy || !legal;
-      button.addEventListener("click", () => clickCard(card));
+      // A card that cannot be played stays readable and focusable; a click says why not.
+      if (reviewOpen()) button.disabled = true;
+      else if (!legal || state.busy) button.setAttribute("aria-disabled", "true");
+      if (suitOf(card) === trumpSuit) button.setAttribute("aria-label", `${cardName(card)}, ${t("trumpCard")}`);
+      button.addEventListener("click", () => { if (!state.dragged) clickCard(card); });
+      button.addEventListener("pointerdown", (event) => startDrag(event, card, button));
       (suitOf(card) === trumpSuit ? trumps : plain).append(button);
-    }
+    });
     if (plain.childElementCount) hand.append(plain);
     if (trumps.childElementCount > 1) hand.append(trumps);
     if (focused) {

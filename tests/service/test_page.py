@@ -16,6 +16,7 @@ import pytest
 from tests.support.web import (
     DESKTOP,
     IDLE,
+    PHONE,
     Server,
     browser_fixture,
     open_page,
@@ -355,5 +356,143 @@ def test_a_table_you_take_is_marked_in_your_hand(browser: Browser, server: Serve
     page.wait_for_function(IDLE)
     if _view(page, server)["status"] == "playing":
         assert page.locator("#hand button.card.picked").count() == 0
+    assert errors == []
+    page.close()
+
+
+SUIT_ORDER = "shcd"
+RANKS = "23456789TJQKA"
+
+
+def _cards(page: Page, selector: str) -> list[str]:
+    return list(page.locator(selector).evaluate_all("cards => cards.map(c => c.dataset.card)"))
+
+
+def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """Four seats: the opponents sit round the table with the attacker and defender marked, your hand
+    is sorted with the trumps apart, every card shows rank and suit in both top corners (a beaten
+    card keeps its corner in view), a card you cannot play says why, and a card dragged onto the
+    table is played."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    start_game(page, server, "en", seed=6, preset="durak", players=4)
+    assert page.locator("#opponents .opponent").count() == 3
+    flanks = page.locator("#opponents .opponent.flank").evaluate_all("els => els.map(e => e.dataset.seat)")
+    assert flanks == ["1", "3"]
+    dragged = covered = explained = False
+    for _ in range(80):
+        view = _view(page, server)
+        if view["status"] != "playing" or (dragged and covered and explained):
+            break
+        position = view["position"]
+        # Attacker and defender marked, at the table or in your hand's heading.
+        for role, seat in (("attacking", position["attacker"]), ("defending", position["defender"])):
+            if seat == 0:
+                assert page.inner_text("#my-role") in ("attacks", "defends", "takes")
+            else:
+                marked = page.locator(f"#opponents .opponent.{role}")
+                assert marked.evaluate("e => e.dataset.seat") == str(seat)
+        # The hand: plain cards by suit then rank, the trumps apart.
+        trump = position["trump"][1]
+        plain = _cards(page, "#hand .suit-group:not(.trumps) .card")
+        trumps = _cards(page, "#hand .suit-group.trumps .card")
+        assert sorted(plain + trumps) == sorted(position["hand"])
+        assert all(card[1] == trump for card in trumps) and all(card[1] != trump for card in plain)
+        assert plain == sorted(plain, key=lambda c: (SUIT_ORDER.index(c[1]), RANKS.index(c[0])))
+        # Rank and suit in both top corners of every card.
+        for card in page.locator("#hand .card, #table .card").all():
+            name = card.get_attribute("data-card") or ""
+            text = ("10" if name[0] == "T" else name[0]) + GLYPH[name[1]]
+            corners = card.locator(".corner").evaluate_all("els => els.map(e => e.textContent)")
+            assert corners == [text, text]
+        for pair in page.locator("#table .pair:has(.defense)").all():
+            corner = pair.locator(".attack .corner.left")
+            box = corner.bounding_box()
+            assert box is not None
+            on_top = page.evaluate(
+                "([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.card",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+            )
+            assert on_top == pair.locator(".attack").get_attribute("data-card")
+            covered = True
+        if position["to_move"] == 0 and view["legal_moves"]:
+            playable = {move.get("card") for move in view["legal_moves"]}
+            stuck = [card for card in position["hand"] if card not in playable]
+            if stuck and not explained:
+                button = page.locator(f"#hand button[data-card='{stuck[0]}']")
+                assert button.get_attribute("aria-disabled") == "true"
+                assert button.evaluate("b => !b.disabled")  # focusable and clickable, not greyed out
+                button.click(force=True)  # Playwright itself would wait for an aria-disabled button
+                page.wait_for_selector("#message.info:not([hidden])")
+                assert "cannot" not in page.inner_text("#message-text")  # a reason, not a refusal
+                assert page.inner_text("#message-text").strip()
+                explained = True
+            cards = [m.get("card") for m in view["legal_moves"]]
+            single = [m for m in view["legal_moves"] if m.get("card") and cards.count(m["card"]) == 1]
+            if single and not dragged:
+                card = single[0]["card"]
+                source = page.locator(f"#hand button[data-card='{card}']").bounding_box()
+                target = page.locator(".board").bounding_box()
+                assert source and target
+                page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+                page.mouse.down()
+                x0, y0 = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+                x1, y1 = target["x"] + target["width"] * 0.6, target["y"] + target["height"] / 2
+                for step in range(1, 11):
+                    page.mouse.move(x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10)
+                page.mouse.up()
+                page.wait_for_function(IDLE)
+                played = _view(page, server)["history"][len(view["history"])]
+                assert played["seat"] == 0 and played["move"] == single[0]
+                dragged = True
+                continue
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+    assert dragged and covered and explained
+    page.screenshot(path=str(shots / "table-4-seats.png"))
+    assert errors == []
+    page.close()
+
+
+def _axe(page: Page) -> list[str]:
+    """The serious and critical findings of axe-core (shipped by the axe-playwright-python package)
+    on the page as it is: each as 'rule: the first element'."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page).response
+    return [
+        f"{violation['id']}: {violation['nodes'][0]['target']}"
+        for violation in results["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("vi", PHONE)])
+def test_no_serious_accessibility_findings(
+    browser: Browser, server: Server, lang: str, viewport: dict[str, int]
+) -> None:
+    """axe-core finds nothing serious (contrast, names, labels, roles…) on the new-game form, the table
+    with a hint open, the game over, and the rules page."""
+    errors: list[str] = []
+    page = open_page(browser, server, viewport, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", lang)
+    assert _axe(page) == []
+    start_game(page, server, lang, seed=9, preset="durak", players=3)
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-moves .hint-move")
+    page.wait_for_function(IDLE)
+    assert _axe(page) == []
+    for _ in range(300):
+        if page.locator("#over").is_visible():
+            break
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+    assert page.locator("#over").is_visible()
+    assert _axe(page) == []
+    page.goto(server.url + "/static/rules.html")
+    assert _axe(page) == []
     assert errors == []
     page.close()
