@@ -1,8 +1,9 @@
 /* Tấn — play bài Tấn / Durak against the engines, with hints.
  *
  * Plain JavaScript, no build step and nothing fetched from elsewhere: the page talks only
- * to this service's API (docs/api.md §3). The human is seat 0; its token lives in sessionStorage
- * (this tab only), the chosen language in localStorage.
+ * to this service's API (docs/api.md §3). The human is seat 0; the game's id and token live in
+ * localStorage, so the game survives a reload, a second tab and a browser restart; the chosen
+ * language, the pace of the engines' moves and the form's last choices are kept there too.
  */
 "use strict";
 
@@ -25,6 +26,7 @@
     hard: { engine: "ismcts", timeMs: 600 },
   };
   const GAME_KEY = "tan.game";
+  const MOVED_KEY = "tan.moved"; // "id:plies" of the last move this browser saw, for the other tabs
   const LANG_KEY = "tan.lang";
   const SETUP_KEY = "tan.setup";
   const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
@@ -57,6 +59,7 @@
     pending: null, // {move, base}: seat 0's move on its way, shown on the table at once
     playback: null, // {base, history, entries, at}: an answer's new moves, shown one at a time
     skip: false, // show the rest of the playback at once
+    retrying: false, // a request refused by a busy server is being sent again
     wake: null, // ends the pause between two moves of a playback
     picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
     dragged: false, // a card was just dragged: the click that ends the drag is not a click
@@ -149,7 +152,43 @@
 
   // -- the API -------------------------------------------------------------------------------
 
-  async function api(method, path, body) {
+  // Retry quietly what a busy server (503), a race (409), a flood guard (429) or a lost connection
+  // refused, with a growing pause (the server's Retry-After at least), so a move is never dropped.
+  const RETRY_CODES = ["busy", "conflict", "too_many_requests", "network"];
+  const RETRY_MAX = 40; // about five minutes at the longest pause
+  const RETRY_PAUSE = [500, 8000]; // ms: the first pause, and the longest
+
+  // `retry`: true for every code above, or a list of the codes to retry.
+  async function api(method, path, body, { retry = false } = {}) {
+    let pause = RETRY_PAUSE[0];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await request(method, path, body);
+        if (state.retrying) { state.retrying = false; renderRetry(); }
+        return answer;
+      } catch (error) {
+        const codes = Array.isArray(retry) ? retry : retry ? RETRY_CODES : [];
+        if (!(error instanceof ApiFailure && codes.includes(error.code) && attempt < RETRY_MAX)) {
+          if (state.retrying) { state.retrying = false; renderRetry(); }
+          throw error;
+        }
+        state.retrying = true;
+        renderRetry();
+        const asked = Number(error.retryAfter) * 1000 || 0;
+        await new Promise((done) => setTimeout(done, Math.max(pause, asked)));
+        pause = Math.min(pause * 2, RETRY_PAUSE[1]);
+      }
+    }
+  }
+
+  // The quiet note while a request is being sent again.
+  function renderRetry() {
+    const note = $("retry-note");
+    note.hidden = !state.retrying;
+    note.textContent = state.retrying ? t("retrying") : "";
+  }
+
+  async function request(method, path, body) {
     const headers = { Accept: "application/json" };
     if (state.token) headers.Authorization = `Bearer ${state.token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -506,9 +545,15 @@
     state.pending = { move, base };
     busyWith(async () => {
       try {
-        const answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move });
+        let answer;
+        try {
+          answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move }, { retry: true });
+        } catch (error) {
+          answer = await movedElsewhere(error, history);
+        }
         clearMessage();
         await playBack(base, history, answer);
+        announceMoved();
       } finally {
         state.pending = null;
         state.playback = null;
@@ -531,6 +576,36 @@
     if (pos.table.length && !ranks.has(rankOf(card))) return t("whyRank", { card: cardText(card) });
     if (pos.table.length) return t("whyLimit");
     return t("noLegal");
+  }
+
+  // A move refused because the game went on without this page (played in another tab, or sent
+  // twice over a lost connection): the game as it is now, or the refusal if it has not moved.
+  async function movedElsewhere(error, history) {
+    const stale = error instanceof ApiFailure && ["not_your_turn", "illegal_move", "game_over"].includes(error.code);
+    if (!stale) throw error;
+    const now = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`, undefined, { retry: true });
+    if (now.history.length <= history.length) throw error;
+    const mine = now.history[history.length];
+    const sent = state.pending && mine.seat === 0 && sameMove(mine.move, state.pending.move);
+    if (!sent) setTimeout(() => showMessage(t("gameChanged"), "info"), 0);
+    return now;
+  }
+
+  // Another tab moved or started a game: show the game as it is now.
+  async function refreshGame() {
+    const saved = savedGame();
+    if (state.busy || $("game").hidden && !saved) return;
+    if (!saved || (state.id && saved.id !== state.id)) { resume(); return; }
+    if (!state.id) return;
+    const id = state.id;
+    try {
+      const now = await api("GET", `/v1/games/${encodeURIComponent(id)}?seat=0`);
+      if (state.busy || id !== state.id || !state.game || now.history.length === state.game.history.length) return;
+      state.game = now;
+      state.hint = null;
+      state.choosing = null;
+      render();
+    } catch { /* the next move or reload tells */ }
   }
 
   function clickCard(card) {
@@ -644,7 +719,7 @@
     $("hint-moves").replaceChildren();
     $("hint-note").textContent = "";
     busyWith(async () => {
-      const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`);
+      const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`, undefined, { retry: true });
       clearMessage();
       state.hint = hint;
       state.hintFor = state.game.history.length;
@@ -994,7 +1069,8 @@
     if ((setup.games || 1) > 1) request.match = { games: setup.games };
     busyWith(async () => {
       state.token = null;
-      const created = await api("POST", "/v1/games", request);
+      // Sent again only when refused before anything was made (a lost answer could mean two games).
+      const created = await api("POST", "/v1/games", request, { retry: ["busy", "too_many_requests"] });
       clearMessage();
       state.id = created.id;
       state.token = created.tokens[0];
@@ -1006,7 +1082,7 @@
       // The deal first, then the engines' moves before yours, one at a time.
       const deal = { ...created.game.position, table: [], to_move: null };
       state.game = created.game.history.length ? { ...created.game, history: [], legal_moves: [], position: deal } : created.game;
-      store.set("sessionStorage", GAME_KEY, JSON.stringify({ id: state.id, token: state.token, seed: state.seed, setup }));
+      saveGame({ id: state.id, token: state.token, seed: state.seed, setup });
       store.set("localStorage", SETUP_KEY, JSON.stringify({ ...setup, seed: undefined }));
       showGame();
       if (created.game.history.length) await playBack(deal, [], created.game);
@@ -1026,16 +1102,34 @@
     $("game").hidden = true;
     $("setup").hidden = false;
     $("new-game-top").hidden = true;
-    $("back-to-game").hidden = !state.game;
+    $("back-to-game").hidden = !state.game && !savedGame();
     $("preset").focus();
   }
 
+  // The saved game's key (its id and seat 0's token): kept in localStorage, so every tab and a
+  // browser restart find it (a key kept per tab by an older page is taken up too).
+  function savedGame() {
+    for (const area of ["localStorage", "sessionStorage"]) {
+      let record = null;
+      try { record = JSON.parse(store.get(area, GAME_KEY) || "null"); } catch { record = null; }
+      if (record && record.id && record.token) return record;
+    }
+    return null;
+  }
+
+  function saveGame(record) {
+    store.set("localStorage", GAME_KEY, record ? JSON.stringify(record) : null);
+    store.set("sessionStorage", GAME_KEY, null);
+  }
+
+  // Tell the other tabs the game moved on (they listen for the storage event).
+  function announceMoved() {
+    if (state.id && state.game) store.set("localStorage", MOVED_KEY, `${state.id}:${state.game.history.length}`);
+  }
+
   async function resume() {
-    const saved = store.get("sessionStorage", GAME_KEY);
-    if (!saved) return;
-    let record;
-    try { record = JSON.parse(saved); } catch { store.set("sessionStorage", GAME_KEY, null); return; }
-    if (!record || !record.id || !record.token) return;
+    const record = savedGame();
+    if (!record) return;
     state.id = record.id;
     state.token = record.token;
     state.seed = record.seed ?? null;
@@ -1045,7 +1139,7 @@
         state.game = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`);
       } catch (error) {
         if (error instanceof ApiFailure && [401, 403, 404].includes(error.status)) {
-          store.set("sessionStorage", GAME_KEY, null); // the server will never show it: forget it
+          saveGame(null); // the server will never show it: forget it
           state.id = state.token = state.game = null;
           throw new GoneGame(error);
         }
@@ -1054,6 +1148,7 @@
       }
     });
     if (state.game) showGame();
+    else $("back-to-game").hidden = !savedGame(); // the server could not be reached: try again from here
   }
 
   // -- rendering -----------------------------------------------------------------------------
@@ -1767,7 +1862,11 @@
     $("chooser-cancel").addEventListener("click", closeChooser);
     $("new-game-top").addEventListener("click", showSetup);
     $("new-game-over").addEventListener("click", showSetup);
-    $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); });
+    $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); else resume(); });
+    window.addEventListener("storage", (event) => {
+      if (event.key === GAME_KEY || event.key === MOVED_KEY) refreshGame();
+    });
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshGame(); });
     $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
     $("review-button").addEventListener("click", openReview);
     $("review-close").addEventListener("click", closeReview);

@@ -23,6 +23,7 @@ from tests.support.web import (
     server_fixture,
     shots_fixture,
     start_game,
+    watch,
 )
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ shots = pytest.fixture(shots_fixture)
 
 def _saved(page: Page) -> dict[str, Any]:
     """The id and token of the page's game, as the page keeps them."""
-    script = "JSON.parse(localStorage.getItem('tan.game') || sessionStorage.getItem('tan.game'))"
+    script = "JSON.parse(localStorage.getItem('tan.game'))"
     return dict(page.evaluate(script))
 
 
@@ -495,4 +496,92 @@ def test_no_serious_accessibility_findings(
     page.goto(server.url + "/static/rules.html")
     assert _axe(page) == []
     assert errors == []
+    page.close()
+
+
+def _shown(page: Page) -> tuple[int, list[str]]:
+    """How many moves the page's log shows, and the hand it shows."""
+    return page.locator("#history li").count(), sorted(_cards(page, "#hand .card"))
+
+
+def test_the_game_survives_a_reload_a_second_tab_and_a_browser_restart(
+    browser: Browser, server: Server
+) -> None:
+    """The game's key is kept in localStorage: a second tab opens the same game and both follow each
+    other's moves, a reload and a browser restart (a new browser with the same storage) carry on,
+    and the new-game form offers to continue it."""
+    errors: list[str] = []
+    first = open_page(browser, server, DESKTOP, errors)
+    start_game(first, server, "vi", seed=12, preset="durak", players=2)
+    for _ in range(2):
+        first.keyboard.press("1")
+        first.wait_for_function(IDLE)
+    second = first.context.new_page()
+    watch(second, server, errors)
+    second.goto(server.url + "/")
+    second.wait_for_selector("#game:not([hidden])")
+    second.wait_for_function(IDLE)
+    assert _shown(second) == _shown(first)
+    second.keyboard.press("1")  # a move in the second tab…
+    second.wait_for_function(IDLE)
+    plies = second.locator("#history li").count()
+    # …reaches the first.
+    first.wait_for_function(f"document.querySelectorAll('#history li').length === {plies}")
+    assert _shown(first) == _shown(second)
+    first.keyboard.press("1")
+    first.wait_for_function(IDLE)
+    assert first.locator("#message").is_hidden()
+    first.reload()
+    first.wait_for_selector("#game:not([hidden])")
+    first.wait_for_function(IDLE)
+    before = _shown(first)
+    assert before[0] > plies
+    # The new-game form offers to continue the game.
+    first.keyboard.press("n")
+    assert first.inner_text("#back-to-game") == "Chơi tiếp ván đang dở"
+    first.click("#back-to-game")
+    assert first.locator("#game").is_visible() and _shown(first) == before
+    # A browser restart: a new browser context with the storage the first one left.
+    kept = first.context.storage_state()
+    first.context.close()
+    again = open_page(browser, server, DESKTOP, errors, storage_state=kept)
+    again.goto(server.url + "/")
+    again.wait_for_selector("#game:not([hidden])")
+    again.wait_for_function(IDLE)
+    assert _shown(again) == before
+    assert errors == []
+    again.context.close()
+
+
+def test_a_busy_server_is_retried_quietly_and_the_move_kept(browser: Browser, server: Server) -> None:
+    """Two 503 busy answers to a move: the page says quietly that it is sending the move again,
+    waits, sends it again, and the move is played — no error, nothing dropped."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    start_game(page, server, "en", seed=14, preset="durak", players=2)
+    view = _view(page, server)
+    busy = json.dumps({"detail": "all 1 search slots are busy; retry in 1 s", "code": "busy"})
+    sent: list[str] = []
+
+    def answer(route: Any) -> None:
+        sent.append(route.request.post_data or "")
+        if len(sent) <= 2:
+            route.fulfill(
+                status=503, content_type="application/json", body=busy, headers={"Retry-After": "1"}
+            )
+        else:
+            route.continue_()
+
+    page.route("**/moves", answer)
+    move = view["legal_moves"][0]
+    page.keyboard.press("1")
+    page.wait_for_selector("#retry-note:not([hidden])")
+    assert "busy" in page.inner_text("#retry-note") and page.locator("#message").is_hidden()
+    page.wait_for_function(IDLE)
+    page.unroute("**/moves")
+    assert len(sent) == 3 and len(set(sent)) == 1  # the same move, sent three times
+    played = _view(page, server)["history"][len(view["history"])]
+    assert played["seat"] == 0 and played["move"] == move
+    assert page.locator("#message").is_hidden() and page.locator("#retry-note").is_hidden()
+    assert [e for e in errors if "503" not in e] == []
     page.close()

@@ -149,7 +149,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
     assert page.inner_text("#status") == "Game over."
     page.screenshot(path=str(shots / "web-over.png"), full_page=True)
 
-    # Vietnamese labels, remembered across a reload (the game comes back from sessionStorage).
+    # Vietnamese labels, remembered across a reload (the game comes back from localStorage).
     page.select_option("#lang", "vi")
     assert page.inner_text("#take-button span") == "Ôm"
     assert page.inner_text("#status") == "Hết ván."
@@ -185,7 +185,7 @@ def test_phone_width_errors_and_keys(browser: Browser, server: Server, shots: Pa
 
     # An API error is shown, not swallowed: a saved game whose id the server does not know.
     page.evaluate(
-        "sessionStorage.setItem('tan.game', JSON.stringify({id: 'nosuchgame', token: 'x', seed: 1}))"
+        "localStorage.setItem('tan.game', JSON.stringify({id: 'nosuchgame', token: 'x', seed: 1}))"
     )
     page.reload()
     page.wait_for_selector("#message:not([hidden])")
@@ -220,8 +220,8 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     page = _page(browser, server, DESKTOP, errors)
     page.goto(server.url + "/")
     page.select_option("#lang", "en")
-    # The page takes up a game kept in this tab's sessionStorage.
-    page.evaluate("saved => sessionStorage.setItem('tan.game', JSON.stringify(saved))", saved)
+    # The page takes up a game kept in localStorage.
+    page.evaluate("saved => localStorage.setItem('tan.game', JSON.stringify(saved))", saved)
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)
@@ -346,7 +346,7 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
     page.goto(server.url + "/")
     page.select_option("#lang", "en")
     page.evaluate(
-        "saved => sessionStorage.setItem('tan.game', JSON.stringify(saved))", {"id": game_id, "token": token}
+        "saved => localStorage.setItem('tan.game', JSON.stringify(saved))", {"id": game_id, "token": token}
     )
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
@@ -430,7 +430,7 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
 
 def _tracker_answer(page: Page, server: Server) -> dict[str, Any]:
     """The API's tracker for seat 0 of the page's game, read with the token the page keeps."""
-    saved = page.evaluate("JSON.parse(sessionStorage.getItem('tan.game'))")
+    saved = page.evaluate("JSON.parse(localStorage.getItem('tan.game'))")
     answer = httpx.get(
         f"{server.url}/v1/games/{saved['id']}/tracker",
         params={"seat": 0},

@@ -30,6 +30,7 @@ __all__ = [
     "server_fixture",
     "shots_fixture",
     "start_game",
+    "watch",
 ]
 
 CHROMIUM = "/usr/bin/chromium"
