@@ -712,6 +712,13 @@
     else if (moves.length > 1) openChooser(null, moves, t("chooseTransfer"));
   }
 
+  // The hint folds away (on a phone it is a sheet over the table) until the next one is asked for.
+  function closeHint() {
+    state.hint = null;
+    $("hint-panel").hidden = true;
+    $("hint-button").focus();
+  }
+
   function askHint() {
     if (!state.game || state.game.status !== "playing" || legalMoves().length === 0) return;
     $("hint-panel").hidden = false;
@@ -1552,10 +1559,21 @@
     });
     if (plain.childElementCount) hand.append(plain);
     if (trumps.childElementCount > 1) hand.append(trumps);
+    squeezeFan(hand, count, trumps.childElementCount > 1 && plain.childElementCount > 0);
     if (focused) {
       const again = hand.querySelector(`button[data-card="${focused}"]`);
       if (again && !again.disabled) again.focus();
     }
+  }
+
+  // Overlap the fanned cards more as the hand grows, so that it fits its width in one row.
+  function squeezeFan(hand, count, twoGroups) {
+    const card = hand.querySelector(".card");
+    if (!card || count < 2) return;
+    const width = card.offsetWidth;
+    const room = hand.clientWidth - (twoGroups ? 30 : 0) - 20; // the padding, the gap, the tilt
+    const step = Math.min(width * 0.62, (room - width) / (count - 1));
+    hand.style.setProperty("--fan-step", `${Math.max(10, step) - width}px`);
   }
 
   function renderChooser() {
@@ -1733,8 +1751,11 @@
 
   function renderOver(game, over) {
     const panel = $("over");
+    const appearing = over && panel.hidden;
     panel.hidden = !over;
+    document.body.classList.toggle("game-over", over);
     if (!over) return;
+    if (appearing && typeof panel.scrollIntoView === "function") setTimeout(() => panel.scrollIntoView({ block: "nearest" }), 0);
     const loser = game.loser;
     const winner = game.match && game.match.previous ? game.match.previous.winner : null;
     let text;
@@ -1773,6 +1794,7 @@
     }
     if (event.key === "Escape") {
       if (skipPlayback() || state.choosing) { closeChooser(); event.preventDefault(); }
+      else if (!$("hint-panel").hidden) { closeHint(); event.preventDefault(); }
       return;
     }
     if ($("game").hidden || !state.game) return;
@@ -1859,6 +1881,13 @@
     $("pass-button").addEventListener("click", () => { const m = actionMove("pass"); if (m) playMove(m); });
     $("transfer-button").addEventListener("click", transfer);
     $("hint-button").addEventListener("click", askHint);
+    $("hint-close").addEventListener("click", closeHint);
+    // On a phone the hand and the action bar are fixed at the bottom: the page keeps room for them.
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => {
+        document.documentElement.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
+      }).observe($("dock"));
+    }
     $("chooser-cancel").addEventListener("click", closeChooser);
     $("new-game-top").addEventListener("click", showSetup);
     $("new-game-over").addEventListener("click", showSetup);

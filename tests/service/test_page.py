@@ -585,3 +585,95 @@ def test_a_busy_server_is_retried_quietly_and_the_move_kept(browser: Browser, se
     assert page.locator("#message").is_hidden() and page.locator("#retry-note").is_hidden()
     assert [e for e in errors if "503" not in e] == []
     page.close()
+
+
+def _in_view(page: Page, selector: str) -> bool:
+    """Whether the element is wholly inside the screen as it is now scrolled."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size or DESKTOP
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5 and (
+        box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5
+    )
+
+
+def _click_a_move(page: Page, turn: int) -> None:
+    """One move by clicking (or tapping): a card you may play (answering the chooser), or a button."""
+    chooser = page.locator("#chooser:not([hidden]) #chooser-options button")
+    if chooser.count():
+        chooser.nth(turn % chooser.count()).click()
+        return
+    cards = page.locator("#hand button.card.legal")
+    buttons = page.locator("#take-button:not([disabled]), #pass-button:not([disabled])")
+    options = [cards.nth(i) for i in range(cards.count())] + [buttons.nth(i) for i in range(buttons.count())]
+    if not options:
+        options = [page.locator("#setup-buttons button").first]
+    options[turn % len(options)].click()
+
+
+def _key_a_move(page: Page, turn: int) -> None:
+    """One move from the keyboard: Enter on the focused card, a digit, or a hint row's digit."""
+    focused = page.evaluate("document.activeElement?.matches('#hand button.card.legal') || false")
+    if turn % 3 == 0 and focused:
+        page.keyboard.press("Enter")
+        if page.locator("#chooser:not([hidden])").count():
+            page.keyboard.press("Enter")  # the chooser's first option has the focus
+    elif turn % 4 == 1:
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint-moves .hint-move")
+        page.wait_for_function(IDLE)
+        page.keyboard.press("1")  # the best move
+    else:
+        page.keyboard.press("1")
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang", "how"),
+    [(DESKTOP, "vi", "keyboard"), (PHONE, "en", "keyboard"), (PHONE, "vi", "clicks")],
+    ids=["desktop-vi-keyboard", "phone-en-keyboard", "phone-vi-clicks"],
+)
+def test_a_whole_game(
+    browser: Browser, server: Server, shots: Path, viewport: dict[str, int], lang: str, how: str
+) -> None:
+    """A whole game of 3-seat Durak, by keyboard or by clicks, on a desktop or a phone: on the phone
+    your hand and the action bar stay in view at the bottom, the hint opens as a sheet over the
+    table, nothing is wider than the screen, and the game over comes into view."""
+    errors: list[str] = []
+    page = open_page(browser, server, viewport, errors)
+    start_game(page, server, lang, seed=31, preset="durak", players=3)
+    phone = viewport == PHONE
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    if phone:
+        assert page.locator(".keys-line").is_hidden()
+        for selector in ("#hand .card", "#take-button", "#pass-button", "#hint-button"):
+            assert _in_view(page, selector), (selector, page.locator(selector).first.bounding_box())
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-moves .hint-move")
+        page.wait_for_function(IDLE)
+        assert _in_view(page, "#hint-panel") and _in_view(page, "#hint-moves .hint-move")
+        assert page.locator("#hint-panel").evaluate("el => getComputedStyle(el).position") == "fixed"
+        page.screenshot(path=str(shots / f"phone-hint-{lang}.png"))
+        page.click("#hint-close")
+        assert page.locator("#hint-panel").is_hidden()
+    turn = 0
+    while page.locator("#over").is_hidden():
+        assert turn < 300, "the game did not end"
+        if how == "clicks":
+            _click_a_move(page, turn)
+        else:
+            _key_a_move(page, turn)
+        page.wait_for_function(IDLE)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message")
+        if phone and turn % 7 == 0 and page.locator("#over").is_hidden():
+            page.mouse.wheel(0, 400)  # wherever the page is scrolled, the hand and the buttons stay
+            for selector in ("#hand", "#hint-button", "#take-button"):
+                assert _in_view(page, selector), selector
+        turn += 1
+    assert _in_view(page, "#over") and _in_view(page, "#new-game-over")
+    result = page.inner_text("#over-title")
+    words = {"en": ("You win", "You lose", "Draw"), "vi": ("Bạn thắng", "Bạn thua", "Hòa")}[lang]
+    assert any(word in result for word in words)
+    assert page.inner_text("#status") == {"en": "Game over.", "vi": "Hết ván."}[lang]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.screenshot(path=str(shots / f"over-{'phone' if phone else 'desktop'}-{lang}.png"))
+    assert errors == []
+    page.close()
