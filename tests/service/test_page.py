@@ -677,3 +677,45 @@ def test_a_whole_game(
     page.screenshot(path=str(shots / f"over-{'phone' if phone else 'desktop'}-{lang}.png"))
     assert errors == []
     page.close()
+
+
+STRICT_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+def test_the_page_works_under_a_strict_content_security_policy(browser: Browser, server: Server) -> None:
+    """Served with a strict Content-Security-Policy (no inline script or style), the page, its moves
+    played at the normal pace (cards flying), its hint and the rules page run without a violation."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors, pace="normal")
+
+    def strict(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
+
+    page.route(lambda url: url.endswith(("/", ".html")), strict)
+    page.add_init_script(
+        "window.violations = []; document.addEventListener('securitypolicyviolation',"
+        " (e) => window.violations.push(e.violatedDirective));"
+    )
+    start_game(page, server, "en", seed=8, preset="durak", players=3, pace="normal")
+    # The policy is in force: an inline style attribute is refused (then forgotten).
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<b id=probe style=\"color: red\"></b>')")
+    page.wait_for_function("window.violations.length > 0")
+    assert page.evaluate("window.violations").pop().startswith("style-src")
+    page.evaluate("document.getElementById('probe').remove(); window.violations = []")
+    errors.clear()
+    for _ in range(3):
+        page.keyboard.press("1")
+        page.wait_for_function(IDLE)
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-moves .hint-move")
+    page.wait_for_function(IDLE)
+    assert page.evaluate("window.violations") == []
+    page.goto(server.url + "/static/rules.html")
+    assert page.locator("article[data-lang='en']").is_visible()
+    assert page.evaluate("window.violations") == []
+    assert errors == []
+    page.close()
