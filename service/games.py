@@ -66,12 +66,14 @@ def _hash(token: str) -> str:
 @dataclass
 class LiveGame:
     """A stored game rebuilt in memory: its match (a single game is a match of one, shown
-    without the match block) and its history of `(game number, seat, move)`."""
+    without the match block), its history of `(game number, seat, move)` and, beside each move,
+    what everyone saw of the table after it (`after`: see `public_state`)."""
 
     id: str
     setup: dict[str, Any]
     match: Match
     history: list[tuple[int, int, Move]] = field(default_factory=list)
+    after: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def game(self) -> Game:
@@ -136,12 +138,13 @@ class LiveGame:
         return Record.of_game(first, seat, parse_cards(self.setup["deck"]), history, draws)
 
     def copy(self) -> LiveGame:
-        return LiveGame(self.id, self.setup, self.match.clone(), list(self.history))
+        return LiveGame(self.id, self.setup, self.match.clone(), list(self.history), list(self.after))
 
     def play(self, move: Move, seat: int) -> None:
         number = self.match.number
         self.match.play(move, seat)
         self.history.append((number, seat, move))
+        self.after.append(public_state(self.game))
 
     @staticmethod
     def new_match(setup: dict[str, Any]) -> Match:
@@ -282,8 +285,8 @@ class GameManager:
             "loser": game.loser,
             "history": [
                 {**({"game": number} if live.is_match else {}), "seat": mover, "move": move.to_json(),
-                 "notation": move.notation}
-                for number, mover, move in live.history
+                 "notation": move.notation, "after": after}
+                for (number, mover, move), after in zip(live.history, live.after, strict=True)
                 if not _secret(move, mover, seat)
             ],
             "seats": seats,
@@ -471,6 +474,24 @@ class GameManager:
             )
         found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
         return await self.pool.run(lambda: run(seat, found))
+
+
+def public_state(game: Game) -> dict[str, Any]:
+    """What every seat sees of `game` (docs/api.md §3, a history entry's `after`): the table, each
+    hand's size, the stock and discard sizes, the bout's attacker and defender, who is to move and
+    whether the defender takes — so a page can show a reply of several moves one move at a time.
+    After the last move of a match's game it is the next game's deal."""
+    return {
+        "table": [{"attack": str(pair.attack), "defense": None if pair.defense is None else str(pair.defense)}
+                  for pair in game.table],
+        "hand_counts": [len(hand) for hand in game.hands],
+        "stock": len(game.stock),
+        "discard": len(game.discard),
+        "attacker": game.attacker,
+        "defender": game.defender,
+        "to_move": game.to_move,
+        "taking": game.taking,
+    }
 
 
 def _secret(move: Move, mover: int, viewer: int) -> bool:

@@ -540,11 +540,25 @@ class AnalysisResponse(BaseModel):
     stats: ReviewStatsOut
 
 
+class PublicStateOut(BaseModel):
+    """What everyone saw once a move was played (docs/api.md §3, a history entry's `after`)."""
+
+    table: list[TablePairOut]
+    hand_counts: list[int]
+    stock: int
+    discard: int = Field(description="how many cards are in the discard pile")
+    attacker: int
+    defender: int
+    to_move: int | None
+    taking: bool
+
+
 class HistoryEntry(BaseModel):
     game: int | None = Field(None, description="in a match: which game (from 1)")
     seat: int
     move: MoveOut
     notation: str
+    after: PublicStateOut = Field(description="the table, hand sizes, stock and turn after the move")
 
 
 class SeatOut(BaseModel):

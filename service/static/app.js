@@ -1,207 +1,32 @@
 /* Tấn — play bài Tấn / Durak against the engines, with hints.
  *
  * Plain JavaScript, no build step and nothing fetched from elsewhere: the page talks only
- * to this service's API (docs/api.md §3). The human is seat 0; its token lives in sessionStorage
- * (this tab only), the chosen language in localStorage.
+ * to this service's API (docs/api.md §3). The human is seat 0; the game's id and token live in
+ * localStorage, so the game survives a reload, a second tab and a browser restart; the chosen
+ * language, the pace of the engines' moves and the form's last choices are kept there too.
  */
 "use strict";
 
 (() => {
   // -- words ---------------------------------------------------------------------------------
 
-  const TEXT = {
-    vi: {
-      title: "Tấn", language: "Ngôn ngữ", newGame: "Ván mới", close: "Đóng",
-      setupTitle: "Ván mới",
-      intro: "Chơi với máy. Bạn ngồi ghế 0; nhấn Gợi ý để xem cơ hội thắng của từng nước đi.",
-      preset: "Luật chơi", preset_tan: "Tấn (52 lá)", preset_durak: "Durak (36 lá)",
-      preset_perevodnoy: "Durak chuyển (36 lá)",
-      players: "Số người chơi", engine: "Máy chơi",
-      engine_ismcts: "ISMCTS (mạnh nhất)", engine_pimc: "PIMC",
-      engine_greedy: "Tham lam (greedy)", engine_random: "Ngẫu nhiên (random)",
-      timeMs: "Thời gian mỗi nước (ms)", timeNote: "Chỉ cho ISMCTS và PIMC.",
-      backToGame: "Về ván đang chơi", seed: "Mã ván (seed)", seedPlaceholder: "để trống: ngẫu nhiên", deal: "Chia bài",
-      trump: "Chủ", stock: "Nọc", discard: "Rác", discardCards: "Bài đã vào rác", table: "Bàn",
-      yourHand: "Bài của bạn", cancel: "Hủy", actions: "Nước đi",
-      attack: "Tấn", defend: "Đỡ", take: "Ôm", pass: "Bỏ qua", transfer: "Chuyển", hint: "Gợi ý",
-      gameOver: "Hết ván", seat: "Ghế", score: "Điểm", replay: "Chơi lại ván này",
-      hintTitle: "Gợi ý", legalMoves: "Nước đi hợp lệ", history: "Diễn biến",
-      hintNote: "Cơ hội thắng = điểm kỳ vọng (thắng 1, hòa ½, thua 0), ước lượng bằng tìm kiếm trên các bài chưa biết.",
-      keys: "Phím: H gợi ý · T ôm · P bỏ qua · C chuyển · 1–9 chọn nước đi · Esc hủy · N ván mới · ← → xem lại",
-      footer: "Tấn: bộ giải và gợi ý cho bài Tấn / Durak.", rulesLink: "Luật (JSON)",
-      you: "Bạn", seatName: "Máy {n}", cards: "{n} lá", known: "Đã biết:",
-      roleAttacker: "tấn", roleDefender: "đỡ", roleTaking: "ôm", roleDone: "hết bài",
-      emptyTable: "Bàn trống",
-      statusLead: "Lượt bạn: tấn — đánh một lá bất kỳ.",
-      statusDefend: "Lượt bạn: đỡ — chặn lá đang tấn bằng lá lớn hơn cùng chất hoặc bằng chủ, hoặc ôm.",
-      statusDefendTransfer: "Lượt bạn: đỡ, chuyển (lá cùng số) hoặc ôm.",
-      statusThrow: "Lượt bạn: tấn thêm lá cùng số với bài trên bàn, hoặc bỏ qua.",
-      statusThrowTaking: "{name} đang ôm — bạn có thể cho thêm lá cùng số, hoặc bỏ qua.",
-      statusWait: "{name} đang đi.", statusOver: "Hết ván.", statusBusy: "Máy đang đánh…",
-      recent: "Vừa rồi:", hintThinking: "Đang tính…",
-      winChance: "Cơ hội thắng", position: "Thế bài", interval: "khoảng tin cậy 95%: {lo}–{hi}",
-      proven: "đã chứng minh", visits: "{n} lượt thử", best: "tốt nhất",
-      stats: "{alg}: {it} vòng lặp trong {ms} ms",
-      resultWin: "Bạn thắng! {name} thua.", resultWinAlone: "Bạn thắng!",
-      resultLose: "Bạn thua — còn bài trên tay khi người khác đã hết.",
-      resultDraw: "Hòa — không ai thua.", loser: "thua",
-      gameInfo: "Ván {id} · mã ván {seed}", gameInfoNoSeed: "Ván {id}",
-      noLegal: "Lá này không đánh được lúc này.",
-      chooseFor: "Đánh {card} thế nào?", chooseTransfer: "Chuyển lá nào?",
-      chooseTarget: "Dùng {card} đỡ lá nào? (bấm lá trên bàn hoặc chọn)",
-      beat: "đỡ {target}", attackWith: "tấn {card}", defendWith: "đỡ {target} bằng {card}",
-      transferWith: "chuyển {card}", takeMove: "ôm", passMove: "bỏ qua",
-      error: "Lỗi", networkError: "Không gọi được máy chủ: {what}",
-      busy: "Máy chủ đang bận; thử lại sau {s} giây.",
-      gameGone: "Ván đã lưu không còn nữa: {what}", badSeed: "Mã ván phải là số nguyên không âm.",
-      badTime: "Thời gian mỗi nước phải từ 1 đến 10000 ms.",
-      suit_s: "bích", suit_h: "cơ", suit_d: "rô", suit_c: "chuồn",
-      sideRules: "Luật phụ", rule_redeal: "Xả chủ",
-      rule_redeal_note: "không có chủ thì được lật bài, chọn một trong hai bộ mới.",
-      rule_swap: "Đổi 2 chủ", rule_swap_note: "ai có lá chủ nhỏ nhất được đổi lấy lá chủ lật.",
-      rule_all_trumps: "Thắng trắng", rule_all_trumps_note: "cả bài đầu ván đều là chủ thì thắng ngay.",
-      rule_take: "Ôm khi đã đỡ", rule_take_note: "đỡ hết rồi vẫn được ôm cả bàn.",
-      rule_twos: "Đút 2", rule_twos_note: "lá 2 chỉ được đánh khi trên tay toàn lá 2 (52 lá).",
-      rule_tribute: "Cúng chủ",
-      rule_tribute_note: "(đấu nhiều ván) người thua ván trước cúng lá chủ lớn nhất cho người về nhất.",
-      rule_repeat: "Thua trắng", rule_repeat_note: "(đấu nhiều ván) chủ lặp lại 3 ván liền thì người chia thua.",
-      games: "Số ván của trận", gamesNote: "1: một ván lẻ; nhiều hơn: đấu liền các ván, tính điểm.",
-      badGames: "Số ván phải từ 1 đến 100.",
-      beforePlay: "Trước khi đánh",
-      setupRedeal: "Bạn không có lá chủ nào: xả bài (lật cho mọi người xem, chọn một trong hai bộ mới) hay giữ?",
-      setupPick: "Chọn một trong hai bộ bài mới:",
-      setupSwap: "Bạn có {low}, lá chủ nhỏ nhất: đổi lấy lá chủ lật {trump}{cede}, hay giữ?",
-      setupCede: " (đổi thì người sau bạn đánh trước)",
-      setupWait: "Đang chờ một người chơi quyết định trước khi đánh…",
-      redealMove: "xả bài", keepMove: "giữ", pickMove: "chọn bộ {n}", swapMove: "đổi lấy lá chủ lật",
-      setOf: "Bộ {n}", match: "Trận đấu: ván {n}/{of}", won: "Thắng", lost: "Thua", drawn: "Hòa",
-      dealer: "Người chia: {name}", trumpHistory: "Chủ các ván: {suits}",
-      tributeGiven: "{giver} cúng {card} cho {receiver}.", tributeHidden: "{giver} cúng một lá chủ cho {receiver}.",
-      previousGame: "Ván {n}: {what}", prevLoser: "{name} thua", prevDraw: "hòa", prevAllTrumps: "{name} thắng trắng",
-      prevRepeat: "chủ lặp lại: {name} (người chia) thua", sittingOut: "{name} đứng ngoài ván này.",
-      matchOver: "Hết trận.", resultAllTrumps: "{name} thắng trắng.",
-      review: "Xem lại ván", reviewTitle: "Xem lại ván", reviewClose: "Đóng", reviewNav: "Các nước của bạn",
-      reviewPrev: "Nước trước", reviewNext: "Nước sau", reviewPly: "Nước", reviewPlayed: "Bạn đánh",
-      reviewBest: "Máy chọn", reviewLoss: "Thiệt", reviewLabel: "Đánh giá",
-      reviewNote: "Thiệt = cơ hội thắng của nước máy chọn trừ cơ hội thắng của nước bạn đánh, tính từ những gì bạn thấy lúc đó. Dưới 5 điểm: tốt; dưới 10: chưa chuẩn; dưới 20: sai lầm; từ 20: sai nghiêm trọng.",
-      reviewThinking: "Đang xem lại từng nước của bạn…", reviewStatus: "Xem lại: nước {n}/{of} của bạn (nước thứ {ply} của ván).",
-      reviewEmpty: "Bạn chưa đi nước nào trong ván này.",
-      reviewYou: "Bạn đánh: {move}", reviewEngine: "Máy chọn: {move}", reviewSame: "Máy cũng chọn nước này.",
-      reviewOnly: "Nước duy nhất được đi.", reviewCost: "Thiệt {n} điểm cơ hội thắng.",
-      reviewUnscored: "Máy chưa kịp thử nước bạn đánh.",
-      reviewSummary: "{n} nước: {counts}. Thiệt trung bình {mean} điểm.",
-      label_good: "tốt", label_inaccuracy: "chưa chuẩn", label_mistake: "sai lầm", label_blunder: "sai nghiêm trọng",
-      label_forced: "bắt buộc", label_unscored: "chưa chấm",
-      trackerTitle: "Theo dõi bài", trackerStock: "Nọc còn {n} lá · {m} lá bạn chưa thấy",
-      trackerGone: "Đã vào rác ({n})", trackerGoneNone: "Chưa có lá nào vào rác.",
-      trackerSeat: "{name} · {n} lá", trackerKnownNone: "Chưa biết chắc lá nào.",
-      trackerLikely: "Có thể đang cầm (từ {p} trở lên):", trackerLikelyNone: "Chưa lá nào có khả năng từ {p} trở lên.",
-      trackerMore: "và {n} lá nữa", trackerChance: "{card}: {p}",
-      trackerWeighted: "Khả năng ước lượng từ những nước đối thủ đã đi.",
-      trackerUniform: "Chưa có nước nào để suy ra: mọi lá bạn chưa thấy đều có khả năng như nhau.",
-      trackerCollapsed: "Cách đánh không khớp với mô hình: mọi lá bạn chưa thấy được coi như nhau.",
-      trackerLoading: "Đang cập nhật…", trackerError: "Không tải được: {what}",
-    },
-    en: {
-      title: "Tấn", language: "Language", newGame: "New game", close: "Close",
-      setupTitle: "New game",
-      intro: "Play against the engines. You sit in seat 0; press Hint to see each move's chance to win.",
-      preset: "Rules", preset_tan: "Tấn (52 cards)", preset_durak: "Durak (36 cards)",
-      preset_perevodnoy: "Transfer Durak (36 cards)",
-      players: "Players", engine: "Engine",
-      engine_ismcts: "ISMCTS (strongest)", engine_pimc: "PIMC",
-      engine_greedy: "Greedy", engine_random: "Random",
-      timeMs: "Time per move (ms)", timeNote: "For ISMCTS and PIMC only.",
-      backToGame: "Back to the game", seed: "Seed", seedPlaceholder: "blank: random", deal: "Deal",
-      trump: "Trump", stock: "Stock", discard: "Discard", discardCards: "Discarded cards", table: "Table",
-      yourHand: "Your hand", cancel: "Cancel", actions: "Moves",
-      attack: "Attack", defend: "Defend", take: "Take", pass: "Pass", transfer: "Transfer", hint: "Hint",
-      gameOver: "Game over", seat: "Seat", score: "Score", replay: "Replay this deal",
-      hintTitle: "Hint", legalMoves: "Legal moves", history: "History",
-      hintNote: "Win chance = expected score (win 1, draw ½, lose 0), estimated by searching the unseen cards.",
-      keys: "Keys: H hint · T take · P pass · C transfer · 1–9 pick a move · Esc cancel · N new game · ← → review",
-      footer: "Tấn: a solver and hint service for bài Tấn / Durak.", rulesLink: "Rules (JSON)",
-      you: "You", seatName: "Seat {n}", cards: "{n} cards", known: "Known:",
-      roleAttacker: "attacks", roleDefender: "defends", roleTaking: "takes", roleDone: "finished",
-      emptyTable: "The table is empty",
-      statusLead: "Your turn: attack — lead any card.",
-      statusDefend: "Your turn: defend — beat the attack card with a higher card of its suit or a trump, or take.",
-      statusDefendTransfer: "Your turn: defend, transfer (a card of the same rank) or take.",
-      statusThrow: "Your turn: throw in a card of a rank on the table, or pass.",
-      statusThrowTaking: "{name} takes — you may throw in cards of a rank on the table, or pass.",
-      statusWait: "{name} is to move.", statusOver: "Game over.", statusBusy: "The engines are playing…",
-      recent: "Since your move:", hintThinking: "Thinking…",
-      winChance: "Win chance", position: "Position", interval: "95% interval: {lo}–{hi}",
-      proven: "proven", visits: "{n} visits", best: "best",
-      stats: "{alg}: {it} iterations in {ms} ms",
-      resultWin: "You win! {name} is the fool.", resultWinAlone: "You win!",
-      resultLose: "You lose — you are the fool (durak), left holding cards.",
-      resultDraw: "Draw — nobody loses.", loser: "fool",
-      gameInfo: "Game {id} · seed {seed}", gameInfoNoSeed: "Game {id}",
-      noLegal: "That card cannot be played now.",
-      chooseFor: "Play {card} how?", chooseTransfer: "Transfer which card?",
-      chooseTarget: "Beat which card with {card}? (click it on the table or pick)",
-      beat: "beat {target}", attackWith: "attack {card}", defendWith: "beat {target} with {card}",
-      transferWith: "transfer {card}", takeMove: "take", passMove: "pass",
-      error: "Error", networkError: "Cannot reach the server: {what}",
-      busy: "The server is busy; try again in {s} s.",
-      gameGone: "The saved game is gone: {what}", badSeed: "The seed must be a whole number, 0 or more.",
-      badTime: "Time per move must be 1 to 10000 ms.",
-      suit_s: "spades", suit_h: "hearts", suit_d: "diamonds", suit_c: "clubs",
-      sideRules: "Side rules", rule_redeal: "Redeal without trump",
-      rule_redeal_note: "a hand with no trump may be shown and swapped for one of two new hands.",
-      rule_swap: "Trump swap", rule_swap_note: "the lowest trump may be swapped for the turned-up trump card.",
-      rule_all_trumps: "All trumps wins", rule_all_trumps_note: "a first hand of nothing but trumps wins at once.",
-      rule_take: "Take when beaten", rule_take_note: "after beating every card the defender may still take.",
-      rule_twos: "Twos last", rule_twos_note: "a 2 is played only from a hand of 2s (52 cards).",
-      rule_tribute: "Tribute",
-      rule_tribute_note: "(matches) the last loser gives its highest trump to the last winner.",
-      rule_repeat: "Trump repeat", rule_repeat_note: "(matches) the same trump three games running: the dealer loses.",
-      games: "Games in the match", gamesNote: "1: a single game; more: games in a row, with standings.",
-      badGames: "Games must be 1 to 100.",
-      beforePlay: "Before the first lead",
-      setupRedeal: "You hold no trump: redeal (show your hand and take one of two new ones) or keep it?",
-      setupPick: "Pick one of the two new hands:",
-      setupSwap: "You hold {low}, the lowest trump: swap it for the trump card {trump}{cede}, or keep it?",
-      setupCede: " (then the seat after you leads)",
-      setupWait: "Waiting for a player's decision before the first lead…",
-      redealMove: "redeal", keepMove: "keep", pickMove: "pick set {n}", swapMove: "swap for the trump card",
-      setOf: "Set {n}", match: "Match: game {n} of {of}", won: "Won", lost: "Lost", drawn: "Drawn",
-      dealer: "Dealer: {name}", trumpHistory: "Trumps so far: {suits}",
-      tributeGiven: "{giver} gave {card} to {receiver}.", tributeHidden: "{giver} gave a trump to {receiver}.",
-      previousGame: "Game {n}: {what}", prevLoser: "{name} lost", prevDraw: "a draw", prevAllTrumps: "{name} won with all trumps",
-      prevRepeat: "the trump came again: {name} (the dealer) lost", sittingOut: "{name} sits this game out.",
-      matchOver: "Match over.", resultAllTrumps: "{name} won with a hand of trumps.",
-      review: "Review this game", reviewTitle: "Game review", reviewClose: "Close", reviewNav: "Your moves",
-      reviewPrev: "Previous", reviewNext: "Next", reviewPly: "Move", reviewPlayed: "You played",
-      reviewBest: "Engine's choice", reviewLoss: "Cost", reviewLabel: "Verdict",
-      reviewNote: "Cost = the win chance of the engine's choice minus that of your move, judged from what you could see then. Below 5 points: good; below 10: inaccuracy; below 20: mistake; 20 or more: blunder.",
-      reviewThinking: "Reviewing each of your moves…", reviewStatus: "Review: your move {n} of {of} (move {ply} of the game).",
-      reviewEmpty: "You made no move in this game.",
-      reviewYou: "You played: {move}", reviewEngine: "Engine's choice: {move}", reviewSame: "The engine chose it too.",
-      reviewOnly: "The only legal move.", reviewCost: "It cost {n} points of win chance.",
-      reviewUnscored: "The search did not try your move.",
-      reviewSummary: "{n} moves: {counts}. Mean cost {mean} points.",
-      label_good: "good", label_inaccuracy: "inaccuracy", label_mistake: "mistake", label_blunder: "blunder",
-      label_forced: "forced", label_unscored: "unscored",
-      trackerTitle: "Card tracker", trackerStock: "Stock: {n} cards · {m} cards you have not seen",
-      trackerGone: "Discarded ({n})", trackerGoneNone: "No card discarded yet.",
-      trackerSeat: "{name} · {n} cards", trackerKnownNone: "No card known for sure.",
-      trackerLikely: "Probably holds ({p} or more):", trackerLikelyNone: "No card at {p} or more yet.",
-      trackerMore: "and {n} more", trackerChance: "{card}: {p}",
-      trackerWeighted: "Chances estimated from the moves your opponents made.",
-      trackerUniform: "No move to learn from yet: every card you have not seen is equally likely.",
-      trackerCollapsed: "The play fits no deal the model expects: every card you have not seen counts alike.",
-      trackerLoading: "Updating…", trackerError: "Could not load: {what}",
-    },
-  };
+  const TEXT = TAN_WORDS; // words.js
 
   const RANKS = "23456789TJQKA";
   const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const SUIT_ORDER = "shcd"; // alternate black and red in the hand
   const PLAYERS_FALLBACK = { tan: [2, 4], durak: [2, 6], perevodnoy: [2, 6] };
   const SEARCH_ENGINES = ["ismcts", "pimc"];
+  // The engine and its thinking time behind each difficulty: Easy plays the greedy policy, Medium
+  // and Hard search (ISMCTS) for a short and a longer time a move (BENCHMARKS.md: strength grows
+  // with the time).
+  const LEVELS = {
+    easy: { engine: "greedy" },
+    medium: { engine: "ismcts", timeMs: 100 },
+    hard: { engine: "ismcts", timeMs: 600 },
+  };
   const GAME_KEY = "tan.game";
+  const MOVED_KEY = "tan.moved"; // "id:plies" of the last move this browser saw, for the other tabs
   const LANG_KEY = "tan.lang";
   const SETUP_KEY = "tan.setup";
   const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
@@ -229,6 +54,15 @@
     busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
     review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
     playersRange: { ...PLAYERS_FALLBACK },
+    presets: {}, // every option of each preset, from GET /v1/rules
+    pace: "normal", // how engine moves are shown: "off" (at once), "normal" or "slow"
+    pending: null, // {move, base}: seat 0's move on its way, shown on the table at once
+    playback: null, // {base, history, entries, at}: an answer's new moves, shown one at a time
+    skip: false, // show the rest of the playback at once
+    retrying: false, // a request refused by a busy server is being sent again
+    wake: null, // ends the pause between two moves of a playback
+    picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
+    dragged: false, // a card was just dragged: the click that ends the drag is not a click
   };
 
   // -- storage that may be missing (private windows, file://) ---------------------------------
@@ -286,21 +120,75 @@
       this.code = code;
       this.retryAfter = retryAfter;
     }
+    // The failure in the page's language, from its code (the server's detail is English).
     describe() {
-      if (this.status === 0) return t("networkError", { what: this.message });
-      if (this.status === 503 && this.retryAfter) return `${t("busy", { s: this.retryAfter })} (${this.message})`;
-      return `${t("error")} ${this.status} (${this.code}): ${this.message}`;
+      if (this.status === 0) return t("networkError");
+      if (this.code === "busy") return t("busy", { s: this.retryAfter || 1 });
+      const key = "err_" + this.code;
+      return key in TEXT.en ? t(key) : t("errorOther", { status: this.status });
+    }
+  }
+
+  // A saved game the server no longer has (or will not show): its code kept, the words the page's.
+  class GoneGame extends Error {
+    constructor(failure) {
+      super(t("gameGone"));
+      this.failure = failure;
     }
   }
 
   function showError(error) {
-    const text = error instanceof ApiFailure ? error.describe() : `${t("error")}: ${error && error.message ? error.message : error}`;
+    if (error instanceof GoneGame) {
+      showMessage(error.message, "error");
+      $("message").dataset.code = error.failure.code;
+      return;
+    }
+    const text = error instanceof ApiFailure ? error.describe() : (error && error.message ? error.message : String(error));
     showMessage(text, "error");
+    // The code and the server's own words stay within reach for a bug report.
+    $("message").dataset.code = error instanceof ApiFailure ? error.code : "";
+    $("message-text").title = error instanceof ApiFailure && error.message ? error.message : "";
   }
 
   // -- the API -------------------------------------------------------------------------------
 
-  async function api(method, path, body) {
+  // Retry quietly what a busy server (503), a race (409), a flood guard (429) or a lost connection
+  // refused, with a growing pause (the server's Retry-After at least), so a move is never dropped.
+  const RETRY_CODES = ["busy", "conflict", "too_many_requests", "network"];
+  const RETRY_MAX = 40; // about five minutes at the longest pause
+  const RETRY_PAUSE = [500, 8000]; // ms: the first pause, and the longest
+
+  // `retry`: true for every code above, or a list of the codes to retry.
+  async function api(method, path, body, { retry = false } = {}) {
+    let pause = RETRY_PAUSE[0];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await request(method, path, body);
+        if (state.retrying) { state.retrying = false; renderRetry(); }
+        return answer;
+      } catch (error) {
+        const codes = Array.isArray(retry) ? retry : retry ? RETRY_CODES : [];
+        if (!(error instanceof ApiFailure && codes.includes(error.code) && attempt < RETRY_MAX)) {
+          if (state.retrying) { state.retrying = false; renderRetry(); }
+          throw error;
+        }
+        state.retrying = true;
+        renderRetry();
+        const asked = Number(error.retryAfter) * 1000 || 0;
+        await new Promise((done) => setTimeout(done, Math.max(pause, asked)));
+        pause = Math.min(pause * 2, RETRY_PAUSE[1]);
+      }
+    }
+  }
+
+  // The quiet note while a request is being sent again.
+  function renderRetry() {
+    const note = $("retry-note");
+    note.hidden = !state.retrying;
+    note.textContent = state.retrying ? t("retrying") : "";
+  }
+
+  async function request(method, path, body) {
     const headers = { Accept: "application/json" };
     if (state.token) headers.Authorization = `Bearer ${state.token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -376,17 +264,32 @@
     return span;
   }
 
+  // A card: rank and suit in both top corners (a card beaten on the table, or overlapped in the
+  // fanned hand, still shows one of them), and the suit large in the middle.
   function cardFace(card, element = "span") {
     const el = document.createElement(element);
     el.className = "card" + (isRed(card) ? " red" : "");
     el.dataset.card = card;
-    const rank = document.createElement("span");
-    rank.className = "rank";
-    rank.textContent = rankText(card);
+    const corners = document.createElement("span");
+    corners.className = "corners";
+    corners.setAttribute("aria-hidden", "true");
+    for (const side of ["left", "right"]) {
+      const corner = document.createElement("span");
+      corner.className = "corner " + side;
+      const rank = document.createElement("span");
+      rank.className = "rank";
+      rank.textContent = rankText(card);
+      const small = document.createElement("span");
+      small.className = "pip";
+      small.textContent = SUIT_GLYPH[suitOf(card)];
+      corner.append(rank, small);
+      corners.append(corner);
+    }
     const suit = document.createElement("span");
     suit.className = "suit";
+    suit.setAttribute("aria-hidden", "true");
     suit.textContent = SUIT_GLYPH[suitOf(card)];
-    el.append(rank, suit);
+    el.append(corners, suit);
     el.setAttribute("aria-label", cardName(card));
     if (element === "span") el.setAttribute("role", "img");
     return el;
@@ -412,14 +315,8 @@
     a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null)
     && (a.set ?? null) === (b.set ?? null);
 
-  function seatName(seat) {
-    if (seat === 0) return t("you");
-    const spec = state.game && state.game.seats ? state.game.seats[seat] : null;
-    const engine = spec && spec.engine ? ` (${spec.engine})` : "";
-    return t("seatName", { n: seat }) + engine;
-  }
-
-  const shortSeatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+  const seatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+  const shortSeatName = seatName;
 
   function sortHand(hand, trumpSuit) {
     const key = (card) => {
@@ -432,23 +329,290 @@
   const legalMoves = () => (state.game && state.game.status === "playing" ? state.game.legal_moves || [] : []);
   const movesWithCard = (card) => legalMoves().filter((m) => m.card === card);
 
+  // -- following the engines' moves -----------------------------------------------------------
+  //
+  // Your own move lands on the table at once, while the server answers; then each engine move of
+  // the answer is shown one at a time, from the history's `after` states (docs/api.md §3), at the
+  // pace the player chose, and read out to screen readers. Cards fly from the seat that played
+  // them; a table picked up flies to the taker, a beaten one to the discard pile.
+
+  const PACES = { off: 0, normal: 700, slow: 1500 }; // ms between two engine moves
+  const PACE_KEY = "tan.pace";
+  const SETUP_ACTIONS = ["redeal", "keep", "pick", "swap"];
+  const motion = () => state.pace !== "off" && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const sleep = (ms) => new Promise((done) => { state.wake = done; setTimeout(done, ms); });
+
+  // The table after a move of seat 0, drawn before the server answers (the move alone, nothing the
+  // rules do after it: the answer's `after` states take over).
+  function tableAfter(table, move) {
+    if (move.action === "attack" || move.action === "transfer") return [...table, { attack: move.card, defense: null }];
+    if (move.action === "defend") return table.map((pair) => (pair.attack === move.target ? { ...pair, defense: move.card } : pair));
+    return table;
+  }
+
+  // The position as everyone saw it after a history entry, with seat 0's hand as given.
+  function framePosition(base, final, after, hand) {
+    return {
+      ...final,
+      hand,
+      hand_counts: after.hand_counts,
+      table: after.table,
+      stock: after.stock,
+      discard: final.discard.slice(0, after.discard),
+      attacker: after.attacker,
+      defender: after.defender,
+      to_move: after.to_move,
+      taking: after.taking,
+      finished: base.finished,
+      known: base.known,
+      passed: [],
+      phase: final.phase === "setup" ? "setup" : "play",
+    };
+  }
+
+  // The game as the page shows it: the answer's last state, or the move being sent, or a frame of
+  // the reply being played back.
+  function shownGame() {
+    const game = state.game;
+    const play = state.playback;
+    if (play) {
+      const entries = play.entries.slice(0, play.at + 1);
+      const played = entries.filter((entry) => entry.seat === 0 && entry.move.card).map((entry) => entry.move.card);
+      const hand = play.base.hand.filter((card) => !played.includes(card));
+      const position = framePosition(play.base, game.position, entries[entries.length - 1].after, hand);
+      return { ...game, status: "playing", legal_moves: [], history: [...play.history, ...entries], position };
+    }
+    if (state.pending) {
+      const { move, base } = state.pending;
+      const position = {
+        ...base,
+        hand: base.hand.filter((card) => card !== move.card),
+        table: tableAfter(base.table, move),
+        to_move: null,
+      };
+      return { ...game, legal_moves: [], position };
+    }
+    return game;
+  }
+
+  // Read a move out to screen readers (the live region #announce), one line per move.
+  function announce(text) {
+    const line = document.createElement("p");
+    line.textContent = text;
+    const box = $("announce");
+    box.append(line);
+    while (box.childElementCount > 6) box.firstElementChild.remove();
+  }
+
+  const entrySpoken = (entry) => `${seatName(entry.seat)}: ${moveText(entry.move)}`;
+
+  // Where a seat sits on the page: its place at the table, or your hand.
+  function seatBox(seat) {
+    if (seat === 0) return $("hand");
+    return document.querySelector(`#opponents .opponent[data-seat="${seat}"]`) || $("opponents");
+  }
+
+  // Cards new on the table fly in from the seat that played them.
+  function flyIn(cards, seat) {
+    if (!motion() || !cards.length) return;
+    const from = seatBox(seat).getBoundingClientRect();
+    const duration = state.pace === "slow" ? 650 : 350;
+    for (const el of cards) {
+      const to = el.getBoundingClientRect();
+      const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+      const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+      el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.8)`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
+        { duration, easing: "ease-out" });
+    }
+  }
+
+  // The cards leaving the table fly to where they go: the taker's hand, or the discard pile.
+  function flyOut(elements, target) {
+    if (!motion() || !elements.length) return;
+    const to = target.getBoundingClientRect();
+    const duration = state.pace === "slow" ? 700 : 400;
+    for (const el of elements) {
+      const from = el.getBoundingClientRect();
+      const ghost = el.cloneNode(true);
+      ghost.removeAttribute("id");
+      ghost.classList.add("ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.style.left = `${from.left}px`;
+      ghost.style.top = `${from.top}px`;
+      document.body.append(ghost);
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      ghost.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0 }],
+        { duration, easing: "ease-in" }).finished.then(() => ghost.remove(), () => ghost.remove());
+    }
+  }
+
+  // Show the table change from one shown state to the next: what arrived and what left.
+  function animateTable(before, mover) {
+    const now = shownGame().position;
+    const had = new Set(before.table.flatMap((pair) => [pair.attack, pair.defense]).filter(Boolean));
+    const arrived = [...$("table").querySelectorAll(".card[data-card]")].filter((el) => !had.has(el.dataset.card));
+    flyIn(arrived, mover);
+    if (before.table.length && !now.table.length && before.ghosts) {
+      const taker = before.taking ? before.defender : null;
+      flyOut(before.ghosts, taker === null ? $("deck-info") : seatBox(taker));
+    }
+  }
+
+  // A snapshot of the table shown, for animateTable: its pairs, the take, and copies of its cards.
+  function tableSnapshot() {
+    const pos = shownGame().position;
+    const ghosts = [...$("table").querySelectorAll(".card[data-card]")];
+    return { table: pos.table, taking: pos.taking, defender: pos.defender, ghosts };
+  }
+
+  // Render one step, animating the table change it makes.
+  function step(mover) {
+    const before = tableSnapshot();
+    const rects = before.ghosts.map((el) => el.getBoundingClientRect());
+    // Keep where the leaving cards were: they are redrawn as ghosts from these places.
+    before.ghosts = before.ghosts.map((el, index) => {
+      const copy = el.cloneNode(true);
+      copy.getBoundingClientRect = () => rects[index];
+      return copy;
+    });
+    render();
+    animateTable(before, mover);
+  }
+
+  // Cards that came into seat 0's hand from the table during a reply: marked for a moment.
+  function pickedUp(baseHand, entries, pendingTable) {
+    const tables = [pendingTable, ...entries.map((entry) => entry.after.table)];
+    const seen = new Set(tables.flatMap((table) => table.flatMap((pair) => [pair.attack, pair.defense])).filter(Boolean));
+    return state.game.position.hand.filter((card) => !baseHand.includes(card) && seen.has(card));
+  }
+
+  // Play the new entries of an answer back one at a time (or at once, with the pace off).
+  async function playBack(base, history, answer) {
+    const entries = answer.history.slice(history.length);
+    const pendingTable = state.pending ? shownGame().position.table : [];
+    state.game = answer;
+    if (entries.length && state.pace !== "off") {
+      state.playback = { base, history, entries, at: 0 };
+      state.skip = false;
+      const first = entries[0].seat === 0 && state.pending ? 0 : -1; // seat 0's own move is on the table already
+      state.pending = null;
+      for (let at = 0; at < entries.length; at++) {
+        if (at > first && entries[at].seat !== 0 && !state.skip) await sleep(PACES[state.pace] || 0);
+        if (state.skip || state.pace === "off") break;
+        state.playback.at = at;
+        step(entries[at].seat);
+        if (entries[at].seat !== 0) announce(entrySpoken(entries[at]));
+      }
+      if (state.skip || state.pace === "off") {
+        const rest = entries.slice(state.playback.at + 1).filter((entry) => entry.seat !== 0);
+        if (rest.length) announce(rest.map(entrySpoken).join("; "));
+      }
+      if (!state.skip && state.pace !== "off") await sleep(Math.min(300, PACES[state.pace]));
+      state.playback = null;
+    } else {
+      state.pending = null;
+      const theirs = entries.filter((entry) => entry.seat !== 0);
+      if (theirs.length) announce(theirs.map(entrySpoken).join("; "));
+    }
+    state.picked = new Set(pickedUp(base.hand, entries, pendingTable));
+  }
+
+  function setPace(pace) {
+    state.pace = PACES[pace] === undefined ? "normal" : pace;
+    store.set("localStorage", PACE_KEY, state.pace);
+    $("pace").value = state.pace;
+    if (state.pace === "off" && state.wake) state.wake();
+  }
+
+  // Esc or a click on the table shows the rest of a reply at once.
+  function skipPlayback() {
+    if (!state.playback) return false;
+    state.skip = true;
+    if (state.wake) state.wake();
+    return true;
+  }
+
   // -- playing -------------------------------------------------------------------------------
 
   function playMove(move) {
     if (state.busy || !state.game) return;
     closeChooser();
+    const base = state.game.position;
+    const history = state.game.history;
+    state.picked = new Set();
+    state.hint = null;
+    state.pending = { move, base };
     busyWith(async () => {
-      const answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move });
-      clearMessage();
-      state.game = answer;
-      state.hint = null;
+      try {
+        let answer;
+        try {
+          answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move }, { retry: true });
+        } catch (error) {
+          answer = await movedElsewhere(error, history);
+        }
+        clearMessage();
+        await playBack(base, history, answer);
+        announceMoved();
+      } finally {
+        state.pending = null;
+        state.playback = null;
+      }
     });
   }
 
+  // Why a card of the hand cannot be played now, in a sentence (docs/rules.md §1.3, §1.4, §1.8).
+  function whyNot(card) {
+    const game = state.game;
+    const pos = game.position;
+    if (game.status !== "playing") return t("whyOver");
+    if (state.busy || pos.to_move !== 0) return t("whyWait");
+    if (pos.phase === "setup") return t("whySetup");
+    if (pos.defender === 0 && !pos.taking && pos.table.some((pair) => !pair.defense)) {
+      return t("whyBeat", { card: cardText(card) });
+    }
+    const ranks = new Set(pos.table.flatMap((pair) => [pair.attack, pair.defense]).filter(Boolean).map(rankOf));
+    if (gameRules().twos_last && rankOf(card) === "2") return t("whyTwos");
+    if (pos.table.length && !ranks.has(rankOf(card))) return t("whyRank", { card: cardText(card) });
+    if (pos.table.length) return t("whyLimit");
+    return t("noLegal");
+  }
+
+  // A move refused because the game went on without this page (played in another tab, or sent
+  // twice over a lost connection): the game as it is now, or the refusal if it has not moved.
+  async function movedElsewhere(error, history) {
+    const stale = error instanceof ApiFailure && ["not_your_turn", "illegal_move", "game_over"].includes(error.code);
+    if (!stale) throw error;
+    const now = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`, undefined, { retry: true });
+    if (now.history.length <= history.length) throw error;
+    const mine = now.history[history.length];
+    const sent = state.pending && mine.seat === 0 && sameMove(mine.move, state.pending.move);
+    if (!sent) setTimeout(() => showMessage(t("gameChanged"), "info"), 0);
+    return now;
+  }
+
+  // Another tab moved or started a game: show the game as it is now.
+  async function refreshGame() {
+    const saved = savedGame();
+    if (state.busy || $("game").hidden && !saved) return;
+    if (!saved || (state.id && saved.id !== state.id)) { resume(); return; }
+    if (!state.id) return;
+    const id = state.id;
+    try {
+      const now = await api("GET", `/v1/games/${encodeURIComponent(id)}?seat=0`);
+      if (state.busy || id !== state.id || !state.game || now.history.length === state.game.history.length) return;
+      state.game = now;
+      state.hint = null;
+      state.choosing = null;
+      render();
+    } catch { /* the next move or reload tells */ }
+  }
+
   function clickCard(card) {
+    if (state.busy) return;
     const moves = movesWithCard(card);
     if (moves.length === 0) {
-      showMessage(t("noLegal"), "info");
+      showMessage(whyNot(card), "info");
       return;
     }
     if (moves.length === 1) {
@@ -459,6 +623,62 @@
       ? t("chooseTarget", { card: cardText(card) })
       : t("chooseFor", { card: cardText(card) });
     openChooser(card, moves, title);
+  }
+
+  // -- dragging a card onto the table (a tap or a click plays it too) -------------------------
+
+  // Where a dragged card was let go: on the felt (and on which attack card, if any), or nowhere.
+  function dropTarget(x, y) {
+    const el = document.elementFromPoint(x, y);
+    if (!el || !el.closest(".board")) return null;
+    const pair = el.closest(".pair");
+    return { attack: pair ? pair.querySelector(".attack").dataset.card : null };
+  }
+
+  // A card let go on the table: onto an attack card it beats, that defence; else as a click.
+  function dropCard(card, attack) {
+    const move = attack && movesWithCard(card).find((m) => m.action === "defend" && m.target === attack);
+    if (move) playMove(move);
+    else clickCard(card);
+  }
+
+  function startDrag(event, card, button) {
+    state.dragged = false;
+    if (event.button !== 0 || state.busy || reviewOpen() || movesWithCard(card).length === 0) return;
+    const start = { x: event.clientX, y: event.clientY };
+    let ghost = null;
+    const follow = (e) => {
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      if (!ghost && Math.hypot(dx, dy) < 8) return;
+      if (!ghost) {
+        const rect = button.getBoundingClientRect();
+        ghost = button.cloneNode(true);
+        ghost.classList.add("ghost", "dragging");
+        ghost.setAttribute("aria-hidden", "true");
+        ghost.style.left = `${rect.left}px`;
+        ghost.style.top = `${rect.top}px`;
+        document.body.append(ghost);
+        button.classList.add("lifted");
+        state.dragged = true;
+      }
+      ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(-4deg)`;
+      document.querySelector(".board").classList.toggle("drop", !!dropTarget(e.clientX, e.clientY));
+    };
+    const stop = (e) => {
+      window.removeEventListener("pointermove", follow);
+      window.removeEventListener("pointerup", stop);
+      window.removeEventListener("pointercancel", stop);
+      if (!ghost) return;
+      ghost.remove();
+      button.classList.remove("lifted");
+      document.querySelector(".board").classList.remove("drop");
+      const target = e.type === "pointerup" ? dropTarget(e.clientX, e.clientY) : null;
+      if (target) dropCard(card, target.attack);
+    };
+    window.addEventListener("pointermove", follow);
+    window.addEventListener("pointerup", stop);
+    window.addEventListener("pointercancel", stop);
   }
 
   function openChooser(card, moves, title) {
@@ -492,14 +712,21 @@
     else if (moves.length > 1) openChooser(null, moves, t("chooseTransfer"));
   }
 
+  // The hint folds away (on a phone it is a sheet over the table) until the next one is asked for.
+  function closeHint() {
+    state.hint = null;
+    $("hint-panel").hidden = true;
+    $("hint-button").focus();
+  }
+
   function askHint() {
     if (!state.game || state.game.status !== "playing" || legalMoves().length === 0) return;
     $("hint-panel").hidden = false;
     $("evaluation").textContent = t("hintThinking");
     $("hint-moves").replaceChildren();
-    $("hint-stats").textContent = "";
+    $("hint-note").textContent = "";
     busyWith(async () => {
-      const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`);
+      const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`, undefined, { retry: true });
       clearMessage();
       state.hint = hint;
       state.hintFor = state.game.history.length;
@@ -712,7 +939,7 @@
       value.className = "pct";
       value.textContent = pct(score);
       value.title = t("winChance");
-      line.append(value, bar(score, null));
+      line.append(value, bar(score));
     }
     return line;
   }
@@ -807,11 +1034,18 @@
 
   // -- games ---------------------------------------------------------------------------------
 
+  const chosenLevel = () => {
+    const checked = $("levels").querySelector("input[name=level]:checked");
+    return checked && LEVELS[checked.value] ? checked.value : "medium";
+  };
+
   function readForm() {
     const preset = $("preset").value;
     const players = Number($("players").value);
-    const engine = $("engine").value;
-    const timeMs = Number($("time-ms").value);
+    const level = chosenLevel();
+    const expert = $("engine").value; // "": the difficulty chooses
+    const engine = expert || LEVELS[level].engine;
+    const timeMs = expert ? Number($("time-ms").value) : LEVELS[level].timeMs;
     const seedText = $("seed").value.trim();
     if (seedText !== "" && !/^\d+$/.test(seedText)) throw new Error(t("badSeed"));
     if (SEARCH_ENGINES.includes(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= 10000)) {
@@ -827,7 +1061,7 @@
       if (box.name === "trump_repeat") options.trump_repeat_limit = 3;
       else options[box.name] = true;
     }
-    return { preset, players, engine, timeMs, seed, games, options };
+    return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
   }
 
   function startGame(setup) {
@@ -842,18 +1076,23 @@
     if ((setup.games || 1) > 1) request.match = { games: setup.games };
     busyWith(async () => {
       state.token = null;
-      const created = await api("POST", "/v1/games", request);
+      // Sent again only when refused before anything was made (a lost answer could mean two games).
+      const created = await api("POST", "/v1/games", request, { retry: ["busy", "too_many_requests"] });
       clearMessage();
       state.id = created.id;
       state.token = created.tokens[0];
       state.seed = setup.seed;
       state.setup = setup;
-      state.game = created.game;
       state.hint = null;
       state.choosing = null;
-      store.set("sessionStorage", GAME_KEY, JSON.stringify({ id: state.id, token: state.token, seed: state.seed, setup }));
+      state.picked = new Set();
+      // The deal first, then the engines' moves before yours, one at a time.
+      const deal = { ...created.game.position, table: [], to_move: null };
+      state.game = created.game.history.length ? { ...created.game, history: [], legal_moves: [], position: deal } : created.game;
+      saveGame({ id: state.id, token: state.token, seed: state.seed, setup });
       store.set("localStorage", SETUP_KEY, JSON.stringify({ ...setup, seed: undefined }));
       showGame();
+      if (created.game.history.length) await playBack(deal, [], created.game);
     });
   }
 
@@ -870,16 +1109,34 @@
     $("game").hidden = true;
     $("setup").hidden = false;
     $("new-game-top").hidden = true;
-    $("back-to-game").hidden = !state.game;
+    $("back-to-game").hidden = !state.game && !savedGame();
     $("preset").focus();
   }
 
+  // The saved game's key (its id and seat 0's token): kept in localStorage, so every tab and a
+  // browser restart find it (a key kept per tab by an older page is taken up too).
+  function savedGame() {
+    for (const area of ["localStorage", "sessionStorage"]) {
+      let record = null;
+      try { record = JSON.parse(store.get(area, GAME_KEY) || "null"); } catch { record = null; }
+      if (record && record.id && record.token) return record;
+    }
+    return null;
+  }
+
+  function saveGame(record) {
+    store.set("localStorage", GAME_KEY, record ? JSON.stringify(record) : null);
+    store.set("sessionStorage", GAME_KEY, null);
+  }
+
+  // Tell the other tabs the game moved on (they listen for the storage event).
+  function announceMoved() {
+    if (state.id && state.game) store.set("localStorage", MOVED_KEY, `${state.id}:${state.game.history.length}`);
+  }
+
   async function resume() {
-    const saved = store.get("sessionStorage", GAME_KEY);
-    if (!saved) return;
-    let record;
-    try { record = JSON.parse(saved); } catch { store.set("sessionStorage", GAME_KEY, null); return; }
-    if (!record || !record.id || !record.token) return;
+    const record = savedGame();
+    if (!record) return;
     state.id = record.id;
     state.token = record.token;
     state.seed = record.seed ?? null;
@@ -888,12 +1145,17 @@
       try {
         state.game = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`);
       } catch (error) {
-        store.set("sessionStorage", GAME_KEY, null);
-        state.id = state.token = state.game = null;
-        throw new Error(t("gameGone", { what: error instanceof ApiFailure ? error.describe() : error }));
+        if (error instanceof ApiFailure && [401, 403, 404].includes(error.status)) {
+          saveGame(null); // the server will never show it: forget it
+          state.id = state.token = state.game = null;
+          throw new GoneGame(error);
+        }
+        state.game = null;
+        throw error;
       }
     });
     if (state.game) showGame();
+    else $("back-to-game").hidden = !savedGame(); // the server could not be reached: try again from here
   }
 
   // -- rendering -----------------------------------------------------------------------------
@@ -920,18 +1182,21 @@
   }
 
   function syncEngineFields() {
-    const search = SEARCH_ENGINES.includes($("engine").value);
-    $("time-ms").disabled = !search;
+    const expert = $("engine").value;
+    $("time-ms").disabled = !SEARCH_ENGINES.includes(expert);
+    $("levels").classList.toggle("overridden", !!expert);
+    $("level-note").textContent = expert ? t("levelOverridden") : t("levelNote_" + chosenLevel());
   }
 
   function render() {
     if (!state.game) return;
-    const game = state.game;
+    const game = shownGame();
     const entry = reviewed(); // while reviewing: the decision shown, and the table as it was then
     const pos = entry ? entry.position : game.position;
     const over = game.status === "over";
     const trumpSuit = suitOf(pos.trump);
-    const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0;
+    const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0 && game === state.game;
+    $("table").dataset.plies = String(game.history.length); // the moves the table shown has seen
 
     renderStatus(game, pos, over);
     renderOpponents(pos);
@@ -946,7 +1211,7 @@
     suitSpan.textContent = SUIT_GLYPH[trumpSuit];
     const suitName = document.createElement("span");
     suitName.className = "suit-name";
-    suitName.textContent = ` ${t("suit_" + trumpSuit)} (${cardText(pos.trump)})`;
+    suitName.textContent = ` ${t("suitLong_" + trumpSuit)} (${cardText(pos.trump)})`;
     $("trump-suit").replaceChildren(suitSpan, suitName);
     $("stock-count").textContent = String(pos.stock);
     $("discard-count").textContent = String(pos.discard.length);
@@ -984,9 +1249,13 @@
     renderOver(game, over && !reviewOpen());
     renderReview();
 
-    $("game-info").textContent = state.seed !== null && state.seed !== undefined
+    const info = [state.seed !== null && state.seed !== undefined
       ? t("gameInfo", { id: state.id, seed: state.seed })
-      : t("gameInfoNoSeed", { id: state.id });
+      : t("gameInfoNoSeed", { id: state.id })];
+    const setup = state.setup;
+    if (setup && setup.level) info.push(t("gameLevel", { level: t("level_" + setup.level) }));
+    else if (setup && setup.engine) info.push(setup.timeMs && SEARCH_ENGINES.includes(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
+    $("game-info").textContent = info.join(" · ");
     $("replay").hidden = !state.setup;
     if (!state.busy) refreshTracker(); // after the game view is shown
   }
@@ -1078,13 +1347,15 @@
     let text;
     if (state.busy === "review") text = t("reviewThinking");
     else if (over) text = game.match ? t("matchOver") : t("statusOver");
-    else if (state.busy === "move") text = t("statusBusy");
+    else if (state.busy === "move") text = state.playback ? t("statusBusy") : t("statusThinking");
     else if (pos.phase === "setup") text = pos.to_move === 0 ? t("beforePlay") : t("setupWait");
     else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
     else if (pos.defender === 0) {
       text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
     } else if (pos.table.length === 0) text = t("statusLead");
-    else if (pos.taking) text = t("statusThrowTaking", { name: seatName(pos.defender) });
+    else if (legalMoves().every((m) => m.action === "pass")) {
+      text = pos.taking ? t("statusPassOnlyTaking", { name: seatName(pos.defender) }) : t("statusPassOnly");
+    } else if (pos.taking) text = t("statusThrowTaking", { name: seatName(pos.defender) });
     else text = t("statusThrow");
     status.textContent = text;
   }
@@ -1096,6 +1367,11 @@
       const el = document.createElement("div");
       el.className = "opponent";
       el.dataset.seat = String(seat);
+      // Seats go round the table from your left: with three opponents or more the first and the
+      // last sit at the table's sides.
+      if (pos.players >= 4 && (seat === 1 || seat === pos.players - 1)) el.classList.add("flank");
+      if (pos.attacker === seat && pos.phase !== "setup") el.classList.add("attacking");
+      if (pos.defender === seat && pos.phase !== "setup") el.classList.add("defending");
       const done = pos.finished.includes(seat);
       if (pos.to_move === seat) el.classList.add("to-move");
       if (done) el.classList.add("finished");
@@ -1143,8 +1419,7 @@
         line.className = "known";
         line.append(document.createTextNode(t("known") + " "));
         const cards = document.createElement("span");
-        cards.className = "mini-cards";
-        cards.style.display = "inline-flex";
+        cards.className = "mini-cards inline";
         cards.append(...sortHand(known, suitOf(pos.trump)).map(miniCard));
         line.append(cards);
         el.append(line);
@@ -1190,6 +1465,25 @@
     }
   }
 
+  // The rules of the game shown, as an object of every option (the presets come from /v1/rules).
+  function gameRules() {
+    const rules = state.game ? state.game.position.rules : null;
+    const name = rules && typeof rules === "object" ? rules.preset : rules;
+    const preset = state.presets[name] || { first_attacker: name === "tan" ? "seat0" : "lowest_trump" };
+    return rules && typeof rules === "object" ? { ...preset, ...rules } : preset;
+  }
+
+  // Why an engine leads the first bout, before the player has moved (docs/rules.md §1.2): in Durak
+  // the seat holding the lowest trump leads.
+  function whyLead(game) {
+    const number = game.match ? game.match.game : null;
+    const ours = game.history.filter((entry) => number === null || entry.game === number);
+    if (ours.some((entry) => entry.seat === 0)) return null;
+    const lead = ours.find((entry) => entry.move.action === "attack");
+    if (!lead || lead.seat === 0 || (number !== null && number > 1)) return null;
+    return gameRules().first_attacker === "lowest_trump" ? t("whyLeadLowest", { name: seatName(lead.seat) }) : null;
+  }
+
   function renderRecent(game) {
     const box = $("recent");
     box.replaceChildren();
@@ -1197,7 +1491,14 @@
     let start = history.length;
     while (start > 0 && history[start - 1].seat !== 0) start--;
     if (start === history.length) return;
-    box.append(document.createTextNode(t("recent") + " "));
+    const why = whyLead(game);
+    if (why) {
+      const note = document.createElement("span");
+      note.className = "why";
+      note.textContent = why + " ";
+      box.append(note);
+    }
+    box.append(document.createTextNode(t(start === 0 ? "recentStart" : "recent") + " "));
     const shown = Math.max(start, history.length - RECENT_MAX);
     if (shown > start) box.append(document.createTextNode("… "));
     for (const entry of history.slice(shown)) {
@@ -1213,6 +1514,15 @@
     const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     hand.replaceChildren();
     $("hand-count").textContent = `(${t("cards", { n: pos.hand.length })})`;
+    const role = $("my-role");
+    let mine = null;
+    if (pos.finished.includes(0)) mine = ["done", t("roleDone")];
+    else if (pos.phase !== "setup" && state.game.status === "playing" && pos.defender === 0) {
+      mine = pos.taking ? ["taking", t("roleTaking")] : ["defender", t("roleDefender")];
+    } else if (pos.phase !== "setup" && state.game.status === "playing" && pos.attacker === 0) mine = ["attacker", t("roleAttacker")];
+    role.hidden = !mine;
+    role.className = "badge " + (mine ? mine[0] : "");
+    role.textContent = mine ? mine[1] : "";
     const sorted = sortHand(pos.hand, trumpSuit);
     const plain = document.createElement("div");
     plain.className = "suit-group";
@@ -1226,23 +1536,44 @@
     glyph.textContent = SUIT_GLYPH[trumpSuit];
     label.append(glyph);
     trumps.append(label);
-    for (const card of sorted) {
+    const tilt = (index, count) => (count > 1 ? (index - (count - 1) / 2) * Math.min(3, 18 / count) : 0);
+    const count = sorted.length;
+    sorted.forEach((card, index) => {
       const button = cardFace(card, "button");
       button.type = "button";
+      button.style.setProperty("--tilt", `${tilt(index, count).toFixed(2)}deg`);
       const legal = myTurn && movesWithCard(card).length > 0;
       button.classList.toggle("legal", legal);
       button.classList.toggle("trump", suitOf(card) === trumpSuit);
       button.classList.toggle("chosen", !!(state.choosing && state.choosing.card === card));
-      button.disabled = state.busy || !legal;
-      button.addEventListener("click", () => clickCard(card));
+      const picked = !!(state.picked && state.picked.has(card));
+      button.classList.toggle("picked", picked);
+      if (picked) button.setAttribute("aria-description", t("pickedUp"));
+      // A card that cannot be played stays readable and focusable; a click says why not.
+      if (reviewOpen()) button.disabled = true;
+      else if (!legal || state.busy) button.setAttribute("aria-disabled", "true");
+      if (suitOf(card) === trumpSuit) button.setAttribute("aria-label", `${cardName(card)}, ${t("trumpCard")}`);
+      button.addEventListener("click", () => { if (!state.dragged) clickCard(card); });
+      button.addEventListener("pointerdown", (event) => startDrag(event, card, button));
       (suitOf(card) === trumpSuit ? trumps : plain).append(button);
-    }
+    });
     if (plain.childElementCount) hand.append(plain);
     if (trumps.childElementCount > 1) hand.append(trumps);
+    squeezeFan(hand, count, trumps.childElementCount > 1 && plain.childElementCount > 0);
     if (focused) {
       const again = hand.querySelector(`button[data-card="${focused}"]`);
       if (again && !again.disabled) again.focus();
     }
+  }
+
+  // Overlap the fanned cards more as the hand grows, so that it fits its width in one row.
+  function squeezeFan(hand, count, twoGroups) {
+    const card = hand.querySelector(".card");
+    if (!card || count < 2) return;
+    const width = card.offsetWidth;
+    const room = hand.clientWidth - (twoGroups ? 30 : 0) - 20; // the padding, the gap, the tilt
+    const step = Math.min(width * 0.62, (room - width) / (count - 1));
+    hand.style.setProperty("--fan-step", `${Math.max(10, step) - width}px`);
   }
 
   function renderChooser() {
@@ -1278,7 +1609,7 @@
         button.disabled = state.busy;
         const num = document.createElement("span");
         num.className = "num";
-        num.textContent = index < 9 ? String(index + 1) : "";
+        num.textContent = digitFor(index);
         button.append(num, document.createTextNode(moveText(move)));
         button.addEventListener("click", () => playMove(move));
         item.append(button);
@@ -1290,7 +1621,8 @@
   const pct = (x) => `${Math.round(x * 100)}%`;
   const clamp01 = (x) => Math.min(1, Math.max(0, Number(x) || 0));
 
-  function bar(score, ci, extra = "") {
+  // A bar as long as the chance (drawn for the eye only: the text says the number).
+  function bar(score, extra = "") {
     const el = document.createElement("div");
     el.className = "bar" + (extra ? " " + extra : "");
     el.setAttribute("aria-hidden", "true");
@@ -1298,28 +1630,54 @@
     fill.className = "fill";
     fill.style.width = `${(clamp01(score) * 100).toFixed(1)}%`;
     el.append(fill);
-    if (ci) {
-      const interval = document.createElement("div");
-      interval.className = "interval";
-      interval.style.left = `${(clamp01(ci[0]) * 100).toFixed(1)}%`;
-      interval.style.width = `${((clamp01(ci[1]) - clamp01(ci[0])) * 100).toFixed(1)}%`;
-      el.append(interval);
-    }
     return el;
   }
 
+  // Marks a value the engine has proven (nothing hidden is left), in words.
   function provenBadge() {
     const badge = document.createElement("span");
     badge.className = "proven";
-    badge.textContent = `✓ ${t("proven")}`;
+    badge.textContent = t("proven");
     return badge;
+  }
+
+  // The digit that plays a numbered row: 1–9, then 0 for the tenth.
+  const digitFor = (index) => (index < 9 ? String(index + 1) : index === 9 ? "0" : "");
+
+  // The hint's rows, best first: by win chance, then by how much the search tried them.
+  function hintRows() {
+    const hint = hintShown();
+    if (!hint) return [];
+    return [...hint.moves].sort((a, b) => (b.score - a.score) || ((b.visits || 0) - (a.visits || 0)));
+  }
+
+  // The hint for the view shown, or null when there is none (or it was asked for another turn).
+  const hintShown = () => (state.hint && state.game && state.hintFor === state.game.history.length ? state.hint : null);
+
+  // With three seats or more, the score is the chance of not being the one left with cards
+  // (docs/rules.md §1.5: every seat but the loser scores 1).
+  const chanceWord = () => (state.game && state.game.position.players >= 3 ? t("notFoolChance") : t("winChance"));
+
+  // A proven value in words: certain win, draw or loss (a draw scores one half, docs/rules.md §1.5).
+  const outcome = (score) => (score >= 0.999 ? "win" : score <= 0.001 ? "loss" : "draw");
+  const certainty = (score) => t({ win: "certainWin", loss: "certainLoss", draw: "certainDraw" }[outcome(score)]);
+
+  // What a hinted score says: a percentage, or the proven outcome in words.
+  const valueText = (entry) => (entry.exact ? certainty(entry.score) : pct(entry.score));
+
+  // The search's figures, for the tooltip: the 95% interval and the tries.
+  function statsText(entry) {
+    if (entry.exact) return t("provenNote");
+    const lines = [t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) })];
+    if (entry.visits !== undefined) lines.push(t("visits", { n: Number(entry.visits).toLocaleString(state.lang) }));
+    return lines.join(" · ");
   }
 
   function renderHint() {
     const panel = $("hint-panel");
-    const hint = state.hint;
-    if (!hint || state.hintFor !== (state.game ? state.game.history.length : -1)) {
-      if (!state.busy) panel.hidden = true;
+    const hint = hintShown();
+    if (!hint) {
+      if (state.busy !== "hint") panel.hidden = true;
       return;
     }
     panel.hidden = false;
@@ -1329,50 +1687,46 @@
     evaluation.dataset.exact = String(!!ev.exact);
     const label = document.createElement("span");
     label.className = "label";
-    label.textContent = `${t("position")}: ${pct(ev.score)}`;
-    evaluation.append(label);
-    if (ev.exact) evaluation.append(provenBadge());
-    const note = document.createElement("div");
-    note.className = "muted small";
-    note.textContent = t("interval", { lo: pct(ev.ci95[0]), hi: pct(ev.ci95[1]) });
-    evaluation.append(bar(ev.score, ev.ci95, "eval"), note);
+    label.textContent = ev.exact ? `${t("now")}: ${certainty(ev.score)}` : `${t("now")}: ${chanceWord()} ${pct(ev.score)}`;
+    evaluation.title = statsText(ev);
+    evaluation.append(label, bar(ev.score, "eval"));
 
     $("hint-moves").replaceChildren(
-      ...hint.moves.map((entry, index) => {
+      ...hintRows().map((entry, index) => {
         const item = document.createElement("li");
         const button = document.createElement("button");
         button.type = "button";
         button.className = "hint-move" + (index === 0 ? " best" : "");
         button.dataset.score = String(entry.score);
         button.dataset.exact = String(!!entry.exact);
-        button.disabled = state.busy;
+        button.dataset.move = JSON.stringify(entry.move);
+        button.disabled = !!state.busy;
+        const num = document.createElement("span");
+        num.className = "num";
+        num.textContent = digitFor(index);
+        num.setAttribute("aria-hidden", "true");
         const what = document.createElement("span");
         what.className = "what";
         what.textContent = moveText(entry.move);
-        what.title = entry.notation;
-        if (entry.exact) what.append(provenBadge());
         const value = document.createElement("span");
-        value.className = "pct";
-        value.textContent = pct(entry.score);
-        value.title = t("winChance");
-        const ci = document.createElement("span");
-        ci.className = "ci";
-        ci.textContent = t("interval", { lo: pct(entry.ci95[0]), hi: pct(entry.ci95[1]) });
-        if (!entry.exact) ci.textContent += ` · ${t("visits", { n: entry.visits })}`;
-        button.append(what, value, bar(entry.score, entry.ci95), ci);
-        button.setAttribute(
-          "aria-label",
-          `${moveText(entry.move)}: ${t("winChance")} ${pct(entry.score)}, ${ci.textContent}${entry.exact ? ", " + t("proven") : ""}`,
-        );
+        value.className = "pct" + (entry.exact ? ` certain ${outcome(entry.score)}` : "");
+        value.textContent = valueText(entry);
+        button.append(num, what, value, bar(entry.score));
+        const stats = statsText(entry);
+        button.title = stats;
+        const spoken = entry.exact ? valueText(entry) : `${chanceWord()} ${pct(entry.score)}`;
+        const key = digitFor(index) ? `${t("key")} ${digitFor(index)}: ` : "";
+        button.setAttribute("aria-label", `${key}${moveText(entry.move)}, ${spoken}`);
+        button.setAttribute("aria-description", stats);
         button.addEventListener("click", () => playMove(entry.move));
         item.append(button);
         return item;
       }),
     );
     const s = hint.stats;
-    $("hint-stats").textContent = t("stats", {
-      alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms),
-    });
+    const note = $("hint-note");
+    note.textContent = state.game.position.players >= 3 ? t("hintNoteFool") : t("hintNote");
+    note.title = t("stats", { alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms) });
   }
 
   function renderHistory(game) {
@@ -1386,7 +1740,8 @@
         who.className = "who";
         who.textContent = shortSeatName(entry.seat);
         const what = document.createElement("span");
-        what.textContent = entry.notation;
+        what.textContent = moveText(entry.move);
+        what.title = entry.notation;
         item.append(who, what);
         return item;
       }),
@@ -1396,8 +1751,11 @@
 
   function renderOver(game, over) {
     const panel = $("over");
+    const appearing = over && panel.hidden;
     panel.hidden = !over;
+    document.body.classList.toggle("game-over", over);
     if (!over) return;
+    if (appearing && typeof panel.scrollIntoView === "function") setTimeout(() => panel.scrollIntoView({ block: "nearest" }), 0);
     const loser = game.loser;
     const winner = game.match && game.match.previous ? game.match.previous.winner : null;
     let text;
@@ -1406,7 +1764,7 @@
       text = t("resultAllTrumps", { name: seatName(winner) });
     } else if (loser === null || loser === undefined) text = t("resultDraw");
     else text = t("resultWin", { name: seatName(loser) });
-    $("result").textContent = text;
+    $("over-title").textContent = text;
     const scores = game.scores || [];
     $("scores").replaceChildren(
       ...scores.map((score, seat) => {
@@ -1435,7 +1793,8 @@
       if (step !== undefined) { stepReview(step); event.preventDefault(); return; }
     }
     if (event.key === "Escape") {
-      if (state.choosing) { closeChooser(); event.preventDefault(); }
+      if (skipPlayback() || state.choosing) { closeChooser(); event.preventDefault(); }
+      else if (!$("hint-panel").hidden) { closeHint(); event.preventDefault(); }
       return;
     }
     if ($("game").hidden || !state.game) return;
@@ -1447,9 +1806,13 @@
     else if (key === "t") { const m = actionMove("take"); if (m) playMove(m); }
     else if (key === "p") { const m = actionMove("pass"); if (m) playMove(m); }
     else if (key === "c") transfer();
-    else if (/^[1-9]$/.test(key)) {
-      const list = state.choosing ? state.choosing.moves : legalMoves();
-      const move = list[Number(key) - 1];
+    else if (/^[0-9]$/.test(key)) {
+      // A digit plays a numbered row: the chooser's, else the hint's (best first), else the legal moves'.
+      const index = key === "0" ? 9 : Number(key) - 1;
+      let list = legalMoves();
+      if (state.choosing) list = state.choosing.moves;
+      else if (hintShown()) list = hintRows().map((entry) => entry.move);
+      const move = list[index];
       if (move) playMove(move);
     } else handled = false;
     if (handled) event.preventDefault();
@@ -1461,6 +1824,7 @@
     try {
       const rules = await api("GET", "/v1/rules");
       for (const [name, preset] of Object.entries(rules.presets || {})) {
+        state.presets[name] = preset;
         if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
       }
     } catch (error) {
@@ -1476,8 +1840,12 @@
       if (saved.preset) $("preset").value = saved.preset;
       fillPlayers();
       if (saved.players) $("players").value = String(saved.players);
-      if (saved.engine) $("engine").value = saved.engine;
-      if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
+      if (saved.level && LEVELS[saved.level]) $("level-" + saved.level).checked = true;
+      else if (saved.engine) {
+        $("engine").value = saved.engine;
+        if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
+        $("advanced").open = true;
+      }
       if (saved.games) $("games").value = String(saved.games);
       const options = saved.options || {};
       for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
@@ -1497,7 +1865,11 @@
     restoreForm();
     $("preset").addEventListener("change", () => { fillPlayers(); syncRuleFields(); });
     $("engine").addEventListener("change", syncEngineFields);
+    for (const radio of $("levels").querySelectorAll("input[name=level]")) radio.addEventListener("change", syncEngineFields);
     $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
+    setPace(store.get("localStorage", PACE_KEY) || "normal");
+    $("pace").addEventListener("change", (event) => setPace(event.target.value));
+    $("table").addEventListener("click", skipPlayback);
     $("setup-form").addEventListener("submit", (event) => {
       event.preventDefault();
       let setup;
@@ -1509,10 +1881,21 @@
     $("pass-button").addEventListener("click", () => { const m = actionMove("pass"); if (m) playMove(m); });
     $("transfer-button").addEventListener("click", transfer);
     $("hint-button").addEventListener("click", askHint);
+    $("hint-close").addEventListener("click", closeHint);
+    // On a phone the hand and the action bar are fixed at the bottom: the page keeps room for them.
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => {
+        document.documentElement.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
+      }).observe($("dock"));
+    }
     $("chooser-cancel").addEventListener("click", closeChooser);
     $("new-game-top").addEventListener("click", showSetup);
     $("new-game-over").addEventListener("click", showSetup);
-    $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); });
+    $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); else resume(); });
+    window.addEventListener("storage", (event) => {
+      if (event.key === GAME_KEY || event.key === MOVED_KEY) refreshGame();
+    });
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshGame(); });
     $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
     $("review-button").addEventListener("click", openReview);
     $("review-close").addEventListener("click", closeReview);

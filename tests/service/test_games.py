@@ -226,7 +226,9 @@ def test_moves_as_json_or_text_and_the_errors(client: TestClient) -> None:
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["seat"] == first
-    assert body["history"] == [{"seat": first, "move": lead, "notation": f"attack {lead['card']}"}]
+    assert [{key: entry[key] for key in ("seat", "move", "notation")} for entry in body["history"]] == [
+        {"seat": first, "move": lead, "notation": f"attack {lead['card']}"}
+    ]
     assert body["legal_moves"] == [] and body["position"]["to_move"] == other
     assert view(client, game, other)["legal_moves"]
 
@@ -375,3 +377,44 @@ def test_a_view_that_cannot_be_built_is_a_bug_and_nothing_is_stored(
         move(client, game, to_move, legal[0])
     monkeypatch.undo()
     assert view(client, game, to_move)["history"] == []
+
+
+def _public(position: dict[str, Any]) -> dict[str, Any]:
+    """What every seat sees of a position: the fields of a history entry's `after`."""
+    keys = ("table", "hand_counts", "stock", "attacker", "defender", "to_move", "taking")
+    return {**{key: position[key] for key in keys}, "discard": len(position["discard"])}
+
+
+def test_each_history_entry_shows_the_table_after_it(client: TestClient) -> None:
+    """Every move of the history carries what everyone saw after it (docs/api.md §3): the last one
+    is the position now, and each earlier one is the position the game passed through, for every
+    seat alike — so a page can show the engines' replies one move at a time."""
+    game = create(client, rules="durak", players=3, seats=["human", "greedy", "greedy"], seed=5)
+    seen = 0
+    for _ in range(200):
+        body = view(client, game, 0)
+        history = body["history"]
+        if history:
+            assert history[-1]["after"] == _public(body["position"])
+        for index in range(seen, len(history)):
+            moved = history[index]["after"]
+            assert sum(moved["hand_counts"]) + moved["stock"] + moved["discard"] + sum(
+                1 if pair["defense"] is None else 2 for pair in moved["table"]
+            ) == 36
+        seen = len(history)
+        if body["status"] == "over":
+            break
+        answer = move(client, game, 0, body["legal_moves"][0])
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["history"][: len(history)] == history  # the past never changes
+    assert body["status"] == "over"
+    # A table built by the moves alone: attacks add a pair, a defence covers one, and the table
+    # only empties when a bout ends.
+    for before, entry in zip(body["history"], body["history"][1:], strict=False):
+        table = [dict(pair) for pair in before["after"]["table"]]
+        if entry["move"]["action"] in ("attack", "transfer"):
+            table.append({"attack": entry["move"]["card"], "defense": None})
+        elif entry["move"]["action"] == "defend":
+            card, target = entry["move"]["card"], entry["move"]["target"]
+            table = [{**pair, "defense": card} if pair["attack"] == target else pair for pair in table]
+        assert entry["after"]["table"] in (table, [])

@@ -157,7 +157,9 @@ def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
     game = create(client, rules={"preset": "tan", "trump_swap": True}, seats=["human", "greedy"], seed=3)
     over = _play_to_the_end(client, game)
     history = over["history"]
-    assert history[0] == {"seat": 0, "move": {"action": "keep"}, "notation": "keep"}
+    assert {key: history[0][key] for key in ("seat", "move", "notation")} == {
+        "seat": 0, "move": {"action": "keep"}, "notation": "keep"
+    }
     answer = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0, "iterations": 100},
                         headers=bearer(game["tokens"][0]))
     assert answer.status_code == 200, answer.text

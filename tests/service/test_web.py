@@ -5,130 +5,75 @@ A real `tan serve` on a free loopback port, a temporary database, a 2-seat
 and buttons, a hint with its bars, the language switch, an error shown on the
 page, and screenshots (desktop and phone width). Set `TAN_WEB_SCREENSHOTS` to a
 folder to keep the screenshots; by default they go to the test's temporary folder.
-
-Nothing is downloaded: Playwright drives /usr/bin/chromium (`make test` installs
-it from Debian when it is missing); without it the test is skipped.
+The helpers and fixtures are in tests/support/web.py.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
-from service.process import ServiceProcess as Server
 from tests.support.records import ENDGAME_DECK
+from tests.support.web import (
+    DESKTOP,
+    IDLE,
+    PHONE,
+    Server,
+    browser_fixture,
+    open_page,
+    server_fixture,
+    shots_fixture,
+    start_game,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-IDLE = "() => !document.body.classList.contains('busy')"
+server = pytest.fixture(scope="module")(server_fixture)
+browser = pytest.fixture(scope="module")(browser_fixture)
+shots = pytest.fixture(shots_fixture)
+_page = open_page
+_start = start_game
 
 
-def _chromium() -> str | None:
-    if os.access(CHROMIUM, os.X_OK):
-        return CHROMIUM
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    database = tmp_path_factory.mktemp("web") / "games.db"
-    with Server(database, default_iterations=300, max_iterations=2000, max_time_ms=1000) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = _chromium()
-    if executable is None:
-        pytest.skip("chromium not found (make test installs Debian's chromium: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright  # a dev dependency: missing, it fails
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, timeout=120_000)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("TAN_WEB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _page(browser: Browser, server: Server, viewport: dict[str, int], errors: list[str]) -> Page:
-    page = browser.new_page(viewport=viewport)  # type: ignore[arg-type]
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
-    # The page may reach only this server: anything else would be an outside fetch.
-    page.on(
-        "request",
-        lambda request: (
-            errors.append(f"outside request: {request.url}")
-            if not request.url.startswith((server.url, "data:", "blob:" + server.url))
-            else None
-        ),
-    )
-    page.set_default_timeout(120_000)  # generous: CI runs this beside the rest of the suite
-    return page
-
-
-def _start(page: Page, server: Server, lang: str, seed: int) -> None:
-    page.goto(server.url + "/")
-    page.select_option("#lang", lang)
-    page.select_option("#preset", "durak")
-    page.select_option("#players", "2")
-    page.select_option("#engine", "greedy")
-    page.fill("#seed", str(seed))
-    page.click("#start")
-    page.wait_for_selector("#game:not([hidden])")
-    page.wait_for_function(IDLE)
+CERTAIN = {"certain win", "certain draw", "certain loss"}
 
 
 def _check_hint(page: Page) -> None:
-    """Ask for a hint (key H) and check its bars against the API's numbers."""
+    """Ask for a hint (key H) and check its rows against the API's numbers: best first by win chance,
+    numbered for the digit keys, a bar as long as the chance, the chance in words (a percentage, or
+    the proven outcome), and the search's figures only in the tooltip."""
     legal = page.locator("#moves button").count()
     page.keyboard.press("h")
     page.wait_for_selector("#hint-moves .hint-move")
     page.wait_for_function(IDLE)
     rows = page.locator("#hint-moves .hint-move")
     assert 1 <= rows.count() <= legal
-    assert "%" in page.inner_text("#evaluation")
+    assert "%" in page.inner_text("#evaluation") or page.get_attribute("#evaluation", "data-exact") == "true"
+    scores = [float(rows.nth(i).get_attribute("data-score") or "nan") for i in range(rows.count())]
+    assert scores == sorted(scores, reverse=True)
     for index in range(rows.count()):
         row = rows.nth(index)
-        score = float(row.get_attribute("data-score"))
+        score = scores[index]
         assert 0.0 <= score <= 1.0
+        digit = "0" if index == 9 else str(index + 1) if index < 9 else ""
+        assert row.locator(".num").inner_text() == digit
         width = row.locator(".bar .fill").evaluate("el => parseFloat(el.style.width)")
         assert width == pytest.approx(score * 100, abs=0.1)
-        assert row.locator(".bar .interval").count() == 1
-        assert f"{round(score * 100)}%" in row.inner_text()
-    scores = [float(rows.nth(i).get_attribute("data-score")) for i in range(rows.count())]
+        if row.get_attribute("data-exact") == "true":
+            assert row.locator(".pct").inner_text() in CERTAIN
+        else:
+            assert row.locator(".pct").inner_text() == f"{round(score * 100)}%"
+        assert row.get_attribute("title")  # the interval and the tries, in a tooltip
+    text = page.inner_text("#hint-panel").lower()
+    assert not any(word in text for word in ("ismcts", "interval", "visits", "iterations", "proven"))
     assert rows.first.get_attribute("class").split().count("best") == 1
-    assert max(scores) >= scores[-1]
 
 
 def _cards_left(page: Page) -> int:
@@ -184,7 +129,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
             assert page.get_attribute("#evaluation", "data-exact") == "true"
             rows = page.locator("#hint-moves .hint-move")
             assert rows.count() == page.locator("#hint-moves .hint-move[data-exact='true']").count()
-            assert page.locator("#hint-moves .proven").count() == rows.count()
+            assert page.locator("#hint-moves .pct.certain").count() == rows.count()
             page.screenshot(path=str(shots / "web-proven.png"), full_page=True)
             endgame_hint = True
         _play_one(page, rng)
@@ -197,17 +142,17 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
         assert clicks < 400, "the game did not end"
 
     assert endgame_hint, "the game ended before a hint with an empty stock"
-    result = page.inner_text("#result")
+    result = page.inner_text("#over-title")
     assert any(word in result for word in ("You win", "You lose", "Draw"))
     assert page.locator("#scores tr").count() == 2
     assert page.locator("#history li").count() > clicks
     assert page.inner_text("#status") == "Game over."
     page.screenshot(path=str(shots / "web-over.png"), full_page=True)
 
-    # Vietnamese labels, remembered across a reload (the game comes back from sessionStorage).
+    # Vietnamese labels, remembered across a reload (the game comes back from localStorage).
     page.select_option("#lang", "vi")
     assert page.inner_text("#take-button span") == "Ôm"
-    assert page.inner_text("#over-title") == "Hết ván"
+    assert page.inner_text("#status") == "Hết ván."
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
     assert page.inner_text("#pass-button span") == "Bỏ qua"
@@ -240,13 +185,15 @@ def test_phone_width_errors_and_keys(browser: Browser, server: Server, shots: Pa
 
     # An API error is shown, not swallowed: a saved game whose id the server does not know.
     page.evaluate(
-        "sessionStorage.setItem('tan.game', JSON.stringify({id: 'nosuchgame', token: 'x', seed: 1}))"
+        "localStorage.setItem('tan.game', JSON.stringify({id: 'nosuchgame', token: 'x', seed: 1}))"
     )
     page.reload()
     page.wait_for_selector("#message:not([hidden])")
-    assert "not_found" in page.inner_text("#message")
+    assert page.get_attribute("#message", "data-code") == "not_found"
+    assert page.inner_text("#message-text") == "Ván đã lưu không còn trên máy chủ."
     assert page.locator("#setup").is_visible()
     # A bad seed is refused in the page, visibly.
+    page.click("#advanced > summary")
     page.fill("#seed", "-4")
     page.click("#start")
     assert "Mã ván" in page.inner_text("#message-text")  # the seed, in Vietnamese
@@ -273,8 +220,8 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     page = _page(browser, server, DESKTOP, errors)
     page.goto(server.url + "/")
     page.select_option("#lang", "en")
-    # The page takes up a game kept in this tab's sessionStorage.
-    page.evaluate("saved => sessionStorage.setItem('tan.game', JSON.stringify(saved))", saved)
+    # The page takes up a game kept in localStorage.
+    page.evaluate("saved => localStorage.setItem('tan.game', JSON.stringify(saved))", saved)
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)
@@ -302,7 +249,7 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     page.screenshot(path=str(shots / "web-choose.png"), full_page=True)
     page.click("#table button.card.target[data-card='6h']")  # pick the target on the table
     page.wait_for_function(IDLE)
-    assert page.locator("#history li").last.inner_text().endswith("defend 6h with 7h")
+    assert page.locator("#history li").last.inner_text().endswith("beat 6♥ with 7♥")
     assert page.locator("#table .card.defense").get_attribute("data-card") == "7h"
     assert errors == []
     page.close()
@@ -333,7 +280,8 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     page.select_option("#lang", "en")
     page.select_option("#preset", "tan")
     page.select_option("#players", "2")
-    page.select_option("#engine", "greedy")
+    page.check("#level-easy")
+    page.click("#advanced > summary")
     page.check("#side-rules input[name=trump_swap]")
     page.check("#side-rules input[name=tribute]")
     page.fill("#games", "2")
@@ -398,7 +346,7 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
     page.goto(server.url + "/")
     page.select_option("#lang", "en")
     page.evaluate(
-        "saved => sessionStorage.setItem('tan.game', JSON.stringify(saved))", {"id": game_id, "token": token}
+        "saved => localStorage.setItem('tan.game', JSON.stringify(saved))", {"id": game_id, "token": token}
     )
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
@@ -482,7 +430,7 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
 
 def _tracker_answer(page: Page, server: Server) -> dict[str, Any]:
     """The API's tracker for seat 0 of the page's game, read with the token the page keeps."""
-    saved = page.evaluate("JSON.parse(sessionStorage.getItem('tan.game'))")
+    saved = page.evaluate("JSON.parse(localStorage.getItem('tan.game'))")
     answer = httpx.get(
         f"{server.url}/v1/games/{saved['id']}/tracker",
         params={"seat": 0},
@@ -508,7 +456,7 @@ def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     assert f"({len(gone)})" in page.inner_text("#tracker-gone-title")
     assert f"Stock: {page.inner_text('#stock-count')} cards" in page.inner_text("#tracker-status")
     seat = page.locator("#tracker-seats .tracker-seat[data-seat='1']")
-    assert seat.locator("h3").inner_text().startswith("Seat 1 (greedy)")
+    assert seat.locator("h3").inner_text().startswith("Seat 1 ·")
     known = answer["known"]["1"]
     if known:
         assert len(seat.locator(".tracker-known .mini").all_inner_texts()) == len(known)

@@ -1,0 +1,135 @@
+"""Helpers for the web page's tests: Debian's chromium through Playwright, a real `tan serve`, and
+the steps every page test takes (open a page that may reach only the server, start a game, wait).
+
+Nothing is downloaded: Playwright drives /usr/bin/chromium (`make test` installs it from Debian when
+it is missing); without it the tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from service.process import ServiceProcess as Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+__all__ = [
+    "DESKTOP",
+    "IDLE",
+    "PHONE",
+    "Server",
+    "browser_fixture",
+    "open_page",
+    "server_fixture",
+    "shots_fixture",
+    "start_game",
+    "watch",
+]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless=new",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+IDLE = "() => !document.body.classList.contains('busy')"
+
+
+def _chromium() -> str | None:
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    return shutil.which("chromium")
+
+
+def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A real service on a free loopback port with a temporary database and small search limits."""
+    database = tmp_path_factory.mktemp("web") / "games.db"
+    with Server(database, default_iterations=300, max_iterations=2000, max_time_ms=1000) as running:
+        yield running
+
+
+def browser_fixture() -> Iterator[Browser]:
+    """Debian's chromium, headless; the test is skipped without it."""
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("chromium not found (make test installs Debian's chromium: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright  # a dev dependency: missing, it fails
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, timeout=120_000)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def shots_fixture(tmp_path: Path) -> Path:
+    """Where screenshots go: `TAN_WEB_SCREENSHOTS`, else the test's temporary folder."""
+    folder = Path(os.environ.get("TAN_WEB_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_page(
+    browser: Browser, server: Server, viewport: dict[str, int], errors: list[str], pace: str = "off",
+    **context: Any,
+) -> Page:
+    """A page in a fresh browser context (its own storage) that records page errors, console errors
+    and any request that is not to the server. The engines' moves are shown at `pace` until the page
+    chooses another (by default at once, so that tests of other things run fast)."""
+    browser_context = browser.new_context(viewport=viewport, **context)  # type: ignore[arg-type]
+    browser_context.add_init_script(
+        f"try {{ localStorage.getItem('tan.pace') || localStorage.setItem('tan.pace', '{pace}'); }}"
+        " catch {}"
+    )
+    page = browser_context.new_page()
+    watch(page, server, errors)
+    return page
+
+
+def watch(page: Page, server: Server, errors: list[str]) -> None:
+    """Record page errors, console errors and outside requests of `page` in `errors`."""
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    # The page may reach only this server: anything else would be an outside fetch.
+    page.on(
+        "request",
+        lambda request: (
+            errors.append(f"outside request: {request.url}")
+            if not request.url.startswith((server.url, "data:", "blob:" + server.url))
+            else None
+        ),
+    )
+    page.set_default_timeout(120_000)  # generous: CI runs this beside the rest of the suite
+
+
+def start_game(
+    page: Page, server: Server, lang: str, seed: int, preset: str = "durak", players: int = 2,
+    pace: str = "off",
+) -> None:
+    """Open the page, choose the language and an easy game (the greedy engine) from the new-game
+    form, and wait until the table is shown and idle."""
+    page.goto(server.url + "/")
+    page.select_option("#lang", lang)
+    page.select_option("#pace", pace)
+    page.select_option("#preset", preset)
+    page.select_option("#players", str(players))
+    page.check("#level-easy")
+    page.click("#advanced > summary")  # the deal number is an expert's field
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
