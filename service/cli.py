@@ -34,7 +34,8 @@ def serve_app(args: argparse.Namespace) -> int:
     settings = get_settings()
     host = args.host if args.host is not None else settings.host
     port = args.port if args.port is not None else settings.port
-    uvicorn.run("service.main:app", host=host, port=port, log_level=args.log_level)
+    # No `server` header: the answer need not say what runs it (docs/api.md §3, "Headers").
+    uvicorn.run("service.main:app", host=host, port=port, log_level=args.log_level, server_header=False)
     return 0
 
 

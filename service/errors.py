@@ -49,9 +49,9 @@ class ErrorResponse(BaseModel):
 
 
 _DESCRIPTIONS = {
-    401: "no bearer token for a seat that needs one",
+    401: "no bearer token for a seat that needs one (answered before the game is looked up)",
     403: "a wrong token for this seat, or a seat that is not yours",
-    404: "no game with this id",
+    404: "no game with this id (asked with a token)",
     409: "`conflict`: the game kept changing while this move was played, retry; "
     "`game_not_over`: a review of a game still being played",
     413: "the request body is too large",

@@ -233,6 +233,17 @@ class GameManager:
         make_player({"engine": engine, "limits": limits} if limits is not None else engine)
         return {"engine": engine, "limits": None}
 
+    @staticmethod
+    def require_token(seat: int, token: str | None) -> None:
+        """401 without a token, before the game is even looked up: a caller without one cannot
+        tell a game that exists from one that does not (both answer 401)."""
+        if not token:
+            raise ApiError(
+                ErrorCode.UNAUTHORIZED,
+                f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
+                {"WWW-Authenticate": "Bearer"},
+            )
+
     def authorize(self, live: LiveGame, seat: int, token: str | None) -> None:
         """Raise unless `token` is `seat`'s: 422 for no such seat, 403 for an engine seat or a wrong
         token, 401 for no token."""
@@ -248,12 +259,8 @@ class GameManager:
                 f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
             )
         expected = live.setup["token_hashes"][seat]
-        if not token:
-            raise ApiError(
-                ErrorCode.UNAUTHORIZED,
-                f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
-                {"WWW-Authenticate": "Bearer"},
-            )
+        self.require_token(seat, token)
+        assert token is not None
         if not hmac.compare_digest(_hash(token), expected):
             raise ApiError(ErrorCode.FORBIDDEN, f"wrong token for seat {seat}")
 
@@ -305,6 +312,7 @@ class GameManager:
 
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
+        self.require_token(seat, token)
 
         def read() -> dict[str, Any]:
             live = self._fresh(game_id)
@@ -402,6 +410,7 @@ class GameManager:
         Computed on a copy with no lock held, then appended only if the stored game
         is still the one the move was played on; otherwise tried again on the new state.
         """
+        self.require_token(seat, token)
         for _attempt in range(_WRITE_ATTEMPTS):
             stored = await self._load(game_id)
             self.authorize(stored, seat, token)
@@ -433,6 +442,7 @@ class GameManager:
     ) -> T:
         """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (its position and
         the game's history from its view), in a search slot."""
+        self.require_token(seat, token)
         live = await self._load(game_id)
         self.authorize(live, seat, token)
         position = live.position(seat)
@@ -443,6 +453,7 @@ class GameManager:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
         its view and what it saw the others do, whoever is to move and after the end. No search: it
         runs in a worker thread, not a search slot, with a seed fixed by the game's seed and ply."""
+        self.require_token(seat, token)
 
         def track() -> Tracker:
             live = self._fresh(game_id)
@@ -462,6 +473,7 @@ class GameManager:
     ) -> T:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
         `seat`, from its record of the game, in a search slot."""
+        self.require_token(seat, token)
         live = await self._load(game_id)
         self.authorize(live, seat, token)
         if not live.over:

@@ -11,7 +11,7 @@ from outside).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -20,12 +20,13 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.types import ASGIApp
 
 from service.capacity import CapacityGate
 from service.deps import services_of
 from service.errors import install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
-from service.middleware import BodyLimitMiddleware
+from service.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from service.routers import games, positions, reviews, rules
 from service.routers import service as service_router
 from service.settings import Settings, get_settings
@@ -109,7 +110,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type"],
         )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
+    _outermost(app, SecurityHeadersMiddleware)
     return app
+
+
+def _outermost(app: FastAPI, middleware: Callable[[ASGIApp], ASGIApp]) -> None:
+    """Wrap `middleware` around the whole stack, Starlette's error middleware included, so that
+    even a 500 carries what it adds (`add_middleware` puts it inside that one)."""
+    build = app.build_middleware_stack
+
+    def build_wrapped() -> ASGIApp:
+        return middleware(build())
+
+    app.build_middleware_stack = build_wrapped  # type: ignore[method-assign]
 
 
 app = create_app()

@@ -1,13 +1,71 @@
-"""The request body cap: a body larger than `max_body_bytes` is refused with 413
-before any handler sees it, whether or not the client declared its length."""
+"""Middleware of every answer: the request body cap and the security headers.
+
+- `BodyLimitMiddleware`: a body larger than `max_body_bytes` is refused with 413
+  before any handler sees it, whether or not the client declared its length.
+- `SecurityHeadersMiddleware`: the headers every answer carries (docs/api.md §3,
+  "Headers"): no content sniffing, no framing, no caching of the API's answers
+  (they hold hands and tokens), and a content security policy — the web page's
+  own, which lets it load only its script, style and API from this server.
+"""
 
 from __future__ import annotations
 
 import json
 
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodyLimitMiddleware"]
+__all__ = ["PAGE_POLICY", "BodyLimitMiddleware", "SecurityHeadersMiddleware"]
+
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The web page's content security policy: its script, style and API calls from this server only,
+no inline script, and no framing by any other page."""
+
+_API_POLICY = "default-src 'none'; frame-ancestors 'none'"
+_DOCS_POLICY = "frame-ancestors 'none'"  # Swagger UI's page runs an inline script of its own
+_DOCS_PATHS = ("/docs", "/static-offline-docs")
+
+
+class SecurityHeadersMiddleware:
+    """Add the security headers to every HTTP answer, errors included.
+
+    `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, `Referrer-Policy:
+    no-referrer` everywhere; `Content-Security-Policy`: `PAGE_POLICY` for the page and its
+    files, `frame-ancestors 'none'` alone for `/docs`, `default-src 'none'` for the rest;
+    `Cache-Control: no-store` on every `/v1` answer.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        if path == "/" or path.startswith("/static/"):
+            policy = PAGE_POLICY
+        elif path.startswith(_DOCS_PATHS):
+            policy = _DOCS_POLICY
+        else:
+            policy = _API_POLICY
+        private = path.startswith("/v1/") or path == "/v1"
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["X-Frame-Options"] = "DENY"
+                headers["Referrer-Policy"] = "no-referrer"
+                headers.setdefault("Content-Security-Policy", policy)
+                if private:
+                    headers["Cache-Control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class BodyLimitMiddleware:

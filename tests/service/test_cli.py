@@ -19,7 +19,10 @@ def test_serve_runs_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.delenv("TAN_PORT", raising=False)
     assert cli.main(["serve"]) == 0
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "9000"]) == 0
-    assert calls[0] == ("service.main:app", {"host": "127.0.0.1", "port": 8000, "log_level": "info"})
+    app, options = calls[0]
+    assert app == "service.main:app"
+    assert (options["host"], options["port"], options["log_level"]) == ("127.0.0.1", 8000, "info")
+    assert options["server_header"] is False
     assert calls[1][1]["host"] == "0.0.0.0" and calls[1][1]["port"] == 9000
 
 

@@ -146,8 +146,36 @@ def test_engine_seats_cannot_be_read_or_moved(client: TestClient) -> None:
 
 def test_unknown_game(client: TestClient) -> None:
     error(client.get("/v1/games/nope", params={"seat": 0}, headers=bearer("x")), 404, "not_found")
-    error(client.post("/v1/games/nope/moves", json={"seat": 0, "move": "take"}), 404, "not_found")
-    error(client.get("/v1/games/nope/hint", params={"seat": 0}), 404, "not_found")
+    answer = client.post("/v1/games/nope/moves", json={"seat": 0, "move": "take"}, headers=bearer("x"))
+    error(answer, 404, "not_found")
+    error(client.get("/v1/games/nope/hint", params={"seat": 0}, headers=bearer("x")), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "", None),
+        ("POST", "/moves", {"seat": 1, "move": "take"}),
+        ("GET", "/hint", None),
+        ("GET", "/tracker", None),
+        ("GET", "/analysis", None),
+    ],
+)
+def test_without_a_token_an_unknown_game_looks_like_a_known_one(
+    client: TestClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    """A caller without a token learns nothing of which games exist: a game, an unknown id and an
+    engine's seat answer the same 401."""
+    game = create(client, rules="durak", seats=["greedy", "human"], seed=4)
+    answers = [
+        client.request(method, f"/v1/games/{game_id}{path}", params={"seat": seat}, json=body)
+        for game_id, seat in ((game["id"], 1), ("x" * len(game["id"]), 1), (game["id"], 0))
+    ]
+    for answer in answers:
+        error(answer, 401, "unauthorized")
+        assert answer.headers["www-authenticate"] == "Bearer"
+    known, unknown = answers[:2]
+    assert (known.text, sorted(known.headers.items())) == (unknown.text, sorted(unknown.headers.items()))
 
 
 def _cards_in(value: Any) -> set[str]:

@@ -49,3 +49,11 @@ def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> Non
         stored = http.get(f"/v1/games/{game_id}", params={"seat": 0}, headers=auth)
         assert stored.status_code == 200
         assert stored.json() == body
+
+
+def test_the_server_names_no_software_and_sends_the_security_headers(tmp_path: Path) -> None:
+    with Server(tmp_path / "games.db") as server, httpx.Client(base_url=server.url, timeout=30.0) as http:
+        for path in ("/", "/healthz", "/v1/rules", "/v1/nothing"):
+            answer = http.get(path)
+            assert "server" not in answer.headers, path
+            assert answer.headers["x-content-type-options"] == "nosniff", path
