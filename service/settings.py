@@ -16,7 +16,16 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["Settings", "default_database", "get_settings"]
+
+
+def default_database() -> Path:
+    """Where games are stored unless `TAN_DATABASE` says otherwise: `tan/games.db` under the
+    user's data directory (`$XDG_DATA_HOME`, else `~/.local/share`), whatever the working
+    directory."""
+    data = os.environ.get("XDG_DATA_HOME") or ""
+    base = Path(data) if Path(data).is_absolute() else Path.home() / ".local" / "share"
+    return base / "tan" / "games.db"
 
 
 class Settings(BaseSettings):
@@ -27,7 +36,9 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", description="address `tan serve` listens on")
     port: int = Field(default=8000, ge=0, le=65535, description="port `tan serve` listens on")
     database: Path = Field(
-        default=Path("tan-games.db"), description="SQLite file where games are stored (created if missing)"
+        default_factory=lambda: default_database(),
+        description="SQLite file where games are stored (created if missing, readable by its owner only); "
+        "default $XDG_DATA_HOME/tan/games.db, that is ~/.local/share/tan/games.db",
     )
     default_iterations: int = Field(
         default=10_000, ge=1, description="search iterations when a request names no limits (within the cap)"

@@ -13,8 +13,12 @@ so two racing writers can never both add a move at the same ply.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -43,6 +47,24 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 _SCHEMA_VERSION = 1
 
+log = logging.getLogger("service")
+
+
+def _private_file(path: Path) -> None:
+    """Make sure the database file exists and only its owner can read it (0600): it holds every
+    deck in plain text. A missing folder is created 0700; an existing file (or its `-wal`, `-shm`)
+    open to others is narrowed. SQLite creates its `-wal` and `-shm` files with the database
+    file's permissions."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            mode = stat.S_IMODE(file.stat().st_mode)
+            if mode & 0o077:
+                log.warning("%s was open to others (%o): narrowing it to %o", file, mode, mode & 0o700)
+                file.chmod(mode & 0o700)
+
 
 class StaleGameError(Exception):
     """The game changed since it was read: another writer added a move first."""
@@ -67,7 +89,7 @@ class GameStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _private_file(self.path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             version = db.execute("PRAGMA user_version").fetchone()[0]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
 
+from service.settings import Settings
 from service.store import GameStore, StaleGameError
 from tests.support.service import bearer, create, make_client, make_settings, move, view
 
@@ -68,3 +71,35 @@ def test_every_preset_is_rebuilt_exactly(tmp_path: Path, rules: object, seats: l
             f"/v1/games/{game['id']}", params={"seat": human}, headers=bearer(game["tokens"][human])
         )
         assert answer.json() == body
+
+
+def test_the_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """Every deck is in it in plain text: the file, its WAL and shared-memory files are 0600 whatever
+    the umask, a new folder 0700, and a file left open to others by an older server is narrowed."""
+    old_umask = os.umask(0o022)
+    try:
+        path = tmp_path / "new" / "games.db"
+        store = GameStore(path)
+        store.create("g", {"format": 1}, [], "playing")
+        with sqlite3.connect(path) as db:  # hold the WAL and shared-memory files open
+            db.execute("SELECT 1 FROM games").fetchall()
+            for file in (path, tmp_path / "new" / "games.db-wal", tmp_path / "new" / "games.db-shm"):
+                assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        loose = tmp_path / "loose.db"
+        sqlite3.connect(loose).close()
+        loose.chmod(0o644)
+        GameStore(loose)
+        assert stat.S_IMODE(loose.stat().st_mode) == 0o600
+    finally:
+        os.umask(old_umask)
+
+
+def test_the_default_database_is_in_the_users_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAN_DATABASE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", "/srv/data")
+    assert Settings().database == Path("/srv/data/tan/games.db")
+    monkeypatch.setenv("XDG_DATA_HOME", "relative")  # not absolute: ignored, as the XDG spec says
+    assert Settings().database == Path.home() / ".local" / "share" / "tan" / "games.db"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert Settings().database == Path.home() / ".local" / "share" / "tan" / "games.db"
