@@ -5,6 +5,8 @@
 - FastAPI's request validation → 422 with code `invalid_request` and a readable
   `detail` naming each field at fault.
 - `ApiError` (tokens, unknown games, capacity) → its own status and code.
+- `StorageUnavailableError` (SQLite could not read or write: a full or read-only
+  disk, a locked file) → 503 `storage_unavailable` with `Retry-After`, logged.
 - Starlette's `HTTPException` (unknown path, wrong method) → its status, a code.
 - Anything else is a bug: logged, then 500 with code `internal`.
 """
@@ -21,6 +23,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.store import StorageUnavailableError
 from solver.game.errors import ErrorCode, TanError
 
 __all__ = [
@@ -58,7 +61,8 @@ _DESCRIPTIONS = {
     422: "invalid input: see `code` ("
     + ", ".join(code.value for code in ErrorCode if code.status == 422)
     + ")",
-    503: "every search slot is busy; retry after the Retry-After header's seconds",
+    503: "`busy`: every search slot is busy; `storage_unavailable`: the game store cannot be read or "
+    "written now; retry after the Retry-After header's seconds",
 }
 
 
@@ -123,6 +127,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
         return _answer(error.status, error.detail, error.code, error.headers)
+
+    @app.exception_handler(StorageUnavailableError)
+    async def _storage_error(request: Request, error: StorageUnavailableError) -> JSONResponse:
+        log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, error)
+        retry = str(request.app.state.settings.retry_after_s)
+        detail = f"the game store cannot be read or written now; nothing was changed; retry in {retry} s"
+        return _answer(503, detail, ErrorCode.STORAGE_UNAVAILABLE, {"Retry-After": retry})
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

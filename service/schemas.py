@@ -32,6 +32,7 @@ __all__ = [
     "MovesRequest",
     "MovesResponse",
     "PositionIn",
+    "ReadyResponse",
     "RulesResponse",
 ]
 
@@ -599,4 +600,11 @@ class RulesResponse(BaseModel):
 
 class HealthResponse(BaseModel):
     status: Literal["ok"]
+    version: str
+
+
+class ReadyResponse(BaseModel):
+    """`GET /readyz`: the game store answered a read and a write."""
+
+    status: Literal["ready"]
     version: str

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameRecord", "GameStore", "StaleGameError"]
+__all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS moves (
     seat    INTEGER NOT NULL,
     move    TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS probe (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL
 );
 """
 _SCHEMA_VERSION = 1
@@ -64,6 +68,12 @@ def _private_file(path: Path) -> None:
             if mode & 0o077:
                 log.warning("%s was open to others (%o): narrowing it to %o", file, mode, mode & 0o700)
                 file.chmod(mode & 0o700)
+
+
+class StorageUnavailableError(Exception):
+    """SQLite could not read or write the file (an operational error: a full or read-only disk, a
+    file locked past the timeout, missing or unreadable); the service answers 503
+    `storage_unavailable`, and nothing was stored."""
 
 
 class StaleGameError(Exception):
@@ -101,14 +111,32 @@ class GameStore:
             db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+    def _connect(self, timeout: float = 10.0) -> Iterator[sqlite3.Connection]:
+        """A connection for one call; SQLite's operational errors come out as
+        `StorageUnavailableError` (a transaction left open is rolled back as the connection closes)."""
         try:
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            yield db
-        finally:
-            db.close()
+            db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            try:
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA foreign_keys=ON")
+                yield db
+            finally:
+                db.close()
+        except sqlite3.OperationalError as error:
+            raise StorageUnavailableError(f"{self.path}: {error}") from error
+
+    def probe(self, timeout: float = 2.0) -> None:
+        """Read and write the file once (for `/readyz`): raises `StorageUnavailableError` when
+        games could not be stored now."""
+        with self._connect(timeout) as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("SELECT count(*) FROM games").fetchone()
+                db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def create(
         self, game_id: str, setup: dict[str, Any], moves: Sequence[tuple[int, str]], status: str

@@ -63,6 +63,7 @@ class ErrorCode(enum.StrEnum):
     TOO_MANY_REQUESTS = "too_many_requests"
     INTERNAL = "internal"
     BUSY = "busy"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
     HTTP_ERROR = "http_error"
 
     @property
@@ -79,7 +80,8 @@ class ErrorCode(enum.StrEnum):
     def for_status(cls, status: int) -> ErrorCode:
         """The code of a bare HTTP error with this status (an unknown path, a wrong method…)."""
         for code, code_status in _STATUS.items():
-            if code_status == status and code not in (cls.ENGINE_SEAT, cls.GAME_NOT_OVER):
+            if code_status == status and code not in (cls.ENGINE_SEAT, cls.GAME_NOT_OVER,
+                                                      cls.STORAGE_UNAVAILABLE):
                 return code
         return cls.INVALID_REQUEST if status == 422 else cls.HTTP_ERROR
 
@@ -99,6 +101,7 @@ _STATUS: dict[ErrorCode, int] = {
     ErrorCode.TOO_MANY_REQUESTS: 429,
     ErrorCode.INTERNAL: 500,
     ErrorCode.BUSY: 503,
+    ErrorCode.STORAGE_UNAVAILABLE: 503,
     ErrorCode.HTTP_ERROR: 400,
 }
 
@@ -137,6 +140,8 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_REQUESTS: "too many requests from this client",
     ErrorCode.INTERNAL: "a bug in the server (logged); the request changed nothing it should not",
     ErrorCode.BUSY: "every search slot is busy; retry after the Retry-After header's seconds",
+    ErrorCode.STORAGE_UNAVAILABLE: "the game store cannot be read or written now (a full or read-only "
+    "disk, a locked or missing file); nothing was changed; retry after the Retry-After header's seconds",
     ErrorCode.HTTP_ERROR: "another HTTP error",
 }
 

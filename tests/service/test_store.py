@@ -11,7 +11,7 @@ import pytest
 
 from service.settings import Settings
 from service.store import GameStore, StaleGameError
-from tests.support.service import bearer, create, make_client, make_settings, move, view
+from tests.support.service import bearer, create, error, make_client, make_settings, move, view
 
 
 def test_wal_mode_and_round_trip(tmp_path: Path) -> None:
@@ -103,3 +103,37 @@ def test_the_default_database_is_in_the_users_data_folder(monkeypatch: pytest.Mo
     assert Settings().database == Path.home() / ".local" / "share" / "tan" / "games.db"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert Settings().database == Path.home() / ".local" / "share" / "tan" / "games.db"
+
+
+def test_a_store_that_cannot_be_used_answers_503_and_readyz_says_so(tmp_path: Path) -> None:
+    """A database SQLite cannot open (here a folder where the file was, a real operational error
+    even for root) answers 503 storage_unavailable with Retry-After, changes nothing, and makes
+    /readyz answer 503 while /healthz stays 200; once the file is back, all is well."""
+    path = tmp_path / "games.db"
+    with make_client(make_settings(path, retry_after_s=3, game_cache=0)) as client:
+        game = create(client, rules="durak", seats=["human", "human"], seed=3, first_attacker=0)
+        assert client.get("/readyz").json()["status"] == "ready"
+        lead = view(client, game, 0)["legal_moves"][0]
+        aside = tmp_path / "aside"
+        aside.mkdir()
+        for name in ("games.db", "games.db-wal", "games.db-shm"):
+            if (tmp_path / name).exists():
+                (tmp_path / name).rename(aside / name)
+        path.mkdir()
+        answers = [
+            move(client, game, 0, lead),
+            client.get(f"/v1/games/{game['id']}", params={"seat": 0}, headers=bearer(game["tokens"][0])),
+            client.post("/v1/games", json={"rules": "durak", "seats": ["human", "human"]}),
+            client.get("/readyz"),
+        ]
+        for answer in answers:
+            error(answer, 503, "storage_unavailable")
+            assert answer.headers["retry-after"] == "3"
+        assert client.get("/healthz").json()["status"] == "ok"
+        path.rmdir()
+        for name in ("games.db", "games.db-wal", "games.db-shm"):
+            if (aside / name).exists():
+                (aside / name).rename(tmp_path / name)
+        assert client.get("/readyz").status_code == 200
+        assert view(client, game, 0)["history"] == []  # the refused move was not stored
+        assert move(client, game, 0, lead).status_code == 200
