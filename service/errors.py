@@ -56,6 +56,7 @@ _DESCRIPTIONS = {
     403: "a wrong token for this seat, or a seat that is not yours",
     404: "no game with this id (asked with a token)",
     409: "`conflict`: the game kept changing while this move was played, retry; "
+    "`game_moved_on`: the game is past the move's `expected_ply`, read it again; "
     "`game_not_over`: a review of a game still being played",
     413: "the request body is too large",
     422: "invalid input: see `code` ("

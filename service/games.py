@@ -95,6 +95,10 @@ class LiveGame:
     def over(self) -> bool:
         return self.match.over
 
+    def seen_plies(self, seat: int) -> int:
+        """How many moves `seat`'s history shows: every move but another seat's secret keep."""
+        return sum(1 for _number, mover, move in self.history if not _secret(move, mover, seat))
+
     @property
     def status(self) -> str:
         return "over" if self.over else "playing"
@@ -404,16 +408,27 @@ class GameManager:
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         return game_id, tokens, answer
 
-    async def play(self, game_id: str, seat: int, move_input: Any, token: str | None) -> dict[str, Any]:
+    async def play(
+        self, game_id: str, seat: int, move_input: Any, token: str | None, expected_ply: int | None = None
+    ) -> dict[str, Any]:
         """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies.
 
         Computed on a copy with no lock held, then appended only if the stored game
-        is still the one the move was played on; otherwise tried again on the new state.
+        is still the one the move was played on; otherwise tried again on the new state —
+        unless `expected_ply` (the length of the seat's history when it chose) says which
+        state the move was meant for: a game that has moved on is then refused (409).
         """
         self.require_token(seat, token)
         for _attempt in range(_WRITE_ATTEMPTS):
             stored = await self._load(game_id)
             self.authorize(stored, seat, token)
+            seen = stored.seen_plies(seat)
+            if expected_ply is not None and expected_ply != seen:
+                raise ApiError(
+                    ErrorCode.GAME_MOVED_ON,
+                    f"expected_ply is {expected_ply} but seat {seat}'s history holds {seen} moves: the "
+                    "game has moved on (an earlier try of this move may have been stored); read it again",
+                )
             move = Move.parse(move_input)
             if stored.over:
                 raise GameOverError(f"the game is over: cannot {move}")

@@ -342,10 +342,20 @@ class GameCreateRequest(_Strict):
 class GameMoveRequest(_Strict):
     """A human seat's move (needs that seat's token)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 0, "move": "defend 8h with Th"}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"seat": 0, "move": "defend 8h with Th", "expected_ply": 4}]}
+    )
 
     seat: Seat
     move: MoveInput
+    expected_ply: int | None = Field(
+        None,
+        ge=0,
+        le=1_000_000,
+        description="the length of `history` in the view the move was chosen from: if the game has "
+        "moved on since (say a first try of this move was stored but its answer lost), the move is "
+        "refused with 409 `game_moved_on` instead of being tried on the new state",
+    )
 
 
 # -- responses ---------------------------------------------------------------------------------

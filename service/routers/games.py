@@ -63,14 +63,16 @@ async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, tok
 @router.post(
     "/{game_id}/moves",
     response_model=GameResponse,
-    responses=error_responses(401, 403, 404, 413, 422, 503),
+    responses=error_responses(401, 403, 404, 409, 413, 422, 503),
 )
 async def play_move(
     game_id: GameId, body: GameMoveRequest, services: ServicesDep, token: TokenDep
 ) -> JSONResponse:
     """Play a human seat's move (JSON or text notation); engine seats then reply until a human
-    must act or the game ends. Answers the moving seat's view, like GET."""
-    return JSONResponse(await services.games.play(game_id, body.seat, body.move, token))
+    must act or the game ends. Answers the moving seat's view, like GET. With `expected_ply` (the
+    length of the seat's `history` when it chose), a game that has moved on answers 409
+    `game_moved_on`, so a retry after a lost answer is never played twice or misread."""
+    return JSONResponse(await services.games.play(game_id, body.seat, body.move, token, body.expected_ply))
 
 
 @router.get(

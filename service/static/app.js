@@ -437,8 +437,20 @@
   function playMove(move) {
     if (state.busy || !state.game) return;
     closeChooser();
+    // expected_ply: the move is meant for the game as shown; if it moved on (another tab, a
+    // lost answer), the server refuses it with 409 game_moved_on and the page shows the game again.
+    const body = { seat: 0, move, expected_ply: state.game.history.length };
     busyWith(async () => {
-      const answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move });
+      const path = `/v1/games/${encodeURIComponent(state.id)}`;
+      let answer;
+      try {
+        answer = await api("POST", `${path}/moves`, body);
+      } catch (error) {
+        if (!(error instanceof ApiFailure) || error.code !== "game_moved_on") throw error;
+        state.game = await api("GET", `${path}?seat=0`);
+        state.hint = null;
+        throw error;
+      }
       clearMessage();
       state.game = answer;
       state.hint = null;

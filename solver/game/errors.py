@@ -58,6 +58,7 @@ class ErrorCode(enum.StrEnum):
     NOT_ACCEPTABLE = "not_acceptable"
     CONFLICT = "conflict"
     GAME_NOT_OVER = "game_not_over"
+    GAME_MOVED_ON = "game_moved_on"
     TOO_LARGE = "too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     TOO_MANY_REQUESTS = "too_many_requests"
@@ -81,7 +82,7 @@ class ErrorCode(enum.StrEnum):
         """The code of a bare HTTP error with this status (an unknown path, a wrong method…)."""
         for code, code_status in _STATUS.items():
             if code_status == status and code not in (cls.ENGINE_SEAT, cls.GAME_NOT_OVER,
-                                                      cls.STORAGE_UNAVAILABLE):
+                                                      cls.GAME_MOVED_ON, cls.STORAGE_UNAVAILABLE):
                 return code
         return cls.INVALID_REQUEST if status == 422 else cls.HTTP_ERROR
 
@@ -96,6 +97,7 @@ _STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_ACCEPTABLE: 406,
     ErrorCode.CONFLICT: 409,
     ErrorCode.GAME_NOT_OVER: 409,
+    ErrorCode.GAME_MOVED_ON: 409,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.TOO_MANY_REQUESTS: 429,
@@ -135,6 +137,8 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.NOT_ACCEPTABLE: "an answer format the server cannot give",
     ErrorCode.CONFLICT: "the game kept changing while this move was played; retry",
     ErrorCode.GAME_NOT_OVER: "a review of a stored game that is still being played",
+    ErrorCode.GAME_MOVED_ON: "a move whose expected_ply is not the length of the seat's history: the "
+    "game moved on since the move was chosen (an earlier try may have been stored); read it again",
     ErrorCode.TOO_LARGE: "a request body over the size limit",
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: "a body that is not JSON",
     ErrorCode.TOO_MANY_REQUESTS: "too many requests from this client",

@@ -403,3 +403,24 @@ def test_a_view_that_cannot_be_built_is_a_bug_and_nothing_is_stored(
         move(client, game, to_move, legal[0])
     monkeypatch.undo()
     assert view(client, game, to_move)["history"] == []
+
+
+def test_a_retried_move_after_a_lost_answer_is_refused_with_409(client: TestClient) -> None:
+    """The first try of a move was stored but its answer lost: the retry, naming the ply it was
+    chosen at, gets 409 game_moved_on instead of being tried on the new state; the right ply plays."""
+    game = create(client, rules="durak", seats=["human", "human"], seed=3, first_attacker=0)
+    before = view(client, game, 0)
+    lead = before["legal_moves"][0]
+    ply = len(before["history"])
+    url = f"/v1/games/{game['id']}/moves"
+    sent = {"seat": 0, "move": lead, "expected_ply": ply}
+    first = client.post(url, json=sent, headers=bearer(game["tokens"][0]))
+    assert first.status_code == 200 and len(first.json()["history"]) == ply + 1
+    retry = client.post(url, json=sent, headers=bearer(game["tokens"][0]))
+    assert "has moved on" in error(retry, 409, "game_moved_on")
+    assert view(client, game, 0)["history"] == first.json()["history"]  # nothing more was stored
+    defender = view(client, game, 1)
+    reply = {"seat": 1, "move": defender["legal_moves"][-1], "expected_ply": len(defender["history"])}
+    assert client.post(url, json=reply, headers=bearer(game["tokens"][1])).status_code == 200
+    error(client.post(url, json={**reply, "expected_ply": -1}, headers=bearer(game["tokens"][1])),
+          422, "invalid_request")
