@@ -301,6 +301,8 @@ class GameManager:
         }
         if live.is_match:
             view["match"] = _match_view(live.match, seat)
+        if live.over and live.setup.get("shuffled", True):
+            view["seed"] = int(live.setup["seed"])  # only now: it deals every hand (and the match's next)
         return view
 
     def _checked_view(self, live: LiveGame, seat: int) -> dict[str, Any]:
@@ -342,7 +344,7 @@ class GameManager:
         """
         played = 0
         deadline = self.searcher.engine_deadline()
-        seed = int(live.setup["seed"])
+        seed = _engine_seed(live.setup)
         while not live.over and live.game.to_move is not None and not live.is_human(live.game.to_move):
             seat = live.game.to_move
             spec = live.seats[seat]
@@ -392,6 +394,10 @@ class GameManager:
             "first_attacker": first.leader,
             "seats": seats,
             "seed": seed,
+            # The engines' (and the tracker's) randomness, apart from the deal's: a deal replayed
+            # from its seed does not replay the engines' choices.
+            "engine_seed": secrets.randbits(63),
+            "shuffled": request.deck is None,  # the deck came from the seed
             "token_hashes": [None if token is None else _hash(token) for token in tokens],
         }
         if request.match is not None:
@@ -474,7 +480,7 @@ class GameManager:
             live = self._fresh(game_id)
             self.authorize(live, seat, token)
             history = live.history_of(seat) if self.searcher.settings.beliefs else None
-            seed = self.searcher.tracker_seed(int(live.setup["seed"]), live.plies)
+            seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
             return self.searcher.track(live.position(seat), history, seed)
 
         return await anyio.to_thread.run_sync(track)
@@ -498,6 +504,11 @@ class GameManager:
             )
         found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
         return await self.pool.run(lambda: run(seat, found))
+
+
+def _engine_seed(setup: dict[str, Any]) -> int:
+    """The seed of a game's engines and card tracker (a game stored before it had its own: the deal's)."""
+    return int(setup.get("engine_seed", setup["seed"]))
 
 
 def _secret(move: Move, mover: int, viewer: int) -> bool:

@@ -325,7 +325,11 @@ class GameCreateRequest(_Strict):
     players: int | None = Field(None, description="number of seats (default: the length of `seats`)")
     seats: list[SeatSpec] = Field(min_length=1, max_length=6, description="who plays each seat")
     seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="shuffles the deck (unless `deck` is given) and seeds engines"
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="shuffles the deck (unless `deck` is given); the server draws a 63-bit one when it is "
+        "left out. Whoever chooses `seed` or `deck` knows every hand; the engines' seed is drawn apart",
     )
     deck: list[CardText] | None = Field(
         None,
@@ -584,6 +588,11 @@ class GameResponse(BaseModel):
         None,
         description="in a match: {game, games, standings: [{won, lost, drawn, score}], dealer, trump_suits, "
         "previous: the last game's result, tribute: this game's, sitting_out}",
+    )
+    seed: int | None = Field(
+        None,
+        description="the deal's seed, only once the game (a match: its last game) is over, to replay "
+        "the deal; before, it would show every hand",
     )
 
 

@@ -201,6 +201,7 @@
   const SUIT_ORDER = "shcd"; // alternate black and red in the hand
   const PLAYERS_FALLBACK = { tan: [2, 4], durak: [2, 6], perevodnoy: [2, 6] };
   const SEARCH_ENGINES = ["ismcts", "pimc"];
+  const MAX_SEED = 2n ** 63n - 1n; // the API's largest seed
   const GAME_KEY = "tan.game";
   const LANG_KEY = "tan.lang";
   const SETUP_KEY = "tan.setup";
@@ -218,7 +219,6 @@
     game: null, // the GET /v1/games/{id}?seat=0 answer
     id: null,
     token: null,
-    seed: null,
     setup: null, // the form's values of this game, for "replay"
     hint: null,
     hintFor: -1, // history length the hint was computed for
@@ -306,19 +306,33 @@
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response;
     try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
+      response = await fetch(path, { method, headers, body: text });
     } catch (error) {
       throw new ApiFailure(0, "network", String(error && error.message ? error.message : error));
     }
     const text = await response.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (data && typeof data.seed === "number") data.seed = exactSeed(text);
     if (!response.ok) {
       const detail = data && typeof data.detail === "string" ? data.detail : text || response.statusText;
       const code = data && data.code ? data.code : "http_" + response.status;
       throw new ApiFailure(response.status, code, detail, response.headers.get("Retry-After"));
     }
     return data;
+  }
+
+  // A game view's seed (its last field) as the digits sent, not a number rounded past 2^53.
+  function exactSeed(text) {
+    const found = /"seed":\s*(\d+)\s*\}\s*$/.exec(text);
+    return found ? found[1] : null;
+  }
+
+  // The request's JSON with `seed` written as its digits (a JavaScript number would round it).
+  function withSeed(request, seed) {
+    const text = JSON.stringify(request);
+    return seed === null || seed === undefined ? text : `{"seed":${seed},${text.slice(1)}`;
   }
 
   // Run one request at a time; the page shows it is busy meanwhile.
@@ -829,8 +843,10 @@
     if (SEARCH_ENGINES.includes(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= 10000)) {
       throw new Error(t("badTime"));
     }
-    const seed = seedText === "" ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
-    if (!Number.isSafeInteger(seed)) throw new Error(t("badSeed"));
+    // Left blank, the server draws the seed (63 bits) and shows it only once the game is over: a
+    // seed deals every hand. Kept as its digits, since JavaScript numbers stop at 2^53.
+    const seed = seedText === "" ? null : seedText.replace(/^0+(?=\d)/, "");
+    if (seed !== null && BigInt(seed) > MAX_SEED) throw new Error(t("badSeed"));
     const games = Number($("games").value || "1");
     if (!(Number.isInteger(games) && games >= 1 && games <= 100)) throw new Error(t("badGames"));
     const options = {};
@@ -850,20 +866,19 @@
     for (let i = 1; i < setup.players; i++) seats.push(engineSeat);
     const options = setup.options || {};
     const rules = Object.keys(options).length ? { preset: setup.preset, ...options } : setup.preset;
-    const request = { rules, players: setup.players, seats, seed: setup.seed };
+    const request = { rules, players: setup.players, seats };
     if ((setup.games || 1) > 1) request.match = { games: setup.games };
     busyWith(async () => {
       state.token = null;
-      const created = await api("POST", "/v1/games", request);
+      const created = await api("POST", "/v1/games", withSeed(request, setup.seed));
       clearMessage();
       state.id = created.id;
       state.token = created.tokens[0];
-      state.seed = setup.seed;
-      state.setup = setup;
+      state.setup = { ...setup, seed: null };
       state.game = created.game;
       state.hint = null;
       state.choosing = null;
-      store.set("sessionStorage", GAME_KEY, JSON.stringify({ id: state.id, token: state.token, seed: state.seed, setup }));
+      store.set("sessionStorage", GAME_KEY, JSON.stringify({ id: state.id, token: state.token, setup: state.setup }));
       store.set("localStorage", SETUP_KEY, JSON.stringify({ ...setup, seed: undefined }));
       showGame();
     });
@@ -894,7 +909,6 @@
     if (!record || !record.id || !record.token) return;
     state.id = record.id;
     state.token = record.token;
-    state.seed = record.seed ?? null;
     state.setup = record.setup || null;
     await busyWith(async () => {
       try {
@@ -996,10 +1010,12 @@
     renderOver(game, over && !reviewOpen());
     renderReview();
 
-    $("game-info").textContent = state.seed !== null && state.seed !== undefined
-      ? t("gameInfo", { id: state.id, seed: state.seed })
+    // The seed comes only with a finished game (before, it would show every hand).
+    const seed = over && typeof game.seed === "string" ? game.seed : null;
+    $("game-info").textContent = seed !== null
+      ? t("gameInfo", { id: state.id, seed })
       : t("gameInfoNoSeed", { id: state.id });
-    $("replay").hidden = !state.setup;
+    $("replay").hidden = !(state.setup && seed !== null);
     if (!state.busy) refreshTracker(); // after the game view is shown
   }
 
@@ -1525,7 +1541,9 @@
     $("new-game-top").addEventListener("click", showSetup);
     $("new-game-over").addEventListener("click", showSetup);
     $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); });
-    $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
+    $("replay").addEventListener("click", () => {
+      if (state.setup && state.game && typeof state.game.seed === "string") startGame({ ...state.setup, seed: state.game.seed });
+    });
     $("review-button").addEventListener("click", openReview);
     $("review-close").addEventListener("click", closeReview);
     $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });

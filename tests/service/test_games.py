@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from service.deps import services_of
+from service.engine import Searcher
 from service.schemas import GameCreatedResponse
-from solver.game.cards import Card
+from solver.game.cards import Card, deck
 from solver.game.errors import ErrorCode, PositionError
 from solver.game.position import Position
 from solver.game.reference import random_deck
@@ -424,3 +427,48 @@ def test_a_retried_move_after_a_lost_answer_is_refused_with_409(client: TestClie
     assert client.post(url, json=reply, headers=bearer(game["tokens"][1])).status_code == 200
     error(client.post(url, json={**reply, "expected_ply": -1}, headers=bearer(game["tokens"][1])),
           422, "invalid_request")
+
+
+def test_the_deal_seed_is_shown_only_once_the_game_is_over(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a seed the server draws 63 bits; the view shows the seed only at the end (it deals
+    every hand), and the same seed then deals the same game again."""
+    drawn: list[int] = []
+    real = secrets.randbits
+    monkeypatch.setattr(secrets, "randbits", lambda bits: drawn.append(bits) or real(bits))
+    game = create(client, rules="durak", seats=["human", "random"], first_attacker=0)
+    assert drawn == [63, 63]  # the deal's seed and the engines' own
+    body = game["game"]
+    assert "seed" not in body
+    while body["status"] == "playing":
+        body = move(client, game, 0, body["legal_moves"][-1]).json()
+        assert body["status"] == "over" or "seed" not in body
+    seed = body["seed"]
+    assert 0 <= seed < 2**63
+    again = create(client, rules="durak", seats=["human", "human"], seed=seed, first_attacker=0)
+    assert again["game"]["position"]["hand"] == game["game"]["position"]["hand"]
+    dealt = create(client, rules="durak", seats=["human", "random"], deck=[str(c) for c in deck(36)],
+                   first_attacker=0)
+    body = dealt["game"]
+    while body["status"] == "playing":
+        body = move(client, dealt, 0, body["legal_moves"][-1]).json()
+    assert "seed" not in body  # a game dealt from a given deck has no seed that replays it
+
+
+def test_the_engines_seed_is_not_the_deals(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same deal twice: the engines' seeds differ between the games, and neither is derived
+    from the deal's seed, so replaying a deal does not replay the engines' choices."""
+    services = services_of(client.app)  # type: ignore[arg-type]
+    seeds: list[int] = []
+    real = services.searcher.engine_move
+
+    def engine_move(spec: Any, position: Any, seed: int, **kwargs: Any) -> Any:
+        seeds.append(seed)
+        return real(spec, position, seed, **kwargs)
+
+    monkeypatch.setattr(services.searcher, "engine_move", engine_move)
+    for _ in range(2):
+        create(client, rules="durak", seats=["random", "human"], seed=5, first_attacker=0)
+    assert len(seeds) == 2 and seeds[0] != seeds[1]
+    assert Searcher.engine_seed(5, 0) not in seeds
