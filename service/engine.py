@@ -140,7 +140,8 @@ class Searcher:
 
     @staticmethod
     def engine_seed(game_seed: int, ply: int) -> int:
-        """A reproducible per-move seed for engine seats, fixed by the game's seed and the ply."""
+        """A reproducible per-move seed for engine seats, fixed by the game's engine seed (not the
+        deal's) and the ply."""
         return random.Random(f"{game_seed}:{ply}").getrandbits(63)
 
     @staticmethod

@@ -473,7 +473,7 @@ class GameManager:
     async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
         its view and what it saw the others do, whoever is to move and after the end. No search: it
-        runs in a worker thread, not a search slot, with a seed fixed by the game's seed and ply."""
+        runs in a worker thread, not a search slot, with a seed fixed by the game's engine seed and ply."""
         self.require_token(seat, token)
 
         def track() -> Tracker:
