@@ -37,7 +37,8 @@ from service.capacity import SearchPool
 from service.engine import Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
-from service.store import GameRecord, GameStore, StaleGameError
+from service.settings import Settings
+from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesError
 from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
@@ -171,12 +172,13 @@ class GameManager:
     """Creates, loads, shows and advances games; one instance per app."""
 
     def __init__(self, store: GameStore, searcher: Searcher, pool: SearchPool, metrics: Metrics,
-                 cache_size: int) -> None:
+                 settings: Settings) -> None:
         self.store = store
         self.searcher = searcher
         self.pool = pool
         self.metrics = metrics
-        self.cache_size = cache_size
+        self.settings = settings
+        self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
 
@@ -210,6 +212,22 @@ class GameManager:
         live = LiveGame.rebuild(record)
         self._remember(live)
         return live
+
+    async def sweep(self) -> int:
+        """Delete the games that ended `finished_ttl_s` ago and those nobody has moved in for
+        `abandoned_ttl_s`; note the store's counts in the metrics. Returns how many went."""
+        now = time.time()
+        s = self.settings
+
+        def expire() -> tuple[int, dict[str, int]]:
+            gone = self.store.expire(now - s.finished_ttl_s, now - s.abandoned_ttl_s)
+            return gone, self.store.counts()
+
+        gone, counts = await anyio.to_thread.run_sync(expire)
+        self.metrics.games_expired.inc(gone)
+        for status, count in counts.items():
+            self.metrics.games_stored.labels(status).set(count)
+        return gone
 
     async def _load(self, game_id: str) -> LiveGame:
         return await anyio.to_thread.run_sync(self._fresh, game_id)
@@ -368,10 +386,20 @@ class GameManager:
 
     # -- creating and playing -------------------------------------------------------------------
 
-    async def create(self, request: Any) -> tuple[str, list[str | None], dict[str, Any]]:
+    async def create(
+        self, request: Any, address: str | None = None
+    ) -> tuple[str, list[str | None], dict[str, Any]]:
         """`POST /v1/games`: deal, let engines play until a human must act, store. Returns
         the id, the tokens and the view of the first human seat (of seat 0 in a game of
-        engines only, which has no player whose hand must stay hidden)."""
+        engines only, which has no player whose hand must stay hidden).
+
+        The client at `address` may have `max_playing_per_client` games being played: checked
+        before the engines play, and again as the game is stored (429 beyond)."""
+        client = None if address is None else _hash(f"client:{address}")
+        cap = self.settings.max_playing_per_client
+        human = any(spec == HUMAN for spec in request.seats)  # else the game is over before it is stored
+        if human and client is not None and await anyio.to_thread.run_sync(self.store.playing, client) >= cap:
+            raise _too_many(cap)
         rules = Rules.from_json(request.rules)
         seats = [self._seat_spec(spec) for spec in request.seats]
         players = request.players if request.players is not None else len(seats)
@@ -407,7 +435,10 @@ class GameManager:
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         answer = await anyio.to_thread.run_sync(self._checked_view, live, viewer)
         moves = [(mover, move.notation) for _number, mover, move in live.history]
-        await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status)
+        try:
+            await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status, client, cap)
+        except TooManyGamesError:
+            raise _too_many(cap) from None
         self._remember(live)
         self.metrics.games_created.inc()
         self.metrics.moves_played.labels("engine").inc(played)
@@ -504,6 +535,14 @@ class GameManager:
             )
         found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
         return await self.pool.run(lambda: run(seat, found))
+
+
+def _too_many(cap: int) -> ApiError:
+    return ApiError(
+        ErrorCode.TOO_MANY_REQUESTS,
+        f"this client already has {cap} games being played: finish one (or leave it; an abandoned game "
+        "is deleted after a while) before dealing another",
+    )
 
 
 def _engine_seed(setup: dict[str, Any]) -> int:

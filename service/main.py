@@ -10,6 +10,8 @@ from outside).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -23,7 +25,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.types import ASGIApp
 
 from service.capacity import CapacityGate
-from service.deps import services_of
+from service.deps import Services, services_of
 from service.errors import install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
 from service.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
@@ -66,12 +68,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        services_of(app)  # open the store and the pool before the first request
-        yield
-        services = getattr(app.state, "services", None)
-        if services is not None:
-            del app.state.services  # a later start opens them anew
-            services.stop()
+        services = services_of(app)  # open the store and the pool before the first request
+        sweeping = asyncio.create_task(_sweep(services))
+        try:
+            yield
+        finally:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
+            started = getattr(app.state, "services", None)
+            if started is not None:
+                del app.state.services  # a later start opens them anew
+                started.stop()
 
     app = FastAPIOffline(
         redoc_url=None,
@@ -112,6 +120,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     _outermost(app, SecurityHeadersMiddleware)
     return app
+
+
+async def _sweep(services: Services) -> None:
+    """Delete expired games now and every `sweep_interval_s` (docs/api.md §3, "Storage"); a sweep
+    that fails (the store unavailable) is logged and tried again at the next one."""
+    while True:
+        try:
+            await services.games.sweep()
+        except Exception:
+            log.exception("the sweep of expired games failed")
+        await asyncio.sleep(services.settings.sweep_interval_s)
 
 
 def _outermost(app: FastAPI, middleware: Callable[[ASGIApp], ASGIApp]) -> None:

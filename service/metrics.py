@@ -63,6 +63,18 @@ class Metrics:
             buckets=_RATE_BUCKETS, registry=self.registry,
         )
         self.games_created = Counter("tan_games_created", "games created", registry=self.registry)
+        self.games_expired = Counter(
+            "tan_games_expired", "games deleted by the sweep: finished, or abandoned mid-game",
+            registry=self.registry,
+        )
+        self.games_stored = Gauge(
+            "tan_games_stored", "games in the store at the last sweep, by status (playing, over)", ["status"],
+            registry=self.registry,
+        )
+        self.database_bytes = Gauge(
+            "tan_database_bytes", "size of the game store on disk (the file and its write-ahead log)",
+            registry=self.registry,
+        )
         self.moves_played = Counter(
             "tan_moves_played", "moves played in stored games, by who played (human, engine)", ["by"],
             registry=self.registry,

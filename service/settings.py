@@ -88,6 +88,23 @@ class Settings(BaseSettings):
         "at most its share of it (and at most max_time_ms), so a review always ends",
     )
     game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
+    finished_ttl_s: float = Field(
+        default=7 * 86_400, gt=0, description="a finished game is deleted this many seconds after its end"
+    )
+    abandoned_ttl_s: float = Field(
+        default=2 * 86_400,
+        gt=0,
+        description="a game still being played is deleted when nobody has moved in it for this many seconds",
+    )
+    sweep_interval_s: float = Field(
+        default=600, gt=0, description="how often expired games are looked for and deleted, in seconds"
+    )
+    max_playing_per_client: int = Field(
+        default=20,
+        ge=1,
+        description="games one client (one address) may have being played at once; beyond, creating "
+        "one answers 429",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

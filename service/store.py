@@ -9,6 +9,11 @@ rules, so no pickled state is ever read back.
 Writes are optimistic: `append` runs in a `BEGIN IMMEDIATE` transaction and
 applies only if the game's stored ply count is still the one the caller read,
 so two racing writers can never both add a move at the same ply.
+
+Storage stays bounded: `expire` deletes finished games and games nobody has
+moved in for a while (the service sweeps periodically), and `create` refuses a
+client more games still being played than its cap. A client is kept only as a
+hash of its address.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError"]
+__all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError", "TooManyGamesError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -35,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     plies      INTEGER NOT NULL DEFAULT 0,
     status     TEXT NOT NULL,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    client     TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -48,8 +54,12 @@ CREATE TABLE IF NOT EXISTS probe (
     id INTEGER PRIMARY KEY,
     at REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at);
+CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status);
 """
-_SCHEMA_VERSION = 1
+# Schema 1 had no client column: a store of it gains one (its games belong to no client).
+_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN client TEXT;"}
+_SCHEMA_VERSION = 2
 
 log = logging.getLogger("service")
 
@@ -74,6 +84,10 @@ class StorageUnavailableError(Exception):
     """SQLite could not read or write the file (an operational error: a full or read-only disk, a
     file locked past the timeout, missing or unreadable); the service answers 503
     `storage_unavailable`, and nothing was stored."""
+
+
+class TooManyGamesError(Exception):
+    """The client already has as many games being played as it may."""
 
 
 class StaleGameError(Exception):
@@ -103,10 +117,12 @@ class GameStore:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, _SCHEMA_VERSION):
+            if version not in (0, *_MIGRATIONS, _SCHEMA_VERSION):
                 raise RuntimeError(
                     f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}"
                 )
+            if version in _MIGRATIONS:
+                db.executescript(_MIGRATIONS[version])
             db.executescript(_SCHEMA)
             db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
 
@@ -139,17 +155,32 @@ class GameStore:
             db.execute("COMMIT")
 
     def create(
-        self, game_id: str, setup: dict[str, Any], moves: Sequence[tuple[int, str]], status: str
+        self,
+        game_id: str,
+        setup: dict[str, Any],
+        moves: Sequence[tuple[int, str]],
+        status: str,
+        client: str | None = None,
+        max_playing: int | None = None,
     ) -> None:
-        """Store a new game with the moves its engine seats played at once."""
+        """Store a new game with the moves its engine seats played at once; `client` (a hash of
+        its address) may have at most `max_playing` games being played, this one included
+        (`TooManyGamesError` beyond)."""
         now = time.time()
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
+                if (
+                    client is not None
+                    and max_playing is not None
+                    and status == "playing"
+                    and self._playing(db, client) >= max_playing
+                ):
+                    raise TooManyGamesError(client)
                 db.execute(
-                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, json.dumps(setup), len(moves), status, now, now),
+                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at, client) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, json.dumps(setup), len(moves), status, now, now, client),
                 )
                 db.executemany(
                     "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
@@ -159,6 +190,50 @@ class GameStore:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+
+    @staticmethod
+    def _playing(db: sqlite3.Connection, client: str) -> int:
+        row = db.execute(
+            "SELECT count(*) FROM games WHERE client = ? AND status = 'playing'", (client,)
+        ).fetchone()
+        return int(row[0])
+
+    def playing(self, client: str) -> int:
+        """How many games `client` has that are still being played."""
+        with self._connect() as db:
+            return self._playing(db, client)
+
+    def expire(self, finished_before: float, idle_before: float) -> int:
+        """Delete the games that ended before `finished_before` and those still being played whose
+        last move is older than `idle_before` (abandoned); returns how many went."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
+                db.execute(
+                    f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
+                    (finished_before, idle_before),
+                )
+                gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        return int(gone)
+
+    def counts(self) -> dict[str, int]:
+        """How many games are stored, by status (`playing`, `over`)."""
+        with self._connect() as db:
+            rows = db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall()
+        return {"playing": 0, "over": 0} | {str(status): int(count) for status, count in rows}
+
+    def size(self) -> int:
+        """Bytes the store takes on disk: the file and its write-ahead log."""
+        total = 0
+        for file in (self.path, self.path.with_name(self.path.name + "-wal")):
+            with contextlib.suppress(FileNotFoundError):
+                total += file.stat().st_size
+        return total
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored game, or None."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from service.deps import ServicesDep, TokenDep
@@ -37,15 +37,17 @@ SeatQuery = Annotated[int, Query(description="whose view: a human seat, with its
     "",
     status_code=201,
     response_model=GameCreatedResponse,
-    responses=error_responses(413, 422, 503),
+    responses=error_responses(413, 422, 429, 503),
 )
-async def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONResponse:
-    """Deal a new game. Engine seats move at once until a human must act.
+async def create_game(body: GameCreateRequest, request: Request, services: ServicesDep) -> JSONResponse:
+    """Deal a new game. Engine seats move at once until a human must act. A client (an address)
+    may have `TAN_MAX_PLAYING_PER_CLIENT` games being played at once (429 beyond).
 
     The answer holds one secret token per human seat (null for engines): keep it,
     it is shown only here. `game` is the first human seat's view.
     """
-    game_id, tokens, view = await services.games.create(body)
+    address = request.client.host if request.client is not None else None
+    game_id, tokens, view = await services.games.create(body, address)
     return JSONResponse(
         {"id": game_id, "tokens": tokens, "game": view},
         status_code=201,

@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 from pathlib import Path
 
 import pytest
 
+from service.deps import services_of
 from service.settings import Settings
-from service.store import GameStore, StaleGameError
+from service.store import GameStore, StaleGameError, TooManyGamesError
 from tests.support.service import bearer, create, error, make_client, make_settings, move, view
 
 
@@ -137,3 +139,79 @@ def test_a_store_that_cannot_be_used_answers_503_and_readyz_says_so(tmp_path: Pa
         assert client.get("/readyz").status_code == 200
         assert view(client, game, 0)["history"] == []  # the refused move was not stored
         assert move(client, game, 0, lead).status_code == 200
+
+
+def test_expiry_deletes_finished_and_abandoned_games_only(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    for game_id, status in (("done", "over"), ("idle", "playing"), ("fresh", "playing"), ("recent", "over")):
+        store.create(game_id, {"format": 1}, [(0, "attack 7c")], status)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE games SET updated_at = 100 WHERE id IN ('done', 'idle')")
+        db.execute("UPDATE games SET updated_at = 300 WHERE id IN ('fresh', 'recent')")
+    assert store.counts() == {"playing": 2, "over": 2}
+    # Finished games go after 150, games being played only after 50: 'idle' stays this time.
+    assert store.expire(finished_before=200, idle_before=50) == 1
+    assert store.load("done") is None and store.load("idle") is not None
+    assert store.expire(finished_before=200, idle_before=200) == 1
+    assert store.load("idle") is None and store.load("fresh") is not None and store.load("recent") is not None
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == 2  # their moves went too
+    assert store.size() > 0
+
+
+def test_a_store_of_the_first_schema_gains_the_client_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, setup TEXT NOT NULL, plies INTEGER NOT NULL DEFAULT 0,"
+            " status TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL);"
+            "CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
+            " seat INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, ply));"
+            "INSERT INTO games VALUES ('g', '{\"format\": 1}', 0, 'playing', 1, 1);"
+            "PRAGMA user_version = 1;"
+        )
+    store = GameStore(path)
+    assert store.load("g") is not None and store.playing("someone") == 0
+    store.create("h", {"format": 1}, [], "playing", client="someone", max_playing=1)
+    with pytest.raises(TooManyGamesError):
+        store.create("i", {"format": 1}, [], "playing", client="someone", max_playing=1)
+    store.create("j", {"format": 1}, [], "playing", client="another", max_playing=1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_a_client_may_have_only_so_many_games_being_played(tmp_path: Path) -> None:
+    with make_client(make_settings(tmp_path / "games.db", max_playing_per_client=2)) as client:
+        first = create(client, rules="durak", seats=["human", "greedy"], seed=1)
+        create(client, rules="durak", seats=["human", "greedy"], seed=2)
+        refused = client.post("/v1/games", json={"rules": "durak", "seats": ["human", "greedy"]})
+        assert "2 games being played" in error(refused, 429, "too_many_requests")
+        # Games of engines only are over at once and count for nothing.
+        create(client, rules="durak", seats=["greedy", "greedy"], seed=3)
+        body = first["game"]
+        while body["status"] == "playing":
+            body = move(client, first, 0, body["legal_moves"][0]).json()
+        create(client, rules="durak", seats=["human", "greedy"], seed=4)  # one finished: room again
+
+
+def test_the_sweep_deletes_expired_games_and_the_metrics_show_the_store(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "games.db", finished_ttl_s=0.001, abandoned_ttl_s=3600,
+                             sweep_interval_s=0.02)
+    with make_client(settings) as client:
+        over = create(client, rules="durak", seats=["greedy", "greedy"], seed=3)
+        playing = create(client, rules="durak", seats=["human", "greedy"], seed=4)
+        store = services_of(client.app).store  # type: ignore[arg-type]
+        event = threading.Event()
+        for _ in range(1000):  # a hang guard, not a timing: the sweep runs every 20 ms
+            if store.load(over["id"]) is None:
+                break
+            event.wait(0.01)
+        assert store.load(over["id"]) is None
+        assert view(client, playing, 0)["status"] == "playing"  # not abandoned yet
+        gone = client.get(f"/v1/games/{over['id']}", params={"seat": 0}, headers=bearer("x"))
+        error(gone, 404, "not_found")
+        metrics = client.get("/metrics").text
+        size = next(line for line in metrics.splitlines() if line.startswith("tan_database_bytes "))
+        assert float(size.split()[1]) > 0
+        assert 'tan_games_stored{status="playing"} 1.0' in metrics
+        assert "tan_games_expired_total 1.0" in metrics
