@@ -201,17 +201,22 @@ def test_the_sweep_deletes_expired_games_and_the_metrics_show_the_store(tmp_path
         over = create(client, rules="durak", seats=["greedy", "greedy"], seed=3)
         playing = create(client, rules="durak", seats=["human", "greedy"], seed=4)
         store = services_of(client.app).store  # type: ignore[arg-type]
+        counted = 'tan_games_stored{status="playing"} 1.0'
+
+        def swept() -> bool:  # the game gone, and a sweep since both games were stored
+            return store.load(over["id"]) is None and counted in client.get("/metrics").text
+
         event = threading.Event()
         for _ in range(1000):  # a hang guard, not a timing: the sweep runs every 20 ms
-            if store.load(over["id"]) is None:
+            if swept():
                 break
             event.wait(0.01)
-        assert store.load(over["id"]) is None
+        assert swept()
         assert view(client, playing, 0)["status"] == "playing"  # not abandoned yet
         gone = client.get(f"/v1/games/{over['id']}", params={"seat": 0}, headers=bearer("x"))
         error(gone, 404, "not_found")
         metrics = client.get("/metrics").text
         size = next(line for line in metrics.splitlines() if line.startswith("tan_database_bytes "))
         assert float(size.split()[1]) > 0
-        assert 'tan_games_stored{status="playing"} 1.0' in metrics
+        assert 'tan_games_stored{status="over"} 0.0' in metrics
         assert "tan_games_expired_total 1.0" in metrics
