@@ -21,13 +21,14 @@ engine seats' hands are never shown to anyone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -181,6 +182,8 @@ class GameManager:
         self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
+        self._working: dict[str, int] = {}  # requests at work, by game
+        self._admit_lock = threading.Lock()  # guards that count only
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -197,21 +200,49 @@ class GameManager:
         with self._cache_lock:
             self._cache.pop(game_id, None)
 
-    def _fresh(self, game_id: str) -> LiveGame:
-        """The game as stored now: cached if no move was added since (a worker thread calls this).
+    def _fresh(self, game_id: str, seat: int, token: str | None) -> LiveGame:
+        """The game as stored now, once `token` is shown to be `seat`'s (a worker thread calls
+        this): cached if no move was added since, else replayed — only for the seat's holder, so a
+        wrong token costs a read of the stored set-up, never a replay.
 
         A cached `LiveGame` is never changed once shared: a move makes a new one.
         """
         with self._cache_lock:
             cached = self._cache.get(game_id)
         if cached is not None and self.store.plies(game_id) == cached.plies:
+            self.authorize(cached.setup, seat, token)
             return cached
         record = self.store.load(game_id)
         if record is None:
             raise ApiError(ErrorCode.NOT_FOUND, f"no game with id {game_id!r}")
+        self.authorize(record.setup, seat, token)
         live = LiveGame.rebuild(record)
         self._remember(live)
         return live
+
+    @contextlib.contextmanager
+    def _admitted(self, game_id: str) -> Iterator[None]:
+        """One of at most `max_requests_per_game` requests at work on this game (429 beyond, with
+        Retry-After): one game's requests cannot pile up in the worker threads or the search
+        queue while others wait."""
+        cap = self.settings.max_requests_per_game
+        with self._admit_lock:
+            working = self._working.get(game_id, 0)
+            if working >= cap:
+                retry = str(self.settings.retry_after_s)
+                raise ApiError(
+                    ErrorCode.TOO_MANY_REQUESTS,
+                    f"{cap} requests for game {game_id} are already at work; retry in {retry} s",
+                    {"Retry-After": retry},
+                )
+            self._working[game_id] = working + 1
+        try:
+            yield
+        finally:
+            with self._admit_lock:
+                left = self._working.pop(game_id) - 1
+                if left:
+                    self._working[game_id] = left
 
     async def sweep(self) -> int:
         """Delete the games that ended `finished_ttl_s` ago and those nobody has moved in for
@@ -229,8 +260,8 @@ class GameManager:
             self.metrics.games_stored.labels(status).set(count)
         return gone
 
-    async def _load(self, game_id: str) -> LiveGame:
-        return await anyio.to_thread.run_sync(self._fresh, game_id)
+    async def _load(self, game_id: str, seat: int, token: str | None) -> LiveGame:
+        return await anyio.to_thread.run_sync(self._fresh, game_id, seat, token)
 
     # -- seats and tokens -----------------------------------------------------------------------
 
@@ -266,21 +297,20 @@ class GameManager:
                 {"WWW-Authenticate": "Bearer"},
             )
 
-    def authorize(self, live: LiveGame, seat: int, token: str | None) -> None:
-        """Raise unless `token` is `seat`'s: 422 for no such seat, 403 for an engine seat or a wrong
-        token, 401 for no token."""
-        if isinstance(seat, bool) or seat not in range(live.game.players):
-            raise TanError(
-                f"seat: no seat {seat!r} in this {live.game.players}-seat game", ErrorCode.INVALID_SEAT
-            )
-        spec = live.seats[seat]
+    def authorize(self, setup: dict[str, Any], seat: int, token: str | None) -> None:
+        """Raise unless `token` is `seat`'s in the game of this stored set-up: 422 for no such
+        seat, 403 for an engine seat or a wrong token, 401 for no token."""
+        players = int(setup["players"])
+        if isinstance(seat, bool) or seat not in range(players):
+            raise TanError(f"seat: no seat {seat!r} in this {players}-seat game", ErrorCode.INVALID_SEAT)
+        spec = setup["seats"][seat]
         if spec != HUMAN:
             engine = spec["engine"] if isinstance(spec, dict) else spec
             raise ApiError(
                 ErrorCode.ENGINE_SEAT,
                 f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
             )
-        expected = live.setup["token_hashes"][seat]
+        expected = setup["token_hashes"][seat]
         self.require_token(seat, token)
         assert token is not None
         if not hmac.compare_digest(_hash(token), expected):
@@ -337,13 +367,9 @@ class GameManager:
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
         self.require_token(seat, token)
-
-        def read() -> dict[str, Any]:
-            live = self._fresh(game_id)
-            self.authorize(live, seat, token)
-            return self._checked_view(live, seat)
-
-        return await anyio.to_thread.run_sync(read)
+        live = await self._load(game_id, seat, token)
+        with self._admitted(game_id):
+            return await anyio.to_thread.run_sync(self._checked_view, live, seat)
 
     # -- engines --------------------------------------------------------------------------------
 
@@ -456,9 +482,15 @@ class GameManager:
         state the move was meant for: a game that has moved on is then refused (409).
         """
         self.require_token(seat, token)
+        await self._load(game_id, seat, token)  # authorized before it counts against the game's cap
+        with self._admitted(game_id):
+            return await self._play(game_id, seat, move_input, token, expected_ply)
+
+    async def _play(
+        self, game_id: str, seat: int, move_input: Any, token: str | None, expected_ply: int | None
+    ) -> dict[str, Any]:
         for _attempt in range(_WRITE_ATTEMPTS):
-            stored = await self._load(game_id)
-            self.authorize(stored, seat, token)
+            stored = await self._load(game_id, seat, token)
             seen = stored.seen_plies(seat)
             if expected_ply is not None and expected_ply != seen:
                 raise ApiError(
@@ -495,26 +527,26 @@ class GameManager:
         """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (its position and
         the game's history from its view), in a search slot."""
         self.require_token(seat, token)
-        live = await self._load(game_id)
-        self.authorize(live, seat, token)
-        position = live.position(seat)
-        self.searcher.check_to_move(position)
-        return await self.pool.run(lambda: run(position, live.history_of(seat)))
+        live = await self._load(game_id, seat, token)
+        with self._admitted(game_id):
+            position = live.position(seat)
+            self.searcher.check_to_move(position)
+            return await self.pool.run(lambda: run(position, live.history_of(seat)))
 
     async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
         its view and what it saw the others do, whoever is to move and after the end. No search: it
         runs in a worker thread, not a search slot, with a seed fixed by the game's engine seed and ply."""
         self.require_token(seat, token)
+        live = await self._load(game_id, seat, token)
 
         def track() -> Tracker:
-            live = self._fresh(game_id)
-            self.authorize(live, seat, token)
             history = live.history_of(seat) if self.searcher.settings.beliefs else None
             seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
             return self.searcher.track(live.position(seat), history, seed)
 
-        return await anyio.to_thread.run_sync(track)
+        with self._admitted(game_id):
+            return await anyio.to_thread.run_sync(track)
 
     async def analysis(
         self,
@@ -526,15 +558,15 @@ class GameManager:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
         `seat`, from its record of the game, in a search slot."""
         self.require_token(seat, token)
-        live = await self._load(game_id)
-        self.authorize(live, seat, token)
+        live = await self._load(game_id, seat, token)
         if not live.over:
             raise ApiError(
                 ErrorCode.GAME_NOT_OVER,
                 f"game {game_id} is still being played: its review comes once it is over",
             )
-        found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
-        return await self.pool.run(lambda: run(seat, found))
+        with self._admitted(game_id):
+            found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
+            return await self.pool.run(lambda: run(seat, found))
 
 
 def _too_many(cap: int) -> ApiError:

@@ -88,6 +88,12 @@ class Settings(BaseSettings):
         "at most its share of it (and at most max_time_ms), so a review always ends",
     )
     game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
+    max_requests_per_game: int = Field(
+        default=8,
+        ge=1,
+        description="requests at work on one game at once (reads, moves, hints, trackers, reviews); "
+        "beyond, 429 with Retry-After",
+    )
     finished_ttl_s: float = Field(
         default=7 * 86_400, gt=0, description="a finished game is deleted this many seconds after its end"
     )

@@ -141,7 +141,8 @@ _MEANING: dict[ErrorCode, str] = {
     "game moved on since the move was chosen (an earlier try may have been stored); read it again",
     ErrorCode.TOO_LARGE: "a request body over the size limit",
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: "a body that is not JSON",
-    ErrorCode.TOO_MANY_REQUESTS: "too many requests from this client (as many games being played as it may)",
+    ErrorCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, or requests at "
+    "work on one game",
     ErrorCode.INTERNAL: "a bug in the server (logged); the request changed nothing it should not",
     ErrorCode.BUSY: "every search slot is busy; retry after the Retry-After header's seconds",
     ErrorCode.STORAGE_UNAVAILABLE: "the game store cannot be read or written now (a full or read-only "
