@@ -26,7 +26,7 @@ from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.intervals import score_interval
-from solver.search.limits import Limits
+from solver.search.limits import Limits, StopFlag
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -71,7 +71,9 @@ class Solver:
     `particles` worlds by how likely the other seats' moves are under `model`
     and search those — `model` is the kinds of player the others may be
     (default `solver.search.beliefs.KINDS`) — (off: every consistent world is
-    equally likely).
+    equally likely); `stop`: a flag another thread may set to end every search of this solver at
+    once, with what it has found so far (an exact solve then gives way to the tree search, which
+    stops too).
     """
 
     def __init__(
@@ -91,6 +93,7 @@ class Solver:
         beliefs: bool = True,
         particles: int = 16384,
         model: OpponentModel | Sequence[Kind] | None = None,
+        stop: StopFlag | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -115,6 +118,7 @@ class Solver:
         self.beliefs = beliefs
         self.particles = particles
         self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
+        self.stop = stop
 
     # -- the two questions -------------------------------------------------------------
 
@@ -244,6 +248,7 @@ class Solver:
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards,
                 exact_budget=self.exact_budget,
+                stop=self.stop.buffer if self.stop is not None else None,
             )
 
         start = time.perf_counter()
@@ -261,7 +266,8 @@ class Solver:
         time_ms = result.time_ms
         if reason is None:
             reached = limits.iterations is not None and iterations >= limits.iterations
-            reason = "iterations" if reached else "time"
+            stopped = self.stop is not None and self.stop.is_set()
+            reason = "iterations" if reached else "stopped" if stopped else "time"
         return SearchStats(
             algorithm=self.algorithm,
             iterations=iterations,
@@ -287,7 +293,8 @@ class Solver:
         """The exact values, or None when the node budget or the time limit runs out first."""
         try:
             return _search.solve_exact(
-                root.world(), hero, self.exact_root_nodes, float(limits.time_ms or 0.0)
+                root.world(), hero, self.exact_root_nodes, float(limits.time_ms or 0.0),
+                stop=self.stop.buffer if self.stop is not None else None,
             )
         except TimeoutError:
             return None
