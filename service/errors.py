@@ -64,7 +64,8 @@ _DESCRIPTIONS = {
     422: "invalid input: see `code` ("
     + ", ".join(code.value for code in ErrorCode if code.status == 422)
     + ")",
-    503: "`busy`: every search slot is busy; `storage_unavailable`: the game store cannot be read or "
+    503: "`busy`: every search slot is busy and the queue full (or no slot came free in time); "
+    "`storage_unavailable`: the game store cannot be read or "
     "written now; retry after the Retry-After header's seconds",
 }
 

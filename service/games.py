@@ -49,7 +49,7 @@ from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, SEARCH_ENGINES, make_player
-from solver.search import Limits, Tracker
+from solver.search import Limits, StopFlag, Tracker
 from solver.search.beliefs import History, HistoryReader
 from solver.search.review import Decision, decisions
 
@@ -373,42 +373,43 @@ class GameManager:
 
     # -- engines --------------------------------------------------------------------------------
 
-    def _needs_search(self, live: LiveGame) -> bool:
-        """Whether engine seats may search before a human must act (then a search slot is needed)."""
+    @staticmethod
+    def _engine_to_move(live: LiveGame) -> bool:
         game = live.game
-        if live.over or live.is_human(game.to_move or 0):
-            return False
-        return any(isinstance(spec, dict) and spec["engine"] in SEARCH_ENGINES for spec in live.seats)
+        return not live.over and game.to_move is not None and not live.is_human(game.to_move)
 
-    def _engines_play(self, live: LiveGame) -> int:
+    def _engines_play(self, live: LiveGame, stop: StopFlag | None = None) -> int:
         """Engine seats move on `live` until a human must act or the match ends; returns how many
         moves they played.
 
-        Past the request's engine budget the engines play greedy moves, so this always ends soon.
+        Each search gets at most what is left of the request's engine budget, and past it the
+        engines play greedy moves, so this ends within about the budget.
         """
         played = 0
         deadline = self.searcher.engine_deadline()
         seed = _engine_seed(live.setup)
-        while not live.over and live.game.to_move is not None and not live.is_human(live.game.to_move):
+        while self._engine_to_move(live):
             seat = live.game.to_move
+            assert seat is not None
             spec = live.seats[seat]
             assert isinstance(spec, dict)
-            hurry = time.monotonic() > deadline
+            left_ms = (deadline - time.monotonic()) * 1000.0
+            hurry = left_ms < 1.0 or (stop is not None and stop.is_set())
             history = live.history_of(seat) if spec["engine"] in SEARCH_ENGINES and not hurry else None
             move = self.searcher.engine_move(
                 spec, live.position(seat), self.searcher.engine_seed(seed, live.plies), hurry=hurry,
-                history=history,
+                history=history, time_left_ms=left_ms, stop=stop,
             )
             live.play(move, seat)
             played += 1
         return played
 
     async def _advance(self, live: LiveGame) -> int:
-        """Let the engines reply on `live`: in a search slot if they search (503 if none is free),
-        else in a worker thread."""
-        if self._needs_search(live):
-            return await self.pool.run(lambda: self._engines_play(live))
-        return await anyio.to_thread.run_sync(self._engines_play, live)
+        """Let the engines reply on `live`, in a search slot (the queue's, then 503, when none is
+        free) whatever the engines: every engine move counts against the slots."""
+        if not self._engine_to_move(live):
+            return 0
+        return await self.pool.run(lambda stop: self._engines_play(live, stop))
 
     # -- creating and playing -------------------------------------------------------------------
 
@@ -416,18 +417,22 @@ class GameManager:
         self, request: Any, address: str | None = None
     ) -> tuple[str, list[str | None], dict[str, Any]]:
         """`POST /v1/games`: deal, let engines play until a human must act, store. Returns
-        the id, the tokens and the view of the first human seat (of seat 0 in a game of
-        engines only, which has no player whose hand must stay hidden).
+        the id, the tokens and the view of the first human seat. A game of engines only is
+        refused: it would play a whole game inside one request (`tan arena` plays those).
 
         The client at `address` may have `max_playing_per_client` games being played: checked
         before the engines play, and again as the game is stored (429 beyond)."""
         client = None if address is None else _hash(f"client:{address}")
         cap = self.settings.max_playing_per_client
-        human = any(spec == HUMAN for spec in request.seats)  # else the game is over before it is stored
-        if human and client is not None and await anyio.to_thread.run_sync(self.store.playing, client) >= cap:
+        if client is not None and await anyio.to_thread.run_sync(self.store.playing, client) >= cap:
             raise _too_many(cap)
         rules = Rules.from_json(request.rules)
         seats = [self._seat_spec(spec) for spec in request.seats]
+        if HUMAN not in seats:
+            raise TanError(
+                "seats: a stored game needs a human seat (engines against each other: `tan arena`)",
+                ErrorCode.INVALID_INPUT,
+            )
         players = request.players if request.players is not None else len(seats)
         try:
             rules.check_players(players)
@@ -522,7 +527,8 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[Position, History], T],
+        run: Callable[[Position, History, StopFlag], T],
+        request: Any = None,
     ) -> T:
         """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (its position and
         the game's history from its view), in a search slot."""
@@ -531,7 +537,7 @@ class GameManager:
         with self._admitted(game_id):
             position = live.position(seat)
             self.searcher.check_to_move(position)
-            return await self.pool.run(lambda: run(position, live.history_of(seat)))
+            return await self.pool.run(lambda stop: run(position, live.history_of(seat), stop), request)
 
     async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
@@ -553,7 +559,8 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[int, list[Decision]], T],
+        run: Callable[[int, list[Decision], StopFlag], T],
+        request: Any = None,
     ) -> T:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
         `seat`, from its record of the game, in a search slot."""
@@ -566,7 +573,7 @@ class GameManager:
             )
         with self._admitted(game_id):
             found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
-            return await self.pool.run(lambda: run(seat, found))
+            return await self.pool.run(lambda stop: run(seat, found, stop), request)
 
 
 def _too_many(cap: int) -> ApiError:

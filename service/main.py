@@ -49,8 +49,10 @@ player can see (a *position*, docs/api.md §2.2), and plays stored games against
 * **Moves** are JSON (`{"action": "defend", "card": "9c", "target": "7c"}`) or text
   (`defend 7c with 9c`, `attack 7c`, `take`, `pass`, `transfer 7h`).
 * **Errors** are `{"detail": "...", "code": "..."}`: 422 for bad input with a stable
-  code, 401/403 for tokens, 404 for unknown games, 413 for large bodies, 503 with
-  `Retry-After` when every search slot is busy.
+  code, 401/403 for tokens, 404 for unknown games, 409 for a move behind the game,
+  413 for large bodies, 429 for too many games or requests at once, 503 with
+  `Retry-After` when every search slot is busy and the queue is full, or the store
+  cannot be used.
 """
 
 TAGS = [

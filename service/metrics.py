@@ -40,11 +40,15 @@ class Metrics:
             "tan_searches_running", "searches running now (hints, evaluations, engine moves)",
             registry=self.registry,
         )
+        self.searches_waiting = Gauge(
+            "tan_searches_waiting", "search requests waiting in the queue for a slot", registry=self.registry
+        )
         self.search_slots = Gauge(
             "tan_search_slots", "searches that may run at once (setting max_searches)", registry=self.registry
         )
         self.searches_rejected = Counter(
-            "tan_searches_rejected", "searches refused with 503 because every slot was busy",
+            "tan_searches_rejected",
+            "searches refused with 503: every slot busy and the queue full, or no slot within the wait",
             registry=self.registry,
         )
         self.searches = Counter(

@@ -60,7 +60,18 @@ class Settings(BaseSettings):
     max_searches: int = Field(
         default_factory=lambda: os.cpu_count() or 1,
         ge=1,
-        description="searches that may run at once; beyond that the answer is 503 with Retry-After",
+        description="searches that may run at once; beyond that requests wait in the queue",
+    )
+    queue_size: int = Field(
+        default=64,
+        ge=0,
+        description="search requests that may wait for a slot when every one is busy (first come, first "
+        "served); beyond, 503 at once",
+    )
+    queue_wait_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="longest a search request waits in the queue for a slot before it is answered 503",
     )
     search_nice: int = Field(
         default=5,

@@ -85,6 +85,7 @@ async def play_move(
 async def game_hint(
     game_id: GameId,
     seat: SeatQuery,
+    request: Request,
     services: ServicesDep,
     token: TokenDep,
     iterations: Annotated[int | None, Query(description="search iterations (capped)")] = None,
@@ -103,7 +104,10 @@ async def game_hint(
         game_id,
         seat,
         token,
-        lambda position, history: searcher.hint(position, limits, seed, multipv, algorithm, history=history),
+        lambda position, history, stop: searcher.hint(
+            position, limits, seed, multipv, algorithm, history=history, stop=stop
+        ),
+        request,
     )
     return JSONResponse(answer.to_json())
 
@@ -131,6 +135,7 @@ async def game_tracker(
 async def game_analysis(
     game_id: GameId,
     seat: SeatQuery,
+    request: Request,
     services: ServicesDep,
     token: TokenDep,
     iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
@@ -145,6 +150,7 @@ async def game_analysis(
     } or None
     searcher.limits(requested)  # refuse bad limits before taking a slot
     answer = await services.games.analysis(
-        game_id, seat, token, lambda mover, found: searcher.review(mover, found, requested, seed)
+        game_id, seat, token, lambda mover, found, stop: searcher.review(mover, found, requested, seed, stop),
+        request,
     )
     return JSONResponse(answer.to_json())

@@ -144,7 +144,8 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, or requests at "
     "work on one game",
     ErrorCode.INTERNAL: "a bug in the server (logged); the request changed nothing it should not",
-    ErrorCode.BUSY: "every search slot is busy; retry after the Retry-After header's seconds",
+    ErrorCode.BUSY: "every search slot is busy and the queue full, or no slot came free in time; retry "
+    "after the Retry-After header's seconds",
     ErrorCode.STORAGE_UNAVAILABLE: "the game store cannot be read or written now (a full or read-only "
     "disk, a locked or missing file); nothing was changed; retry after the Retry-After header's seconds",
     ErrorCode.HTTP_ERROR: "another HTTP error",

@@ -12,6 +12,8 @@ import pytest
 from service.deps import services_of
 from service.games import LiveGame
 from solver.game.position import Position
+from solver.game.reference import Game
+from solver.game.rules import Rules
 from solver.players import GreedyPlayer
 from tests.support.positions import to_move_position
 from tests.support.service import (
@@ -22,7 +24,6 @@ from tests.support.service import (
     make_client,
     make_settings,
     move,
-    replay,
     view,
 )
 
@@ -114,25 +115,46 @@ def test_no_lock_is_held_while_an_engine_searches(gated: Any) -> None:
 def test_engines_past_their_budget_play_the_greedy_move(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With the request's engine budget spent, search engines play greedy moves: a game of two
-    ismcts seats is then exactly a greedy game, and no search is run."""
+    """With the request's engine budget spent, search engines play greedy moves: two ismcts seats
+    then play exactly the greedy engine's moves until the human must act, and no search is run."""
     services = services_of(client.app)  # type: ignore[arg-type]
     monkeypatch.setattr(services.searcher, "engine_deadline", lambda: float("-inf"))
     searched: list[Any] = []
     monkeypatch.setattr(services.searcher, "hint", lambda *args, **kwargs: searched.append(args))
     engine = {"engine": "ismcts", "limits": {"iterations": 500}}
-    game = create(client, rules="durak", seats=[engine, engine], seed=12)
+    game = create(client, rules="durak", seats=[engine, engine, "human"], seed=12, first_attacker=0)
     history = game["game"]["history"]
-    assert game["game"]["status"] == "over" and not searched
-    replayed = replay(game, [], rules="durak", seed=12)
+    assert history and not searched
+    replayed = Game.deal(Rules.preset_named("durak"), 3, seed=12, first_attacker=0)
     greedy = GreedyPlayer()
     for entry in history:
         seat = replayed.to_move
-        assert entry["seat"] == seat
+        assert entry["seat"] == seat != 2
         expected = greedy.choose(Position.from_game(replayed, seat))
         assert entry["notation"] == expected.notation
         replayed.play(expected, seat)
-    assert replayed.over
+    assert replayed.to_move == 2
+
+
+def test_an_engine_searches_at_most_what_is_left_of_the_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each engine search gets the smaller of its own time limit and what is left of the request's
+    engine budget, so the engines' replies end within about the budget."""
+    with make_client(make_settings(tmp_path / "games.db", engine_budget_ms=300, max_time_ms=2_000)) as client:
+        services = services_of(client.app)  # type: ignore[arg-type]
+        limits: list[float] = []
+        real = services.searcher.hint
+
+        def hint(position: Any, given: Any, *args: Any, **kwargs: Any) -> Any:
+            limits.append(given.time_ms)
+            return real(position, given, *args, **kwargs)
+
+        monkeypatch.setattr(services.searcher, "hint", hint)
+        engine = {"engine": "ismcts", "limits": {"iterations": 200, "time_ms": 2_000}}
+        create(client, rules="durak", seats=[engine, engine, "human"], seed=12, first_attacker=0)
+    assert limits and all(0 < limit <= 300 for limit in limits)
+    assert limits == sorted(limits, reverse=True)  # the budget only shrinks
 
 
 def test_a_wrong_token_never_replays_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -74,14 +74,14 @@ def test_custom_rules(client: TestClient) -> None:
     assert game["game"]["position"]["rules"]["transfer"] is True
 
 
-def test_two_engines_play_to_the_end(client: TestClient) -> None:
-    game = create(
-        client, rules="durak", seats=["greedy", {"engine": "ismcts", "limits": {"iterations": 50}}], seed=5
+def test_a_game_of_engines_only_is_refused(client: TestClient) -> None:
+    """Engines against each other would run a whole game inside one request: that is `tan arena`'s
+    job. A game needs a human seat."""
+    answer = client.post(
+        "/v1/games",
+        json={"rules": "durak", "seats": ["greedy", {"engine": "ismcts", "limits": {"iterations": 50}}]},
     )
-    body = game["game"]
-    assert game["tokens"] == [None, None]
-    assert body["status"] == "over" and body["scores"] is not None and body["history"]
-    assert body["legal_moves"] == []
+    assert "needs a human seat" in error(answer, 422, "invalid_input")
 
 
 @pytest.mark.parametrize(

@@ -225,3 +225,52 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
     assert "script-src 'self';" in page and "connect-src 'self';" in page and "unsafe-inline" not in page
     assert answers["created"].json()["tokens"][0]
     assert answers["view"].json()["position"]["hand"]
+
+
+def test_a_burst_waits_in_the_queue_and_beyond_it_is_refused(tmp_path: Path) -> None:
+    """One slot, a queue of two: while the slot is held, two hints wait (first come, first served)
+    and a third is refused at once, before its body is read; once the slot is free both waiting
+    hints are answered."""
+    settings = make_settings(tmp_path / "q.db", max_searches=1, queue_size=2, queue_wait_s=60)
+    with make_client(settings) as client:
+        pool = services_of(client.app).pool  # type: ignore[arg-type]
+        release = _hold_the_slot(client)
+        request = {"position": to_move_position(), "limits": {"iterations": 100}}
+        answers: list[Any] = []
+        try:
+            waiting = [threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
+                       for _ in range(2)]
+            for thread in waiting:
+                thread.start()
+            for _ in range(2000):  # a hang guard: both requests reach the queue
+                if pool.waiting == 2:
+                    break
+                time.sleep(0.01)
+            assert pool.waiting == 2 and answers == []
+            refused = client.post(
+                "/v1/hint", content=b"not even JSON", headers={"content-type": "application/json"}
+            )
+            assert "the queue is full" in error(refused, 503, "busy")
+            assert "tan_searches_waiting 2.0" in client.get("/metrics").text
+        finally:
+            release.set()
+        for thread in waiting:
+            thread.join(30)
+        assert [answer.status_code for answer in answers] == [200, 200]
+        _wait_until_free(client)
+
+
+def test_a_request_waits_no_longer_than_the_queue_deadline(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "q.db", max_searches=1, queue_size=4, queue_wait_s=0.05,
+                             retry_after_s=3)
+    with make_client(settings) as client:
+        release = _hold_the_slot(client)
+        try:
+            answer = client.post("/v1/hint", json={"position": to_move_position()})
+            assert "none came free within 0.05 s" in error(answer, 503, "busy")
+            assert answer.headers["retry-after"] == "3"
+            assert services_of(client.app).pool.waiting == 0  # it left the queue
+        finally:
+            release.set()
+        _wait_until_free(client)
+        assert client.post("/v1/hint", json={"position": to_move_position()}).status_code == 200

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import socket
+import threading
 from pathlib import Path
 
 import httpx
 
 from service.process import ServiceProcess as Server
+from tests.support.positions import to_move_position
 
 
 def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> None:
@@ -57,3 +61,36 @@ def test_the_server_names_no_software_and_sends_the_security_headers(tmp_path: P
             answer = http.get(path)
             assert "server" not in answer.headers, path
             assert answer.headers["x-content-type-options"] == "nosniff", path
+
+
+def _running(http: httpx.Client) -> float:
+    lines = http.get("/metrics").text.splitlines()
+    return float(next(line for line in lines if line.startswith("tan_searches_running")).split()[1])
+
+
+def test_a_search_stops_when_its_client_hangs_up(tmp_path: Path) -> None:
+    """A 10-minute hint whose client goes away frees its search slot at once: the search reads a
+    stop flag the server sets on the disconnect."""
+    settings = {"max_searches": 1, "max_time_ms": 600_000, "max_iterations": 10**12}
+    body = json.dumps({"position": to_move_position(), "limits": {"iterations": 10**12, "time_ms": 600_000}})
+    server = Server(tmp_path / "games.db", **settings)
+    with server, httpx.Client(base_url=server.url, timeout=30) as http:
+        client = socket.create_connection(("127.0.0.1", server.port))
+        client.sendall(
+            f"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
+        )
+        wait = threading.Event()
+        for _ in range(3000):  # hang guards, not timings: unstopped, the search runs for 10 minutes
+            if _running(http) == 1:
+                break
+            wait.wait(0.01)
+        assert _running(http) == 1
+        client.close()
+        for _ in range(3000):
+            if _running(http) == 0:
+                break
+            wait.wait(0.01)
+        assert _running(http) == 0, "the search went on after its client hung up"
+        hint = http.post("/v1/hint", json={"position": to_move_position(), "limits": {"iterations": 100}})
+        assert hint.status_code == 200

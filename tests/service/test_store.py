@@ -13,7 +13,7 @@ import pytest
 from service.deps import services_of
 from service.settings import Settings
 from service.store import GameStore, StaleGameError, TooManyGamesError
-from tests.support.service import bearer, create, error, make_client, make_settings, move, view
+from tests.support.service import bearer, create, error, make_client, make_settings, move, play_out, view
 
 
 def test_wal_mode_and_round_trip(tmp_path: Path) -> None:
@@ -186,11 +186,7 @@ def test_a_client_may_have_only_so_many_games_being_played(tmp_path: Path) -> No
         create(client, rules="durak", seats=["human", "greedy"], seed=2)
         refused = client.post("/v1/games", json={"rules": "durak", "seats": ["human", "greedy"]})
         assert "2 games being played" in error(refused, 429, "too_many_requests")
-        # Games of engines only are over at once and count for nothing.
-        create(client, rules="durak", seats=["greedy", "greedy"], seed=3)
-        body = first["game"]
-        while body["status"] == "playing":
-            body = move(client, first, 0, body["legal_moves"][0]).json()
+        play_out(client, first)
         create(client, rules="durak", seats=["human", "greedy"], seed=4)  # one finished: room again
 
 
@@ -198,7 +194,8 @@ def test_the_sweep_deletes_expired_games_and_the_metrics_show_the_store(tmp_path
     settings = make_settings(tmp_path / "games.db", finished_ttl_s=0.001, abandoned_ttl_s=3600,
                              sweep_interval_s=0.02)
     with make_client(settings) as client:
-        over = create(client, rules="durak", seats=["greedy", "greedy"], seed=3)
+        over = create(client, rules="durak", seats=["human", "greedy"], seed=3)
+        play_out(client, over)
         playing = create(client, rules="durak", seats=["human", "greedy"], seed=4)
         store = services_of(client.app).store  # type: ignore[arg-type]
         counted = 'tan_games_stored{status="playing"} 1.0'
