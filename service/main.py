@@ -110,7 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # Added innermost first: metrics count every request, even one refused for
     # its size or for want of a search slot.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout_s=settings.body_timeout_s
+    )
     app.add_middleware(CapacityGate, pool=lambda: services_of(app).pool)
     if settings.cors_origins:
         app.add_middleware(

@@ -1,7 +1,9 @@
 """Middleware of every answer: the request body cap and the security headers.
 
 - `BodyLimitMiddleware`: a body larger than `max_body_bytes` is refused with 413
-  before any handler sees it, whether or not the client declared its length.
+  before any handler sees it, whether or not the client declared its length,
+  and one that does not arrive whole within `timeout_s` with 408 (the
+  connection is then closed).
 - `SecurityHeadersMiddleware`: the headers every answer carries (docs/api.md §3,
   "Headers"): no content sniffing, no framing, no caching of the API's answers
   (they hold hands and tokens), and a content security policy — the web page's
@@ -10,10 +12,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from solver.game.errors import ErrorCode
 
 __all__ = ["PAGE_POLICY", "BodyLimitMiddleware", "SecurityHeadersMiddleware"]
 
@@ -69,11 +74,13 @@ class SecurityHeadersMiddleware:
 
 
 class BodyLimitMiddleware:
-    """Read the body up to the cap, answer 413 beyond it, else hand it on unchanged."""
+    """Read the body up to the cap within the deadline, answer 413 beyond the cap and 408 past the
+    deadline, else hand it on unchanged."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float = 30.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout_s = timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -87,8 +94,13 @@ class BodyLimitMiddleware:
         chunks: list[bytes] = []
         size = 0
         more = True
+        deadline = asyncio.get_running_loop().time() + self.timeout_s
         while more:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                await self._too_slow(send)
+                return
             if message["type"] == "http.disconnect":
                 return
             chunk = message.get("body", b"")
@@ -111,17 +123,19 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        payload = json.dumps(
-            {"detail": f"the request body is larger than {self.max_bytes} bytes", "code": "too_large"}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        detail = f"the request body is larger than {self.max_bytes} bytes"
+        await _answer(send, 413, detail, ErrorCode.TOO_LARGE)
+
+    async def _too_slow(self, send: Send) -> None:
+        detail = f"the request body did not arrive within {self.timeout_s:g} s"
+        await _answer(send, 408, detail, ErrorCode.REQUEST_TIMEOUT, close=True)
+
+
+async def _answer(send: Send, status: int, detail: str, code: ErrorCode, close: bool = False) -> None:
+    """An error answer of docs/api.md §3 straight from a middleware; `close`: and the connection."""
+    payload = json.dumps({"detail": detail, "code": code.value}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

@@ -418,7 +418,7 @@ class StatsOut(BaseModel):
     worlds: int = Field(description="deals of the hidden cards searched")
     time_ms: float
     iterations_per_s: float
-    stop_reason: str = Field(description="iterations, time, single_move or exact")
+    stop_reason: str = Field(description="iterations, time, single_move, exact or stopped (client gone)")
     seed: int
     threads: int
     beliefs: str = Field(

@@ -83,6 +83,35 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=65_536, ge=256, description="largest request body accepted (413 beyond)"
     )
+    header_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="a connection must send a request's whole headers within this many seconds of opening "
+        "(or of its last answer), else 408 and it is closed",
+    )
+    body_timeout_s: float = Field(
+        default=30.0, gt=0, description="a request body must arrive whole within this many seconds, else 408"
+    )
+    keep_alive_s: int = Field(
+        default=5, ge=1, description="an idle connection between requests is closed after this many seconds"
+    )
+    limit_concurrency: int = Field(
+        default=1000,
+        ge=1,
+        description="connections and requests at once (uvicorn's --limit-concurrency); beyond, a new "
+        "request is answered 503 at once",
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description="addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, "
+        "comma-separated (uvicorn's --forwarded-allow-ips); the client address comes from them",
+    )
+    shutdown_grace_s: int = Field(
+        default=5,
+        ge=1,
+        description="on Ctrl-C or SIGTERM, how long requests may finish before they are cancelled (their "
+        "searches stop at once)",
+    )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="origins allowed by CORS, comma-separated (none by default)"
     )

@@ -59,6 +59,7 @@ class ErrorCode(enum.StrEnum):
     CONFLICT = "conflict"
     GAME_NOT_OVER = "game_not_over"
     GAME_MOVED_ON = "game_moved_on"
+    REQUEST_TIMEOUT = "request_timeout"
     TOO_LARGE = "too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     TOO_MANY_REQUESTS = "too_many_requests"
@@ -98,6 +99,7 @@ _STATUS: dict[ErrorCode, int] = {
     ErrorCode.CONFLICT: 409,
     ErrorCode.GAME_NOT_OVER: 409,
     ErrorCode.GAME_MOVED_ON: 409,
+    ErrorCode.REQUEST_TIMEOUT: 408,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.TOO_MANY_REQUESTS: 429,
@@ -139,6 +141,7 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.GAME_NOT_OVER: "a review of a stored game that is still being played",
     ErrorCode.GAME_MOVED_ON: "a move whose expected_ply is not the length of the seat's history: the "
     "game moved on since the move was chosen (an earlier try may have been stored); read it again",
+    ErrorCode.REQUEST_TIMEOUT: "a request whose headers or body came too slowly; the connection is closed",
     ErrorCode.TOO_LARGE: "a request body over the size limit",
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: "a body that is not JSON",
     ErrorCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, or requests at "

@@ -94,3 +94,44 @@ def test_a_search_stops_when_its_client_hangs_up(tmp_path: Path) -> None:
         assert _running(http) == 0, "the search went on after its client hung up"
         hint = http.post("/v1/hint", json={"position": to_move_position(), "limits": {"iterations": 100}})
         assert hint.status_code == 200
+
+
+def _read_all(connection: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (a hang guard of 30 s)."""
+    connection.settimeout(30)
+    data = b""
+    while chunk := connection.recv(65536):
+        data += chunk
+    return data
+
+
+def _code(answer: bytes) -> str:
+    return str(json.loads(answer.partition(b"\r\n\r\n")[2])["code"])
+
+
+def test_slow_clients_are_cut_off_and_connections_are_limited(tmp_path: Path) -> None:
+    """Headers or a body that do not come in time: 408 and the connection closed. Past the
+    concurrency limit, a new request is answered 503 at once."""
+    settings = {"header_timeout_s": 0.3, "body_timeout_s": 0.3, "limit_concurrency": 4}
+    with Server(tmp_path / "games.db", **settings) as server:
+        address = ("127.0.0.1", server.port)
+        with socket.create_connection(address) as slow:
+            slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # the headers never end
+            answer = _read_all(slow)
+        assert answer.startswith(b"HTTP/1.1 408 ") and _code(answer) == "request_timeout"
+        with socket.create_connection(address) as trickle:
+            trickle.sendall(
+                b"POST /v1/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n{"  # 1 byte of 100
+            )
+            answer = _read_all(trickle)
+        assert answer.startswith(b"HTTP/1.1 408 ") and _code(answer) == "request_timeout"
+        idle = [socket.create_connection(address) for _ in range(4)]
+        try:
+            with httpx.Client(base_url=server.url, timeout=30.0) as http:
+                assert http.get("/healthz").status_code == 503
+        finally:
+            for connection in idle:
+                connection.close()
+        with httpx.Client(base_url=server.url, timeout=30.0) as http:
+            assert http.get("/healthz").status_code == 200
