@@ -416,8 +416,8 @@ class StatsOut(BaseModel):
     algorithm: str = Field(description="ismcts, pimc, or exact where the position was solved")
     iterations: int
     worlds: int = Field(description="deals of the hidden cards searched")
-    time_ms: float
-    iterations_per_s: float
+    time_ms: float = Field(description="the answer's wall time: an exact attempt, weighing and search")
+    iterations_per_s: float = Field(description="the search's own iterations per second")
     stop_reason: str = Field(description="iterations, time, single_move, exact or stopped (client gone)")
     seed: int
     threads: int

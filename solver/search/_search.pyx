@@ -592,7 +592,9 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     while t.iterations < p.max_iterations:
         if p.stop != NULL and p.stop[0]:
             break
-        if p.deadline_ms > 0 and (t.iterations & 31) == 0 and now_ms() >= p.deadline_ms:
+        # The clock every iteration (a few tens of ns against microseconds), so that a slow
+        # iteration — an endgame solved exactly inside it — cannot carry the search far past it.
+        if p.deadline_ms > 0 and now_ms() >= p.deadline_ms:
             break
         if p.resample:
             sample_world(smp, &st, rng)
@@ -825,6 +827,10 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")
+        # An endgame solved inside an iteration gives way at the deadline (or the stop) like the
+        # search: the iteration then plays out instead.
+        sv.deadline_ms = p.deadline_ms
+        sv.stop = p.stop
         svp = &sv
     roots = {}
     seat_sum = [0.0] * players
