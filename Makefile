@@ -45,6 +45,7 @@ lint: build
 bench: build
 	$(PY) -m benchmarks.speed --short
 	$(PY) -m benchmarks.search --short
+	$(PY) -m benchmarks.overshoot --short
 	$(PY) -m benchmarks.strength --short --workers 2
 	$(PY) -m benchmarks.load --clients 1,2,8 --requests 40 --duration 20 --iterations 2000 \
 		--latency-requests 10 --output benchmarks/results/load-short.json

@@ -1,9 +1,10 @@
 """Service load: concurrent hint requests against a real `tan serve` on a free loopback port.
 
     python -m benchmarks.load [--clients 1,2,50] [--requests 400] [--duration 60]
-                              [--iterations 10000] [--latency-requests 50] [--output FILE]
+                              [--iterations 10000] [--latency-requests 50]
+                              [--burst 50] [--burst-iterations 20000] [--output FILE]
 
-Two measurements, both against one server process started here on 127.0.0.1
+Three measurements, all against one server process started here on 127.0.0.1
 (and stopped with Ctrl-C's SIGINT at the end):
 
 1. The latency bar of BENCHMARKS.md, quality bars: `--latency-requests` sequential hints of
@@ -16,6 +17,13 @@ Two measurements, both against one server process started here on 127.0.0.1
    answered hints, and the count of each status; every answer must be 200, or
    503 with a `Retry-After` header (BENCHMARKS.md, quality bars) — anything else is listed under
    `violations`.
+3. A burst: `--burst` clients each send one hint of `--burst-iterations`
+   iterations at the same moment, more than the search slots can take at
+   once; the queue in front of them (`--queue-size`, `--queue-wait-s`: the
+   server's `TAN_QUEUE_SIZE`, `TAN_QUEUE_WAIT_S`) should serve them in turn.
+   Measured: the count of each status, the share of 503, the median, p99 and
+   longest latency of the answered ones, and whether every answer came within
+   the queue's deadline plus the longest search.
 
 Writes `benchmarks/results/load.json` (or `--output`) and prints a summary line
 per measurement. Exits 1 if any answer broke the rule.
@@ -167,6 +175,45 @@ async def _load(
     }
 
 
+async def _burst(url: str, position: dict[str, Any], clients: int, iterations: int) -> dict[str, Any]:
+    """`clients` hints of `iterations` iterations sent at the same moment, one per client."""
+    counts: dict[str, int] = {}
+    latencies: list[float] = []
+    searches: list[float] = []
+    violations: list[str] = []
+    go = asyncio.Event()
+
+    async def client(seed: int) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=120.0) as http:
+            body = {"position": position, "limits": {"iterations": iterations}, "seed": seed}
+            await http.get("/healthz")  # connected before the burst
+            await go.wait()
+            start = time.perf_counter()
+            answer = await http.post("/v1/hint", json=body)
+            elapsed = (time.perf_counter() - start) * 1000.0
+        counts[str(answer.status_code)] = counts.get(str(answer.status_code), 0) + 1
+        if answer.status_code == 200:
+            latencies.append(elapsed)
+            searches.append(answer.json()["stats"]["time_ms"])
+        elif answer.status_code != 503 or "retry-after" not in answer.headers:
+            violations.append(f"{answer.status_code}: {answer.text[:200]}")
+
+    tasks = [asyncio.create_task(client(seed)) for seed in range(clients)]
+    await asyncio.sleep(1.0)  # every client connected
+    go.set()
+    await asyncio.gather(*tasks)
+    return {
+        "clients": clients,
+        "iterations": iterations,
+        "status_counts": dict(sorted(counts.items())),
+        "share_503": round(counts.get("503", 0) / clients, 3),
+        "latency_ms_200": _summary(latencies),
+        "search_ms_200": _summary(searches),
+        "violations": violations[:20],
+        "ok": not violations,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", default="1,2,50", help="comma-separated client counts (default 1,2,50)")
@@ -178,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
         "--backoff", type=float, default=1.0, help="share of Retry-After a client waits (1: all)"
     )
     parser.add_argument("--max-searches", type=int, help="TAN_MAX_SEARCHES of the server (default: cores)")
+    parser.add_argument("--burst", type=int, default=50, help="clients of the burst (50; 0: none)")
+    parser.add_argument("--burst-iterations", type=int, default=20_000, help="iterations a hint (20000)")
+    parser.add_argument("--queue-size", type=int, default=64, help="TAN_QUEUE_SIZE of the server (64)")
+    parser.add_argument("--queue-wait-s", type=float, default=10.0, help="TAN_QUEUE_WAIT_S (10)")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json", help="results file")
     args = parser.parse_args(argv)
     client_counts = [int(count) for count in args.clients.split(",") if count.strip()]
@@ -185,7 +236,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--clients, --requests and --duration must be positive")
 
     position = mid_game_position()
-    settings: dict[str, object] = {"threads": 1, "max_iterations": max(args.iterations, 10_000)}
+    settings: dict[str, object] = {
+        "threads": 1,
+        "max_iterations": max(args.iterations, args.burst_iterations, 10_000),
+        "queue_size": args.queue_size,
+        "queue_wait_s": args.queue_wait_s,
+        "max_playing_per_client": 1000,
+    }
     if args.max_searches is not None:
         settings["max_searches"] = args.max_searches
     with (
@@ -212,6 +269,19 @@ def main(argv: list[str] | None = None) -> int:
                 f"statuses {run['status_counts']}, violations {len(run['violations'])}",
                 file=sys.stderr,
             )
+        burst = None
+        if args.burst > 0:
+            burst = asyncio.run(_burst(server.url, position, args.burst, args.burst_iterations))
+            # Every answer within the queue's wait, one search and a second of slack.
+            allowed = args.queue_wait_s * 1000.0 + burst["search_ms_200"]["max"] + 1000.0
+            burst["within_deadline"] = bool(burst["latency_ms_200"]["max"] <= allowed)
+            print(
+                f"burst of {args.burst} x {args.burst_iterations} iterations: "
+                f"statuses {burst['status_counts']}, "
+                f"median {burst['latency_ms_200']['median']} ms, p99 {burst['latency_ms_200']['p99']} ms, "
+                f"max {burst['latency_ms_200']['max']} ms, 503 share {burst['share_503']}",
+                file=sys.stderr,
+            )
         exit_status = server.stop()
     results = {
         "bench": "load",
@@ -220,16 +290,23 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "platform": platform.platform(),
         },
-        "server": {"threads_per_search": 1, "max_searches": args.max_searches or os.cpu_count()},
+        "server": {
+            "threads_per_search": 1,
+            "max_searches": args.max_searches or os.cpu_count(),
+            "queue_size": args.queue_size,
+            "queue_wait_s": args.queue_wait_s,
+        },
         "position": position,
         "latency_bar": bar,
         "runs": runs,
+        "burst": burst,
         "server_exit_status": exit_status,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n")
     print(f"benchmarks.load: results written to {args.output}", file=sys.stderr)
-    return 0 if all(run["ok"] for run in runs) and exit_status == 0 else 1
+    burst_ok = burst is None or burst["ok"]
+    return 0 if all(run["ok"] for run in runs) and burst_ok and exit_status == 0 else 1
 
 
 if __name__ == "__main__":

@@ -1,16 +1,24 @@
-"""The bounded search pool: searches run off the event loop, at most `max_searches` at once.
+"""The bounded search pool: searches run off the event loop, at most `max_searches` at once,
+with a short queue in front.
 
 The Cython search releases the GIL, so two searches in two worker threads use
-two cores. A request that finds every slot busy is refused at once with 503
-and `Retry-After` — nothing waits in an unbounded queue. A slot is freed when
-its search really ends, not when its client goes away, so the number of busy
-cores never exceeds the setting.
+two cores. A request that finds every slot busy waits in a queue of at most
+`queue_size` requests, first come first served, for at most `queue_wait_s`;
+past that deadline, or when the queue is full, it is answered 503 with
+`Retry-After`. So a burst a little larger than the pool is served in turn
+rather than refused, and nothing waits without bound.
+
+Every search gets a stop flag (`solver.search.StopFlag`): set when the client
+hangs up (the pool watches the request while it waits and while it searches)
+and when the server shuts down, so an abandoned search frees its slot at once.
+A slot is freed when its search really ends, so the number of busy cores never
+exceeds the setting.
 
 Search threads run at a lower CPU priority (`nice`, Linux) than the event loop,
 so when searches fill every core the loop still answers promptly — a 503 to
 one client must not wait behind another client's search.
 
-`CapacityGate` refuses search requests while every slot is busy before their
+`CapacityGate` refuses search requests while the queue is full before their
 body is even read, so an overloaded server spends its time searching rather
 than validating requests it cannot serve.
 """
@@ -22,15 +30,18 @@ import contextlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections import deque
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.errors import ApiError
 from service.metrics import Metrics
 from solver.game.errors import ErrorCode
+from solver.search import StopFlag
 
 __all__ = ["CapacityGate", "SearchPool"]
 
@@ -38,15 +49,27 @@ T = TypeVar("T")
 
 
 class SearchPool:
-    """A fixed number of search slots over a thread pool of the same size."""
+    """`slots` search slots over a thread pool of the same size, and a queue of `queue_size`
+    requests that wait at most `queue_wait_s` seconds for one."""
 
-    def __init__(self, slots: int, retry_after_s: int, metrics: Metrics, nice: int = 0) -> None:
+    def __init__(
+        self,
+        slots: int,
+        retry_after_s: int,
+        metrics: Metrics,
+        nice: int = 0,
+        queue_size: int = 0,
+        queue_wait_s: float = 0.0,
+    ) -> None:
         self.slots = slots
         self.retry_after_s = retry_after_s
         self.metrics = metrics
-        self._free = threading.BoundedSemaphore(slots)
-        self._count_lock = threading.Lock()
+        self.queue_size = queue_size
+        self.queue_wait_s = queue_wait_s
+        self._lock = threading.Lock()  # guards the counts, the queue and the flags
         self._running = 0
+        self._queue: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
+        self._flags: set[StopFlag] = set()
         self._executor = ThreadPoolExecutor(
             max_workers=slots, thread_name_prefix="tan-search", initializer=_lower_priority, initargs=(nice,)
         )
@@ -54,50 +77,157 @@ class SearchPool:
 
     @property
     def full(self) -> bool:
-        return self._running >= self.slots
-
-    def busy_error(self) -> ApiError:
-        self.metrics.searches_rejected.inc()
-        return ApiError(ErrorCode.BUSY,
-            f"all {self.slots} search slots are busy; retry in {self.retry_after_s} s",
-            {"Retry-After": str(self.retry_after_s)},
-        )
+        """Every slot busy and the queue full: a new request would be refused at once."""
+        return self._running >= self.slots and len(self._queue) >= self.queue_size
 
     @property
     def running(self) -> int:
         """Slots in use now."""
         return self._running
 
-    def _count(self, step: int) -> None:
-        with self._count_lock:
-            self._running += step
-        self.metrics.searches_running.inc(step)
+    @property
+    def waiting(self) -> int:
+        """Requests in the queue now."""
+        return len(self._queue)
 
-    def _release(self, _future: Future[Any]) -> None:
-        self._count(-1)
-        self._free.release()
+    def busy_error(self, why: str = "") -> ApiError:
+        self.metrics.searches_rejected.inc()
+        return ApiError(
+            ErrorCode.BUSY,
+            f"all {self.slots} search slots are busy{why}; retry in {self.retry_after_s} s",
+            {"Retry-After": str(self.retry_after_s)},
+        )
 
-    def submit(self, work: Callable[[], T]) -> Future[T]:
-        """Start `work` in a free slot, or raise the busy `ApiError` (503) when there is none."""
-        if not self._free.acquire(blocking=False):
-            raise self.busy_error()
-        self._count(+1)
+    # -- slots --------------------------------------------------------------------------------
+
+    def _take(self) -> bool:
+        """Take a free slot if there is one and nobody is queued before us."""
+        with self._lock:
+            return self._take_locked()
+
+    def _take_locked(self) -> bool:
+        if self._running < self.slots and not self._queue:
+            self._running += 1
+            self.metrics.searches_running.set(self._running)
+            return True
+        return False
+
+    def _release(self) -> None:
+        """Free a slot, or hand it straight to the first request still waiting in the queue."""
+        with self._lock:
+            while self._queue:
+                loop, waiter = self._queue.popleft()
+                self.metrics.searches_waiting.set(len(self._queue))
+                if not waiter.done():
+                    loop.call_soon_threadsafe(self._grant, waiter)
+                    return  # the slot passes on: `_running` is unchanged
+            self._running -= 1
+            self.metrics.searches_running.set(self._running)
+
+    def _grant(self, waiter: asyncio.Future[None]) -> None:
+        if waiter.done():  # it gave up (its deadline, or its client) as the slot came: pass it on
+            self._release()
+        else:
+            waiter.set_result(None)
+
+    async def _wait_for_slot(self) -> None:
+        """Queue for a slot: 503 at once if the queue is full, or once `queue_wait_s` has passed."""
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            if self._take_locked():
+                return
+            if len(self._queue) >= self.queue_size:
+                raise self.busy_error(" and the queue is full" if self.queue_size else "")
+            self._queue.append((loop, waiter))
+            self.metrics.searches_waiting.set(len(self._queue))
         try:
-            future = self._executor.submit(work)
+            await asyncio.wait_for(waiter, self.queue_wait_s)
+        except TimeoutError:
+            self._leave(waiter)
+            raise self.busy_error(f" and none came free within {self.queue_wait_s:g} s") from None
         except BaseException:
-            self._count(-1)
-            self._free.release()
+            self._leave(waiter)
             raise
-        future.add_done_callback(self._release)
+
+    def _leave(self, waiter: asyncio.Future[None]) -> None:
+        with self._lock:
+            for entry in self._queue:
+                if entry[1] is waiter:
+                    self._queue.remove(entry)
+                    self.metrics.searches_waiting.set(len(self._queue))
+                    break
+
+    # -- running work -------------------------------------------------------------------------
+
+    def _start(self, work: Callable[[StopFlag], T], stop: StopFlag) -> Future[T]:
+        """Run `work` in the slot already taken; the slot is freed when it ends."""
+        with self._lock:
+            self._flags.add(stop)
+
+        def done(_future: Future[Any]) -> None:
+            with self._lock:
+                self._flags.discard(stop)
+            self._release()
+
+        try:
+            future = self._executor.submit(work, stop)
+        except BaseException:
+            done(Future())
+            raise
+        future.add_done_callback(done)
         return future
 
-    async def run(self, work: Callable[[], T]) -> T:
-        """Run `work` in a slot and wait for it without blocking the event loop."""
-        return await asyncio.wrap_future(self.submit(work))
+    def submit(self, work: Callable[[], T]) -> Future[T]:
+        """Start `work` in a free slot without queueing, or raise the busy `ApiError` (503)."""
+        if not self._take():
+            raise self.busy_error()
+        return self._start(lambda _stop: work(), StopFlag())
+
+    async def run(self, work: Callable[[StopFlag], T], request: Request | None = None) -> T:
+        """Wait in the queue for a slot, run `work(stop)` there and wait for it without blocking the
+        event loop. `stop` is set if the `request`'s client hangs up meanwhile (the search then
+        ends at once; the answer goes nowhere), if this wait is cancelled, or when the server
+        shuts down."""
+        stop = StopFlag()
+        async with _watching(request, stop):
+            await self._wait_for_slot()
+            try:
+                return await asyncio.wrap_future(self._start(work, stop))
+            except BaseException:  # cancelled (the server stopping): nobody waits for the answer
+                stop.set()
+                raise
 
     def shutdown(self) -> None:
-        """Drop searches not yet started and wait for the running ones (each is time-capped)."""
+        """Stop every running search (each ends within an iteration) and wait for them."""
+        with self._lock:
+            for flag in self._flags:
+                flag.set()
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.asynccontextmanager
+async def _watching(request: Request | None, stop: StopFlag) -> AsyncIterator[None]:
+    """Set `stop` if the request's client hangs up while the block runs. (Its body has been read
+    by then, so the next ASGI message is the disconnect.)"""
+    if request is None:
+        yield
+        return
+
+    async def watch() -> None:
+        while True:
+            message = await request.receive()
+            if message["type"] == "http.disconnect":
+                stop.set()
+                return
+
+    watcher = asyncio.create_task(watch())
+    try:
+        yield
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
 
 
 def _lower_priority(nice: int) -> None:
@@ -111,7 +241,7 @@ def _lower_priority(nice: int) -> None:
 class CapacityGate:
     """Answer 503 at once to a search request (`POST /v1/hint`, `POST /v1/evaluate`,
     `POST /v1/analyze`, `GET /v1/games/{id}/hint`, `GET /v1/games/{id}/analysis`) while every
-    search slot is busy, before reading its body."""
+    search slot is busy and the queue is full, before reading its body."""
 
     def __init__(self, app: ASGIApp, pool: Callable[[], SearchPool]) -> None:
         self.app = app
@@ -121,7 +251,7 @@ class CapacityGate:
         if scope["type"] == "http" and _is_search(scope.get("method", ""), scope.get("path", "")):
             pool = self.pool()
             if pool.full:
-                error = pool.busy_error()
+                error = pool.busy_error(" and the queue is full" if pool.queue_size else "")
                 payload = json.dumps({"detail": error.detail, "code": error.code}).encode()
                 headers = [
                     (b"content-type", b"application/json"),

@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from service.protocol import timed_protocol
 from service.settings import get_settings
 from solver import cli as solver_cli
 
@@ -34,7 +35,19 @@ def serve_app(args: argparse.Namespace) -> int:
     settings = get_settings()
     host = args.host if args.host is not None else settings.host
     port = args.port if args.port is not None else settings.port
-    uvicorn.run("service.main:app", host=host, port=port, log_level=args.log_level)
+    uvicorn.run(
+        "service.main:app",
+        host=host,
+        port=port,
+        log_level=args.log_level,
+        server_header=False,  # the answer need not say what runs it (docs/api.md §3, "Headers")
+        http=timed_protocol(settings.header_timeout_s),  # slow headers: 408, closed
+        timeout_keep_alive=settings.keep_alive_s,
+        limit_concurrency=settings.limit_concurrency,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
+    )
     return 0
 
 

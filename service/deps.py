@@ -32,10 +32,12 @@ class Services:
 
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
-        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice)
+        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice,
+                          settings.queue_size, settings.queue_wait_s)
         searcher = Searcher(settings, metrics)
         store = GameStore(settings.database)
-        games = GameManager(store, searcher, pool, metrics, settings.game_cache)
+        metrics.database_bytes.set_function(store.size)
+        games = GameManager(store, searcher, pool, metrics, settings)
         return cls(settings, metrics, pool, searcher, store, games)
 
     def stop(self) -> None:

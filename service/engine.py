@@ -19,7 +19,7 @@ from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
-from solver.search import Evaluation, Hint, Limits, Solver, Tracker
+from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
 from solver.search.beliefs import History
 from solver.search.review import Decision, Review, review_decisions
 
@@ -54,9 +54,9 @@ class Searcher:
 
     # -- searches -----------------------------------------------------------------------------
 
-    def _solver(self, algorithm: str) -> Solver:
+    def _solver(self, algorithm: str, stop: StopFlag | None = None) -> Solver:
         s = self.settings
-        return Solver(algorithm, threads=s.threads, beliefs=s.beliefs, particles=s.particles)
+        return Solver(algorithm, threads=s.threads, beliefs=s.beliefs, particles=s.particles, stop=stop)
 
     @staticmethod
     def check_to_move(position: Position) -> None:
@@ -82,20 +82,27 @@ class Searcher:
         algorithm: str = "ismcts",
         kind: str = "hint",
         history: History | None = None,
+        stop: StopFlag | None = None,
     ) -> Hint:
         """Ranked moves for the seat to move (runs in a search slot); `history` is what the seat
-        saw the others do."""
+        saw the others do; `stop` ends the search at once when set (the pool's flag)."""
         self.check_to_move(position)
-        hint = self._solver(algorithm).hint(position, limits, seed=seed, multipv=multipv, history=history)
+        solver = self._solver(algorithm, stop)
+        hint = solver.hint(position, limits, seed=seed, multipv=multipv, history=history)
         self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
         return hint
 
     def evaluate(
-        self, position: Position, limits: Limits, seed: int, history: History | None = None
+        self,
+        position: Position,
+        limits: Limits,
+        seed: int,
+        history: History | None = None,
+        stop: StopFlag | None = None,
     ) -> Evaluation:
         """How good the position is for its seat, and where the cards it cannot see lie (runs in a
         search slot)."""
-        evaluation = self._solver("ismcts").evaluate(position, limits, seed=seed, history=history)
+        evaluation = self._solver("ismcts", stop).evaluate(position, limits, seed=seed, history=history)
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
 
@@ -105,7 +112,12 @@ class Searcher:
         return self._solver("ismcts").track(position, history, seed)
 
     def review(
-        self, seat: int, found: Sequence[Decision], requested: dict[str, Any] | None, seed: int
+        self,
+        seat: int,
+        found: Sequence[Decision],
+        requested: dict[str, Any] | None,
+        seed: int,
+        stop: StopFlag | None = None,
     ) -> Review:
         """Review a seat's decisions (runs in one search slot, one search after another)."""
         limits = self.review_limits(requested, sum(not decision.forced for decision in found))
@@ -113,7 +125,7 @@ class Searcher:
         def searched(hint: Hint) -> None:
             self.metrics.record_search("review", hint.stats.iterations, hint.stats.time_ms)
 
-        return review_decisions(seat, found, limits, seed, self._solver("ismcts"), searched)
+        return review_decisions(seat, found, limits, seed, self._solver("ismcts", stop), searched)
 
     # -- engine seats -------------------------------------------------------------------------
 
@@ -124,14 +136,21 @@ class Searcher:
         seed: int,
         hurry: bool = False,
         history: History | None = None,
+        time_left_ms: float | None = None,
+        stop: StopFlag | None = None,
     ) -> Move:
-        """The move an engine seat plays; `hurry` (the request's engine budget is spent) plays greedy."""
+        """The move an engine seat plays; `hurry` (the request's engine budget is spent) plays greedy.
+        A search engine searches within its limits and at most `time_left_ms`, what is left of the
+        request's engine budget."""
         engine = spec["engine"]
         if hurry:
             return GreedyPlayer().choose(position, seed)
         if engine in SEARCH_ENGINES:
             limits = self.limits(spec.get("limits"))
-            return self.hint(position, limits, seed, algorithm=engine, kind="engine", history=history).best
+            if time_left_ms is not None and limits.time_ms is not None:
+                limits = Limits(iterations=limits.iterations, time_ms=min(limits.time_ms, time_left_ms))
+            return self.hint(position, limits, seed, algorithm=engine, kind="engine", history=history,
+                             stop=stop).best
         return make_player(engine).choose(position, seed)
 
     def engine_deadline(self) -> float:
@@ -140,7 +159,8 @@ class Searcher:
 
     @staticmethod
     def engine_seed(game_seed: int, ply: int) -> int:
-        """A reproducible per-move seed for engine seats, fixed by the game's seed and the ply."""
+        """A reproducible per-move seed for engine seats, fixed by the game's engine seed (not the
+        deal's) and the ply."""
         return random.Random(f"{game_seed}:{ply}").getrandbits(63)
 
     @staticmethod

@@ -5,6 +5,8 @@
 - FastAPI's request validation → 422 with code `invalid_request` and a readable
   `detail` naming each field at fault.
 - `ApiError` (tokens, unknown games, capacity) → its own status and code.
+- `StorageUnavailableError` (SQLite could not read or write: a full or read-only
+  disk, a locked file) → 503 `storage_unavailable` with `Retry-After`, logged.
 - Starlette's `HTTPException` (unknown path, wrong method) → its status, a code.
 - Anything else is a bug: logged, then 500 with code `internal`.
 """
@@ -21,6 +23,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.store import StorageUnavailableError
 from solver.game.errors import ErrorCode, TanError
 
 __all__ = [
@@ -49,16 +52,21 @@ class ErrorResponse(BaseModel):
 
 
 _DESCRIPTIONS = {
-    401: "no bearer token for a seat that needs one",
+    401: "no bearer token for a seat that needs one (answered before the game is looked up)",
     403: "a wrong token for this seat, or a seat that is not yours",
-    404: "no game with this id",
+    404: "no game with this id (asked with a token)",
     409: "`conflict`: the game kept changing while this move was played, retry; "
+    "`game_moved_on`: the game is past the move's `expected_ply`, read it again; "
     "`game_not_over`: a review of a game still being played",
     413: "the request body is too large",
+    429: "`too_many_requests`: this client already has as many games being played as it may, or "
+    "as many requests are at work on this game as may be (Retry-After)",
     422: "invalid input: see `code` ("
     + ", ".join(code.value for code in ErrorCode if code.status == 422)
     + ")",
-    503: "every search slot is busy; retry after the Retry-After header's seconds",
+    503: "`busy`: every search slot is busy and the queue full (or no slot came free in time); "
+    "`storage_unavailable`: the game store cannot be read or "
+    "written now; retry after the Retry-After header's seconds",
 }
 
 
@@ -123,6 +131,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
         return _answer(error.status, error.detail, error.code, error.headers)
+
+    @app.exception_handler(StorageUnavailableError)
+    async def _storage_error(request: Request, error: StorageUnavailableError) -> JSONResponse:
+        log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, error)
+        retry = str(request.app.state.settings.retry_after_s)
+        detail = f"the game store cannot be read or written now; nothing was changed; retry in {retry} s"
+        return _answer(503, detail, ErrorCode.STORAGE_UNAVAILABLE, {"Retry-After": retry})
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -21,13 +21,14 @@ engine seats' hands are never shown to anyone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,7 +38,8 @@ from service.capacity import SearchPool
 from service.engine import Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
-from service.store import GameRecord, GameStore, StaleGameError
+from service.settings import Settings
+from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesError
 from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
@@ -47,7 +49,7 @@ from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, SEARCH_ENGINES, make_player
-from solver.search import Limits, Tracker
+from solver.search import Limits, StopFlag, Tracker
 from solver.search.beliefs import History, HistoryReader
 from solver.search.review import Decision, decisions
 
@@ -96,6 +98,10 @@ class LiveGame:
     @property
     def over(self) -> bool:
         return self.match.over
+
+    def seen_plies(self, seat: int) -> int:
+        """How many moves `seat`'s history shows: every move but another seat's secret keep."""
+        return sum(1 for _number, mover, move in self.history if not _secret(move, mover, seat))
 
     @property
     def status(self) -> str:
@@ -170,14 +176,17 @@ class GameManager:
     """Creates, loads, shows and advances games; one instance per app."""
 
     def __init__(self, store: GameStore, searcher: Searcher, pool: SearchPool, metrics: Metrics,
-                 cache_size: int) -> None:
+                 settings: Settings) -> None:
         self.store = store
         self.searcher = searcher
         self.pool = pool
         self.metrics = metrics
-        self.cache_size = cache_size
+        self.settings = settings
+        self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
+        self._working: dict[str, int] = {}  # requests at work, by game
+        self._admit_lock = threading.Lock()  # guards that count only
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -194,24 +203,68 @@ class GameManager:
         with self._cache_lock:
             self._cache.pop(game_id, None)
 
-    def _fresh(self, game_id: str) -> LiveGame:
-        """The game as stored now: cached if no move was added since (a worker thread calls this).
+    def _fresh(self, game_id: str, seat: int, token: str | None) -> LiveGame:
+        """The game as stored now, once `token` is shown to be `seat`'s (a worker thread calls
+        this): cached if no move was added since, else replayed — only for the seat's holder, so a
+        wrong token costs a read of the stored set-up, never a replay.
 
         A cached `LiveGame` is never changed once shared: a move makes a new one.
         """
         with self._cache_lock:
             cached = self._cache.get(game_id)
         if cached is not None and self.store.plies(game_id) == cached.plies:
+            self.authorize(cached.setup, seat, token)
             return cached
         record = self.store.load(game_id)
         if record is None:
             raise ApiError(ErrorCode.NOT_FOUND, f"no game with id {game_id!r}")
+        self.authorize(record.setup, seat, token)
         live = LiveGame.rebuild(record)
         self._remember(live)
         return live
 
-    async def _load(self, game_id: str) -> LiveGame:
-        return await anyio.to_thread.run_sync(self._fresh, game_id)
+    @contextlib.contextmanager
+    def _admitted(self, game_id: str) -> Iterator[None]:
+        """One of at most `max_requests_per_game` requests at work on this game (429 beyond, with
+        Retry-After): one game's requests cannot pile up in the worker threads or the search
+        queue while others wait."""
+        cap = self.settings.max_requests_per_game
+        with self._admit_lock:
+            working = self._working.get(game_id, 0)
+            if working >= cap:
+                retry = str(self.settings.retry_after_s)
+                raise ApiError(
+                    ErrorCode.TOO_MANY_REQUESTS,
+                    f"{cap} requests for game {game_id} are already at work; retry in {retry} s",
+                    {"Retry-After": retry},
+                )
+            self._working[game_id] = working + 1
+        try:
+            yield
+        finally:
+            with self._admit_lock:
+                left = self._working.pop(game_id) - 1
+                if left:
+                    self._working[game_id] = left
+
+    async def sweep(self) -> int:
+        """Delete the games that ended `finished_ttl_s` ago and those nobody has moved in for
+        `abandoned_ttl_s`; note the store's counts in the metrics. Returns how many went."""
+        now = time.time()
+        s = self.settings
+
+        def expire() -> tuple[int, dict[str, int]]:
+            gone = self.store.expire(now - s.finished_ttl_s, now - s.abandoned_ttl_s)
+            return gone, self.store.counts()
+
+        gone, counts = await anyio.to_thread.run_sync(expire)
+        self.metrics.games_expired.inc(gone)
+        for status, count in counts.items():
+            self.metrics.games_stored.labels(status).set(count)
+        return gone
+
+    async def _load(self, game_id: str, seat: int, token: str | None) -> LiveGame:
+        return await anyio.to_thread.run_sync(self._fresh, game_id, seat, token)
 
     # -- seats and tokens -----------------------------------------------------------------------
 
@@ -236,27 +289,33 @@ class GameManager:
         make_player({"engine": engine, "limits": limits} if limits is not None else engine)
         return {"engine": engine, "limits": None}
 
-    def authorize(self, live: LiveGame, seat: int, token: str | None) -> None:
-        """Raise unless `token` is `seat`'s: 422 for no such seat, 403 for an engine seat or a wrong
-        token, 401 for no token."""
-        if isinstance(seat, bool) or seat not in range(live.game.players):
-            raise TanError(
-                f"seat: no seat {seat!r} in this {live.game.players}-seat game", ErrorCode.INVALID_SEAT
-            )
-        spec = live.seats[seat]
-        if spec != HUMAN:
-            engine = spec["engine"] if isinstance(spec, dict) else spec
-            raise ApiError(
-                ErrorCode.ENGINE_SEAT,
-                f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
-            )
-        expected = live.setup["token_hashes"][seat]
+    @staticmethod
+    def require_token(seat: int, token: str | None) -> None:
+        """401 without a token, before the game is even looked up: a caller without one cannot
+        tell a game that exists from one that does not (both answer 401)."""
         if not token:
             raise ApiError(
                 ErrorCode.UNAUTHORIZED,
                 f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
                 {"WWW-Authenticate": "Bearer"},
             )
+
+    def authorize(self, setup: dict[str, Any], seat: int, token: str | None) -> None:
+        """Raise unless `token` is `seat`'s in the game of this stored set-up: 422 for no such
+        seat, 403 for an engine seat or a wrong token, 401 for no token."""
+        players = int(setup["players"])
+        if isinstance(seat, bool) or seat not in range(players):
+            raise TanError(f"seat: no seat {seat!r} in this {players}-seat game", ErrorCode.INVALID_SEAT)
+        spec = setup["seats"][seat]
+        if spec != HUMAN:
+            engine = spec["engine"] if isinstance(spec, dict) else spec
+            raise ApiError(
+                ErrorCode.ENGINE_SEAT,
+                f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
+            )
+        expected = setup["token_hashes"][seat]
+        self.require_token(seat, token)
+        assert token is not None
         if not hmac.compare_digest(_hash(token), expected):
             raise ApiError(ErrorCode.FORBIDDEN, f"wrong token for seat {seat}")
 
@@ -293,6 +352,8 @@ class GameManager:
         }
         if live.is_match:
             view["match"] = _match_view(live.match, seat)
+        if live.over and live.setup.get("shuffled", True):
+            view["seed"] = int(live.setup["seed"])  # only now: it deals every hand (and the match's next)
         return view
 
     def _checked_view(self, live: LiveGame, seat: int) -> dict[str, Any]:
@@ -308,61 +369,73 @@ class GameManager:
 
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
-
-        def read() -> dict[str, Any]:
-            live = self._fresh(game_id)
-            self.authorize(live, seat, token)
-            return self._checked_view(live, seat)
-
-        return await anyio.to_thread.run_sync(read)
+        self.require_token(seat, token)
+        live = await self._load(game_id, seat, token)
+        with self._admitted(game_id):
+            return await anyio.to_thread.run_sync(self._checked_view, live, seat)
 
     # -- engines --------------------------------------------------------------------------------
 
-    def _needs_search(self, live: LiveGame) -> bool:
-        """Whether engine seats may search before a human must act (then a search slot is needed)."""
+    @staticmethod
+    def _engine_to_move(live: LiveGame) -> bool:
         game = live.game
-        if live.over or live.is_human(game.to_move or 0):
-            return False
-        return any(isinstance(spec, dict) and spec["engine"] in SEARCH_ENGINES for spec in live.seats)
+        return not live.over and game.to_move is not None and not live.is_human(game.to_move)
 
-    def _engines_play(self, live: LiveGame) -> int:
+    def _engines_play(self, live: LiveGame, stop: StopFlag | None = None) -> int:
         """Engine seats move on `live` until a human must act or the match ends; returns how many
         moves they played.
 
-        Past the request's engine budget the engines play greedy moves, so this always ends soon.
+        Each search gets at most what is left of the request's engine budget, and past it the
+        engines play greedy moves, so this ends within about the budget.
         """
         played = 0
         deadline = self.searcher.engine_deadline()
-        seed = int(live.setup["seed"])
-        while not live.over and live.game.to_move is not None and not live.is_human(live.game.to_move):
+        seed = _engine_seed(live.setup)
+        while self._engine_to_move(live):
             seat = live.game.to_move
+            assert seat is not None
             spec = live.seats[seat]
             assert isinstance(spec, dict)
-            hurry = time.monotonic() > deadline
+            left_ms = (deadline - time.monotonic()) * 1000.0
+            hurry = left_ms < 1.0 or (stop is not None and stop.is_set())
             history = live.history_of(seat) if spec["engine"] in SEARCH_ENGINES and not hurry else None
             move = self.searcher.engine_move(
                 spec, live.position(seat), self.searcher.engine_seed(seed, live.plies), hurry=hurry,
-                history=history,
+                history=history, time_left_ms=left_ms, stop=stop,
             )
             live.play(move, seat)
             played += 1
         return played
 
     async def _advance(self, live: LiveGame) -> int:
-        """Let the engines reply on `live`: in a search slot if they search (503 if none is free),
-        else in a worker thread."""
-        if self._needs_search(live):
-            return await self.pool.run(lambda: self._engines_play(live))
-        return await anyio.to_thread.run_sync(self._engines_play, live)
+        """Let the engines reply on `live`, in a search slot (the queue's, then 503, when none is
+        free) whatever the engines: every engine move counts against the slots."""
+        if not self._engine_to_move(live):
+            return 0
+        return await self.pool.run(lambda stop: self._engines_play(live, stop))
 
     # -- creating and playing -------------------------------------------------------------------
 
-    async def create(self, request: Any) -> tuple[str, list[str | None], dict[str, Any]]:
+    async def create(
+        self, request: Any, address: str | None = None
+    ) -> tuple[str, list[str | None], dict[str, Any]]:
         """`POST /v1/games`: deal, let engines play until a human must act, store. Returns
-        the id, the tokens and the view of the first human seat (of seat 0 in a game of
-        engines only, which has no player whose hand must stay hidden)."""
+        the id, the tokens and the view of the first human seat. A game of engines only is
+        refused: it would play a whole game inside one request (`tan arena` plays those).
+
+        The client at `address` may have `max_playing_per_client` games being played: checked
+        before the engines play, and again as the game is stored (429 beyond)."""
+        client = None if address is None else _hash(f"client:{address}")
+        cap = self.settings.max_playing_per_client
+        if client is not None and await anyio.to_thread.run_sync(self.store.playing, client) >= cap:
+            raise _too_many(cap)
         rules = Rules.from_json(request.rules)
         seats = [self._seat_spec(spec) for spec in request.seats]
+        if HUMAN not in seats:
+            raise TanError(
+                "seats: a stored game needs a human seat (engines against each other: `tan arena`)",
+                ErrorCode.INVALID_INPUT,
+            )
         players = request.players if request.players is not None else len(seats)
         try:
             rules.check_players(players)
@@ -383,6 +456,10 @@ class GameManager:
             "first_attacker": first.leader,
             "seats": seats,
             "seed": seed,
+            # The engines' (and the tracker's) randomness, apart from the deal's: a deal replayed
+            # from its seed does not replay the engines' choices.
+            "engine_seed": secrets.randbits(63),
+            "shuffled": request.deck is None,  # the deck came from the seed
             "token_hashes": [None if token is None else _hash(token) for token in tokens],
         }
         if request.match is not None:
@@ -392,22 +469,43 @@ class GameManager:
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         answer = await anyio.to_thread.run_sync(self._checked_view, live, viewer)
         moves = [(mover, move.notation) for _number, mover, move in live.history]
-        await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status)
+        try:
+            await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status, client, cap)
+        except TooManyGamesError:
+            raise _too_many(cap) from None
         self._remember(live)
         self.metrics.games_created.inc()
         self.metrics.moves_played.labels("engine").inc(played)
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         return game_id, tokens, answer
 
-    async def play(self, game_id: str, seat: int, move_input: Any, token: str | None) -> dict[str, Any]:
+    async def play(
+        self, game_id: str, seat: int, move_input: Any, token: str | None, expected_ply: int | None = None
+    ) -> dict[str, Any]:
         """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies.
 
         Computed on a copy with no lock held, then appended only if the stored game
-        is still the one the move was played on; otherwise tried again on the new state.
+        is still the one the move was played on; otherwise tried again on the new state —
+        unless `expected_ply` (the length of the seat's history when it chose) says which
+        state the move was meant for: a game that has moved on is then refused (409).
         """
+        self.require_token(seat, token)
+        await self._load(game_id, seat, token)  # authorized before it counts against the game's cap
+        with self._admitted(game_id):
+            return await self._play(game_id, seat, move_input, token, expected_ply)
+
+    async def _play(
+        self, game_id: str, seat: int, move_input: Any, token: str | None, expected_ply: int | None
+    ) -> dict[str, Any]:
         for _attempt in range(_WRITE_ATTEMPTS):
-            stored = await self._load(game_id)
-            self.authorize(stored, seat, token)
+            stored = await self._load(game_id, seat, token)
+            seen = stored.seen_plies(seat)
+            if expected_ply is not None and expected_ply != seen:
+                raise ApiError(
+                    ErrorCode.GAME_MOVED_ON,
+                    f"expected_ply is {expected_ply} but seat {seat}'s history holds {seen} moves: the "
+                    "game has moved on (an earlier try of this move may have been stored); read it again",
+                )
             move = Move.parse(move_input)
             if stored.over:
                 raise GameOverError(f"the game is over: cannot {move}")
@@ -432,48 +530,66 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[Position, History], T],
+        run: Callable[[Position, History, StopFlag], T],
+        request: Any = None,
     ) -> T:
         """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (its position and
         the game's history from its view), in a search slot."""
-        live = await self._load(game_id)
-        self.authorize(live, seat, token)
-        position = live.position(seat)
-        self.searcher.check_to_move(position)
-        return await self.pool.run(lambda: run(position, live.history_of(seat)))
+        self.require_token(seat, token)
+        live = await self._load(game_id, seat, token)
+        with self._admitted(game_id):
+            position = live.position(seat)
+            self.searcher.check_to_move(position)
+            return await self.pool.run(lambda stop: run(position, live.history_of(seat), stop), request)
 
     async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
         its view and what it saw the others do, whoever is to move and after the end. No search: it
-        runs in a worker thread, not a search slot, with a seed fixed by the game's seed and ply."""
+        runs in a worker thread, not a search slot, with a seed fixed by the game's engine seed and ply."""
+        self.require_token(seat, token)
+        live = await self._load(game_id, seat, token)
 
         def track() -> Tracker:
-            live = self._fresh(game_id)
-            self.authorize(live, seat, token)
             history = live.history_of(seat) if self.searcher.settings.beliefs else None
-            seed = self.searcher.tracker_seed(int(live.setup["seed"]), live.plies)
+            seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
             return self.searcher.track(live.position(seat), history, seed)
 
-        return await anyio.to_thread.run_sync(track)
+        with self._admitted(game_id):
+            return await anyio.to_thread.run_sync(track)
 
     async def analysis(
         self,
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[int, list[Decision]], T],
+        run: Callable[[int, list[Decision], StopFlag], T],
+        request: Any = None,
     ) -> T:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
         `seat`, from its record of the game, in a search slot."""
-        live = await self._load(game_id)
-        self.authorize(live, seat, token)
+        self.require_token(seat, token)
+        live = await self._load(game_id, seat, token)
         if not live.over:
             raise ApiError(
                 ErrorCode.GAME_NOT_OVER,
                 f"game {game_id} is still being played: its review comes once it is over",
             )
-        found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
-        return await self.pool.run(lambda: run(seat, found))
+        with self._admitted(game_id):
+            found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
+            return await self.pool.run(lambda stop: run(seat, found, stop), request)
+
+
+def _too_many(cap: int) -> ApiError:
+    return ApiError(
+        ErrorCode.TOO_MANY_REQUESTS,
+        f"this client already has {cap} games being played: finish one (or leave it; an abandoned game "
+        "is deleted after a while) before dealing another",
+    )
+
+
+def _engine_seed(setup: dict[str, Any]) -> int:
+    """The seed of a game's engines and card tracker (a game stored before it had its own: the deal's)."""
+    return int(setup.get("engine_seed", setup["seed"]))
 
 
 def public_state(game: Game) -> dict[str, Any]:

@@ -10,8 +10,10 @@ from outside).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -20,12 +22,13 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.types import ASGIApp
 
 from service.capacity import CapacityGate
-from service.deps import services_of
+from service.deps import Services, services_of
 from service.errors import install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
-from service.middleware import BodyLimitMiddleware
+from service.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from service.routers import games, positions, reviews, rules
 from service.routers import service as service_router
 from service.settings import Settings, get_settings
@@ -46,8 +49,10 @@ player can see (a *position*, docs/api.md §2.2), and plays stored games against
 * **Moves** are JSON (`{"action": "defend", "card": "9c", "target": "7c"}`) or text
   (`defend 7c with 9c`, `attack 7c`, `take`, `pass`, `transfer 7h`).
 * **Errors** are `{"detail": "...", "code": "..."}`: 422 for bad input with a stable
-  code, 401/403 for tokens, 404 for unknown games, 413 for large bodies, 503 with
-  `Retry-After` when every search slot is busy.
+  code, 401/403 for tokens, 404 for unknown games, 409 for a move behind the game,
+  413 for large bodies, 429 for too many games or requests at once, 503 with
+  `Retry-After` when every search slot is busy and the queue is full, or the store
+  cannot be used.
 """
 
 TAGS = [
@@ -65,12 +70,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        services_of(app)  # open the store and the pool before the first request
-        yield
-        services = getattr(app.state, "services", None)
-        if services is not None:
-            del app.state.services  # a later start opens them anew
-            services.stop()
+        services = services_of(app)  # open the store and the pool before the first request
+        sweeping = asyncio.create_task(_sweep(services))
+        try:
+            yield
+        finally:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
+            started = getattr(app.state, "services", None)
+            if started is not None:
+                del app.state.services  # a later start opens them anew
+                started.stop()
 
     app = FastAPIOffline(
         redoc_url=None,
@@ -99,7 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # Added innermost first: metrics count every request, even one refused for
     # its size or for want of a search slot.
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout_s=settings.body_timeout_s
+    )
     app.add_middleware(CapacityGate, pool=lambda: services_of(app).pool)
     if settings.cors_origins:
         app.add_middleware(
@@ -109,7 +122,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type"],
         )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
+    _outermost(app, SecurityHeadersMiddleware)
     return app
+
+
+async def _sweep(services: Services) -> None:
+    """Delete expired games now and every `sweep_interval_s` (docs/api.md §3, "Storage"); a sweep
+    that fails (the store unavailable) is logged and tried again at the next one."""
+    while True:
+        try:
+            await services.games.sweep()
+        except Exception:
+            log.exception("the sweep of expired games failed")
+        await asyncio.sleep(services.settings.sweep_interval_s)
+
+
+def _outermost(app: FastAPI, middleware: Callable[[ASGIApp], ASGIApp]) -> None:
+    """Wrap `middleware` around the whole stack, Starlette's error middleware included, so that
+    even a 500 carries what it adds (`add_middleware` puts it inside that one)."""
+    build = app.build_middleware_stack
+
+    def build_wrapped() -> ASGIApp:
+        return middleware(build())
+
+    app.build_middleware_stack = build_wrapped  # type: ignore[method-assign]
 
 
 app = create_app()

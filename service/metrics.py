@@ -40,11 +40,15 @@ class Metrics:
             "tan_searches_running", "searches running now (hints, evaluations, engine moves)",
             registry=self.registry,
         )
+        self.searches_waiting = Gauge(
+            "tan_searches_waiting", "search requests waiting in the queue for a slot", registry=self.registry
+        )
         self.search_slots = Gauge(
             "tan_search_slots", "searches that may run at once (setting max_searches)", registry=self.registry
         )
         self.searches_rejected = Counter(
-            "tan_searches_rejected", "searches refused with 503 because every slot was busy",
+            "tan_searches_rejected",
+            "searches refused with 503: every slot busy and the queue full, or no slot within the wait",
             registry=self.registry,
         )
         self.searches = Counter(
@@ -63,6 +67,18 @@ class Metrics:
             buckets=_RATE_BUCKETS, registry=self.registry,
         )
         self.games_created = Counter("tan_games_created", "games created", registry=self.registry)
+        self.games_expired = Counter(
+            "tan_games_expired", "games deleted by the sweep: finished, or abandoned mid-game",
+            registry=self.registry,
+        )
+        self.games_stored = Gauge(
+            "tan_games_stored", "games in the store at the last sweep, by status (playing, over)", ["status"],
+            registry=self.registry,
+        )
+        self.database_bytes = Gauge(
+            "tan_database_bytes", "size of the game store on disk (the file and its write-ahead log)",
+            registry=self.registry,
+        )
         self.moves_played = Counter(
             "tan_moves_played", "moves played in stored games, by who played (human, engine)", ["by"],
             registry=self.registry,

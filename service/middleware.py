@@ -1,21 +1,86 @@
-"""The request body cap: a body larger than `max_body_bytes` is refused with 413
-before any handler sees it, whether or not the client declared its length."""
+"""Middleware of every answer: the request body cap and the security headers.
+
+- `BodyLimitMiddleware`: a body larger than `max_body_bytes` is refused with 413
+  before any handler sees it, whether or not the client declared its length,
+  and one that does not arrive whole within `timeout_s` with 408 (the
+  connection is then closed).
+- `SecurityHeadersMiddleware`: the headers every answer carries (docs/api.md §3,
+  "Headers"): no content sniffing, no framing, no caching of the API's answers
+  (they hold hands and tokens), and a content security policy — the web page's
+  own, which lets it load only its script, style and API from this server.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodyLimitMiddleware"]
+from solver.game.errors import ErrorCode
+
+__all__ = ["PAGE_POLICY", "BodyLimitMiddleware", "SecurityHeadersMiddleware"]
+
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The web page's content security policy: its script, style and API calls from this server only,
+no inline script, and no framing by any other page."""
+
+_API_POLICY = "default-src 'none'; frame-ancestors 'none'"
+_DOCS_POLICY = "frame-ancestors 'none'"  # Swagger UI's page runs an inline script of its own
+_DOCS_PATHS = ("/docs", "/static-offline-docs")
+
+
+class SecurityHeadersMiddleware:
+    """Add the security headers to every HTTP answer, errors included.
+
+    `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, `Referrer-Policy:
+    no-referrer` everywhere; `Content-Security-Policy`: `PAGE_POLICY` for the page and its
+    files, `frame-ancestors 'none'` alone for `/docs`, `default-src 'none'` for the rest;
+    `Cache-Control: no-store` on every `/v1` answer.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        if path == "/" or path.startswith("/static/"):
+            policy = PAGE_POLICY
+        elif path.startswith(_DOCS_PATHS):
+            policy = _DOCS_POLICY
+        else:
+            policy = _API_POLICY
+        private = path.startswith("/v1/") or path == "/v1"
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["X-Frame-Options"] = "DENY"
+                headers["Referrer-Policy"] = "no-referrer"
+                headers.setdefault("Content-Security-Policy", policy)
+                if private:
+                    headers["Cache-Control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class BodyLimitMiddleware:
-    """Read the body up to the cap, answer 413 beyond it, else hand it on unchanged."""
+    """Read the body up to the cap within the deadline, answer 413 beyond the cap and 408 past the
+    deadline, else hand it on unchanged."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float = 30.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout_s = timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -29,8 +94,13 @@ class BodyLimitMiddleware:
         chunks: list[bytes] = []
         size = 0
         more = True
+        deadline = asyncio.get_running_loop().time() + self.timeout_s
         while more:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                await self._too_slow(send)
+                return
             if message["type"] == "http.disconnect":
                 return
             chunk = message.get("body", b"")
@@ -53,17 +123,19 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        payload = json.dumps(
-            {"detail": f"the request body is larger than {self.max_bytes} bytes", "code": "too_large"}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        detail = f"the request body is larger than {self.max_bytes} bytes"
+        await _answer(send, 413, detail, ErrorCode.TOO_LARGE)
+
+    async def _too_slow(self, send: Send) -> None:
+        detail = f"the request body did not arrive within {self.timeout_s:g} s"
+        await _answer(send, 408, detail, ErrorCode.REQUEST_TIMEOUT, close=True)
+
+
+async def _answer(send: Send, status: int, detail: str, code: ErrorCode, close: bool = False) -> None:
+    """An error answer of docs/api.md §3 straight from a middleware; `close`: and the connection."""
+    payload = json.dumps({"detail": detail, "code": code.value}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

@@ -32,6 +32,7 @@ __all__ = [
     "MovesRequest",
     "MovesResponse",
     "PositionIn",
+    "ReadyResponse",
     "RulesResponse",
 ]
 
@@ -324,7 +325,11 @@ class GameCreateRequest(_Strict):
     players: int | None = Field(None, description="number of seats (default: the length of `seats`)")
     seats: list[SeatSpec] = Field(min_length=1, max_length=6, description="who plays each seat")
     seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="shuffles the deck (unless `deck` is given) and seeds engines"
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="shuffles the deck (unless `deck` is given); the server draws a 63-bit one when it is "
+        "left out. Whoever chooses `seed` or `deck` knows every hand; the engines' seed is drawn apart",
     )
     deck: list[CardText] | None = Field(
         None,
@@ -341,10 +346,20 @@ class GameCreateRequest(_Strict):
 class GameMoveRequest(_Strict):
     """A human seat's move (needs that seat's token)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 0, "move": "defend 8h with Th"}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"seat": 0, "move": "defend 8h with Th", "expected_ply": 4}]}
+    )
 
     seat: Seat
     move: MoveInput
+    expected_ply: int | None = Field(
+        None,
+        ge=0,
+        le=1_000_000,
+        description="the length of `history` in the view the move was chosen from: if the game has "
+        "moved on since (say a first try of this move was stored but its answer lost), the move is "
+        "refused with 409 `game_moved_on` instead of being tried on the new state",
+    )
 
 
 # -- responses ---------------------------------------------------------------------------------
@@ -401,9 +416,9 @@ class StatsOut(BaseModel):
     algorithm: str = Field(description="ismcts, pimc, or exact where the position was solved")
     iterations: int
     worlds: int = Field(description="deals of the hidden cards searched")
-    time_ms: float
-    iterations_per_s: float
-    stop_reason: str = Field(description="iterations, time, single_move or exact")
+    time_ms: float = Field(description="the answer's wall time: an exact attempt, weighing and search")
+    iterations_per_s: float = Field(description="the search's own iterations per second")
+    stop_reason: str = Field(description="iterations, time, single_move, exact or stopped (client gone)")
     seed: int
     threads: int
     beliefs: str = Field(
@@ -588,6 +603,11 @@ class GameResponse(BaseModel):
         description="in a match: {game, games, standings: [{won, lost, drawn, score}], dealer, trump_suits, "
         "previous: the last game's result, tribute: this game's, sitting_out}",
     )
+    seed: int | None = Field(
+        None,
+        description="the deal's seed, only once the game (a match: its last game) is over, to replay "
+        "the deal; before, it would show every hand",
+    )
 
 
 class GameCreatedResponse(BaseModel):
@@ -613,4 +633,11 @@ class RulesResponse(BaseModel):
 
 class HealthResponse(BaseModel):
     status: Literal["ok"]
+    version: str
+
+
+class ReadyResponse(BaseModel):
+    """`GET /readyz`: the game store answered a read and a write."""
+
+    status: Literal["ready"]
     version: str

@@ -16,7 +16,16 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["Settings", "default_database", "get_settings"]
+
+
+def default_database() -> Path:
+    """Where games are stored unless `TAN_DATABASE` says otherwise: `tan/games.db` under the
+    user's data directory (`$XDG_DATA_HOME`, else `~/.local/share`), whatever the working
+    directory."""
+    data = os.environ.get("XDG_DATA_HOME") or ""
+    base = Path(data) if Path(data).is_absolute() else Path.home() / ".local" / "share"
+    return base / "tan" / "games.db"
 
 
 class Settings(BaseSettings):
@@ -27,7 +36,9 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", description="address `tan serve` listens on")
     port: int = Field(default=8000, ge=0, le=65535, description="port `tan serve` listens on")
     database: Path = Field(
-        default=Path("tan-games.db"), description="SQLite file where games are stored (created if missing)"
+        default_factory=lambda: default_database(),
+        description="SQLite file where games are stored (created if missing, readable by its owner only); "
+        "default $XDG_DATA_HOME/tan/games.db, that is ~/.local/share/tan/games.db",
     )
     default_iterations: int = Field(
         default=10_000, ge=1, description="search iterations when a request names no limits (within the cap)"
@@ -49,7 +60,18 @@ class Settings(BaseSettings):
     max_searches: int = Field(
         default_factory=lambda: os.cpu_count() or 1,
         ge=1,
-        description="searches that may run at once; beyond that the answer is 503 with Retry-After",
+        description="searches that may run at once; beyond that requests wait in the queue",
+    )
+    queue_size: int = Field(
+        default=64,
+        ge=0,
+        description="search requests that may wait for a slot when every one is busy (first come, first "
+        "served); beyond, 503 at once",
+    )
+    queue_wait_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="longest a search request waits in the queue for a slot before it is answered 503",
     )
     search_nice: int = Field(
         default=5,
@@ -60,6 +82,35 @@ class Settings(BaseSettings):
     retry_after_s: int = Field(default=1, ge=1, description="the Retry-After header of a 503, in seconds")
     max_body_bytes: int = Field(
         default=65_536, ge=256, description="largest request body accepted (413 beyond)"
+    )
+    header_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="a connection must send a request's whole headers within this many seconds of opening "
+        "(or of its last answer), else 408 and it is closed",
+    )
+    body_timeout_s: float = Field(
+        default=30.0, gt=0, description="a request body must arrive whole within this many seconds, else 408"
+    )
+    keep_alive_s: int = Field(
+        default=5, ge=1, description="an idle connection between requests is closed after this many seconds"
+    )
+    limit_concurrency: int = Field(
+        default=1000,
+        ge=1,
+        description="connections and requests at once (uvicorn's --limit-concurrency); beyond, a new "
+        "request is answered 503 at once",
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description="addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, "
+        "comma-separated (uvicorn's --forwarded-allow-ips); the client address comes from them",
+    )
+    shutdown_grace_s: int = Field(
+        default=5,
+        ge=1,
+        description="on Ctrl-C or SIGTERM, how long requests may finish before they are cancelled (their "
+        "searches stop at once)",
     )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="origins allowed by CORS, comma-separated (none by default)"
@@ -77,6 +128,29 @@ class Settings(BaseSettings):
         "at most its share of it (and at most max_time_ms), so a review always ends",
     )
     game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
+    max_requests_per_game: int = Field(
+        default=8,
+        ge=1,
+        description="requests at work on one game at once (reads, moves, hints, trackers, reviews); "
+        "beyond, 429 with Retry-After",
+    )
+    finished_ttl_s: float = Field(
+        default=7 * 86_400, gt=0, description="a finished game is deleted this many seconds after its end"
+    )
+    abandoned_ttl_s: float = Field(
+        default=2 * 86_400,
+        gt=0,
+        description="a game still being played is deleted when nobody has moved in it for this many seconds",
+    )
+    sweep_interval_s: float = Field(
+        default=600, gt=0, description="how often expired games are looked for and deleted, in seconds"
+    )
+    max_playing_per_client: int = Field(
+        default=20,
+        ge=1,
+        description="games one client (one address) may have being played at once; beyond, creating "
+        "one answers 429",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -9,12 +9,21 @@ rules, so no pickled state is ever read back.
 Writes are optimistic: `append` runs in a `BEGIN IMMEDIATE` transaction and
 applies only if the game's stored ply count is still the one the caller read,
 so two racing writers can never both add a move at the same ply.
+
+Storage stays bounded: `expire` deletes finished games and games nobody has
+moved in for a while (the service sweeps periodically), and `create` refuses a
+client more games still being played than its cap. A client is kept only as a
+hash of its address.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameRecord", "GameStore", "StaleGameError"]
+__all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError", "TooManyGamesError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -31,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     plies      INTEGER NOT NULL DEFAULT 0,
     status     TEXT NOT NULL,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    client     TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -40,8 +50,44 @@ CREATE TABLE IF NOT EXISTS moves (
     move    TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS probe (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at);
+CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status);
 """
-_SCHEMA_VERSION = 1
+# Schema 1 had no client column: a store of it gains one (its games belong to no client).
+_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN client TEXT;"}
+_SCHEMA_VERSION = 2
+
+log = logging.getLogger("service")
+
+
+def _private_file(path: Path) -> None:
+    """Make sure the database file exists and only its owner can read it (0600): it holds every
+    deck in plain text. A missing folder is created 0700; an existing file (or its `-wal`, `-shm`)
+    open to others is narrowed. SQLite creates its `-wal` and `-shm` files with the database
+    file's permissions."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            mode = stat.S_IMODE(file.stat().st_mode)
+            if mode & 0o077:
+                log.warning("%s was open to others (%o): narrowing it to %o", file, mode, mode & 0o700)
+                file.chmod(mode & 0o700)
+
+
+class StorageUnavailableError(Exception):
+    """SQLite could not read or write the file (an operational error: a full or read-only disk, a
+    file locked past the timeout, missing or unreadable); the service answers 503
+    `storage_unavailable`, and nothing was stored."""
+
+
+class TooManyGamesError(Exception):
+    """The client already has as many games being played as it may."""
 
 
 class StaleGameError(Exception):
@@ -67,39 +113,74 @@ class GameStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _private_file(self.path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, _SCHEMA_VERSION):
+            if version not in (0, *_MIGRATIONS, _SCHEMA_VERSION):
                 raise RuntimeError(
                     f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}"
                 )
+            if version in _MIGRATIONS:
+                db.executescript(_MIGRATIONS[version])
             db.executescript(_SCHEMA)
             db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+    def _connect(self, timeout: float = 10.0) -> Iterator[sqlite3.Connection]:
+        """A connection for one call; SQLite's operational errors come out as
+        `StorageUnavailableError` (a transaction left open is rolled back as the connection closes)."""
         try:
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            yield db
-        finally:
-            db.close()
+            db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            try:
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("PRAGMA foreign_keys=ON")
+                yield db
+            finally:
+                db.close()
+        except sqlite3.OperationalError as error:
+            raise StorageUnavailableError(f"{self.path}: {error}") from error
+
+    def probe(self, timeout: float = 2.0) -> None:
+        """Read and write the file once (for `/readyz`): raises `StorageUnavailableError` when
+        games could not be stored now."""
+        with self._connect(timeout) as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("SELECT count(*) FROM games").fetchone()
+                db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def create(
-        self, game_id: str, setup: dict[str, Any], moves: Sequence[tuple[int, str]], status: str
+        self,
+        game_id: str,
+        setup: dict[str, Any],
+        moves: Sequence[tuple[int, str]],
+        status: str,
+        client: str | None = None,
+        max_playing: int | None = None,
     ) -> None:
-        """Store a new game with the moves its engine seats played at once."""
+        """Store a new game with the moves its engine seats played at once; `client` (a hash of
+        its address) may have at most `max_playing` games being played, this one included
+        (`TooManyGamesError` beyond)."""
         now = time.time()
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
+                if (
+                    client is not None
+                    and max_playing is not None
+                    and status == "playing"
+                    and self._playing(db, client) >= max_playing
+                ):
+                    raise TooManyGamesError(client)
                 db.execute(
-                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, json.dumps(setup), len(moves), status, now, now),
+                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at, client) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, json.dumps(setup), len(moves), status, now, now, client),
                 )
                 db.executemany(
                     "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
@@ -109,6 +190,50 @@ class GameStore:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+
+    @staticmethod
+    def _playing(db: sqlite3.Connection, client: str) -> int:
+        row = db.execute(
+            "SELECT count(*) FROM games WHERE client = ? AND status = 'playing'", (client,)
+        ).fetchone()
+        return int(row[0])
+
+    def playing(self, client: str) -> int:
+        """How many games `client` has that are still being played."""
+        with self._connect() as db:
+            return self._playing(db, client)
+
+    def expire(self, finished_before: float, idle_before: float) -> int:
+        """Delete the games that ended before `finished_before` and those still being played whose
+        last move is older than `idle_before` (abandoned); returns how many went."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
+                db.execute(
+                    f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
+                    (finished_before, idle_before),
+                )
+                gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        return int(gone)
+
+    def counts(self) -> dict[str, int]:
+        """How many games are stored, by status (`playing`, `over`)."""
+        with self._connect() as db:
+            rows = db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall()
+        return {"playing": 0, "over": 0} | {str(status): int(count) for status, count in rows}
+
+    def size(self) -> int:
+        """Bytes the store takes on disk: the file and its write-ahead log."""
+        total = 0
+        for file in (self.path, self.path.with_name(self.path.name + "-wal")):
+            with contextlib.suppress(FileNotFoundError):
+                total += file.stat().st_size
+        return total
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored game, or None."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from service.deps import ServicesDep, TokenDep
@@ -37,15 +37,17 @@ SeatQuery = Annotated[int, Query(description="whose view: a human seat, with its
     "",
     status_code=201,
     response_model=GameCreatedResponse,
-    responses=error_responses(413, 422, 503),
+    responses=error_responses(413, 422, 429, 503),
 )
-async def create_game(body: GameCreateRequest, services: ServicesDep) -> JSONResponse:
-    """Deal a new game. Engine seats move at once until a human must act.
+async def create_game(body: GameCreateRequest, request: Request, services: ServicesDep) -> JSONResponse:
+    """Deal a new game. Engine seats move at once until a human must act. A client (an address)
+    may have `TAN_MAX_PLAYING_PER_CLIENT` games being played at once (429 beyond).
 
     The answer holds one secret token per human seat (null for engines): keep it,
     it is shown only here. `game` is the first human seat's view.
     """
-    game_id, tokens, view = await services.games.create(body)
+    address = request.client.host if request.client is not None else None
+    game_id, tokens, view = await services.games.create(body, address)
     return JSONResponse(
         {"id": game_id, "tokens": tokens, "game": view},
         status_code=201,
@@ -63,14 +65,16 @@ async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, tok
 @router.post(
     "/{game_id}/moves",
     response_model=GameResponse,
-    responses=error_responses(401, 403, 404, 413, 422, 503),
+    responses=error_responses(401, 403, 404, 409, 413, 422, 503),
 )
 async def play_move(
     game_id: GameId, body: GameMoveRequest, services: ServicesDep, token: TokenDep
 ) -> JSONResponse:
     """Play a human seat's move (JSON or text notation); engine seats then reply until a human
-    must act or the game ends. Answers the moving seat's view, like GET."""
-    return JSONResponse(await services.games.play(game_id, body.seat, body.move, token))
+    must act or the game ends. Answers the moving seat's view, like GET. With `expected_ply` (the
+    length of the seat's `history` when it chose), a game that has moved on answers 409
+    `game_moved_on`, so a retry after a lost answer is never played twice or misread."""
+    return JSONResponse(await services.games.play(game_id, body.seat, body.move, token, body.expected_ply))
 
 
 @router.get(
@@ -81,6 +85,7 @@ async def play_move(
 async def game_hint(
     game_id: GameId,
     seat: SeatQuery,
+    request: Request,
     services: ServicesDep,
     token: TokenDep,
     iterations: Annotated[int | None, Query(description="search iterations (capped)")] = None,
@@ -99,7 +104,10 @@ async def game_hint(
         game_id,
         seat,
         token,
-        lambda position, history: searcher.hint(position, limits, seed, multipv, algorithm, history=history),
+        lambda position, history, stop: searcher.hint(
+            position, limits, seed, multipv, algorithm, history=history, stop=stop
+        ),
+        request,
     )
     return JSONResponse(answer.to_json())
 
@@ -127,6 +135,7 @@ async def game_tracker(
 async def game_analysis(
     game_id: GameId,
     seat: SeatQuery,
+    request: Request,
     services: ServicesDep,
     token: TokenDep,
     iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
@@ -141,6 +150,7 @@ async def game_analysis(
     } or None
     searcher.limits(requested)  # refuse bad limits before taking a slot
     answer = await services.games.analysis(
-        game_id, seat, token, lambda mover, found: searcher.review(mover, found, requested, seed)
+        game_id, seat, token, lambda mover, found, stop: searcher.review(mover, found, requested, seed, stop),
+        request,
     )
     return JSONResponse(answer.to_json())

@@ -1,13 +1,15 @@
 """Questions about a position (docs/api.md §2.2): its legal moves, a hint, an evaluation.
 
-Searches run in the bounded search pool, off the event loop; when every slot
-is busy the answer is 503 with `Retry-After`.
+Searches run in the bounded search pool, off the event loop: a request waits in
+its short queue when every slot is busy, and is answered 503 with `Retry-After`
+when the queue is full or no slot comes free in time. A search whose client
+hangs up stops at once.
 """
 
 from __future__ import annotations
 
 import anyio
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from service.deps import ServicesDep
@@ -52,7 +54,7 @@ def moves(body: MovesRequest, services: ServicesDep) -> JSONResponse:
 
 
 @router.post("/hint", response_model=HintResponse, responses=error_responses(413, 422, 503))
-async def hint(body: HintRequest, services: ServicesDep) -> JSONResponse:
+async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """Ranked moves for the seat to move, best first, with scores, 95% intervals and visits.
 
     `limits` are capped by the server (and always get a time limit); with the same
@@ -63,17 +65,22 @@ async def hint(body: HintRequest, services: ServicesDep) -> JSONResponse:
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
     searcher.check_to_move(position)
     answer = await services.pool.run(
-        lambda: searcher.hint(position, limits, body.seed, body.multipv, body.algorithm, history=history)
+        lambda stop: searcher.hint(
+            position, limits, body.seed, body.multipv, body.algorithm, history=history, stop=stop
+        ),
+        request,
     )
     return JSONResponse(answer.to_json())
 
 
 @router.post("/evaluate", response_model=EvaluateResponse, responses=error_responses(413, 422, 503))
-async def evaluate(body: EvaluateRequest, services: ServicesDep) -> JSONResponse:
+async def evaluate(body: EvaluateRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """How good the position is for its seat: expected score (docs/rules.md §1.5), every seat's
     expected score and chance to lose. `exact` where the value is proven."""
     position, history = await seen_position(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
-    answer = await services.pool.run(lambda: searcher.evaluate(position, limits, body.seed, history))
+    answer = await services.pool.run(
+        lambda stop: searcher.evaluate(position, limits, body.seed, history, stop), request
+    )
     return JSONResponse(answer.to_json())

@@ -1,14 +1,14 @@
 """Post-game review (docs/api.md §3): every decision of a record's seat against the engine's best.
 
 A review runs one search per decision, one after another, in a single slot of
-the search pool (503 with `Retry-After` when none is free); each decision's
+the search pool (after the queue, 503 with `Retry-After` when none is free); each decision's
 time is capped within its share of `TAN_ANALYSIS_BUDGET_MS`, so it always ends.
 """
 
 from __future__ import annotations
 
 import anyio
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from service.deps import ServicesDep
@@ -23,7 +23,7 @@ router = APIRouter(prefix="/v1", tags=["reviews"])
 
 
 @router.post("/analyze", response_model=AnalysisResponse, responses=error_responses(413, 422, 503))
-async def analyze(body: AnalyzeRequest, services: ServicesDep) -> JSONResponse:
+async def analyze(body: AnalyzeRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """Review every decision the record's seat made in play: the move played, the engine's choice,
     both expected scores, the loss and its label (good, inaccuracy, mistake, blunder; forced for
     a single legal move), and a summary. An impossible record is refused with the index of its
@@ -33,5 +33,7 @@ async def analyze(body: AnalyzeRequest, services: ServicesDep) -> JSONResponse:
     searcher.limits(requested)  # refuse bad limits before replaying or taking a slot
     record = Record.from_json(body.record)
     found = await anyio.to_thread.run_sync(decisions, record)
-    answer = await services.pool.run(lambda: searcher.review(record.seat, found, requested, body.seed))
+    answer = await services.pool.run(
+        lambda stop: searcher.review(record.seat, found, requested, body.seed, stop), request
+    )
     return JSONResponse(answer.to_json())

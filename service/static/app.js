@@ -25,6 +25,7 @@
     medium: { engine: "ismcts", timeMs: 100 },
     hard: { engine: "ismcts", timeMs: 600 },
   };
+  const MAX_SEED = 2n ** 63n - 1n; // the API's largest seed
   const GAME_KEY = "tan.game";
   const MOVED_KEY = "tan.moved"; // "id:plies" of the last move this browser saw, for the other tabs
   const LANG_KEY = "tan.lang";
@@ -43,7 +44,6 @@
     game: null, // the GET /v1/games/{id}?seat=0 answer
     id: null,
     token: null,
-    seed: null,
     setup: null, // the form's values of this game, for "replay"
     hint: null,
     hintFor: -1, // history length the hint was computed for
@@ -194,19 +194,33 @@
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response;
     try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
+      response = await fetch(path, { method, headers, body: text });
     } catch (error) {
       throw new ApiFailure(0, "network", String(error && error.message ? error.message : error));
     }
     const text = await response.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (data && typeof data.seed === "number") data.seed = exactSeed(text);
     if (!response.ok) {
       const detail = data && typeof data.detail === "string" ? data.detail : text || response.statusText;
       const code = data && data.code ? data.code : "http_" + response.status;
       throw new ApiFailure(response.status, code, detail, response.headers.get("Retry-After"));
     }
     return data;
+  }
+
+  // A game view's seed (its last field) as the digits sent, not a number rounded past 2^53.
+  function exactSeed(text) {
+    const found = /"seed":\s*(\d+)\s*\}\s*$/.exec(text);
+    return found ? found[1] : null;
+  }
+
+  // The request's JSON with `seed` written as its digits (a JavaScript number would round it).
+  function withSeed(request, seed) {
+    const text = JSON.stringify(request);
+    return seed === null || seed === undefined ? text : `{"seed":${seed},${text.slice(1)}`;
   }
 
   // Run one request at a time; the page shows it is busy meanwhile.
@@ -543,11 +557,14 @@
     state.picked = new Set();
     state.hint = null;
     state.pending = { move, base };
+    // expected_ply: the move is meant for the game as shown; if it moved on (another tab, a lost
+    // answer), the server refuses it with 409 game_moved_on and the game is shown as it is now.
+    const body = { seat: 0, move, expected_ply: history.length };
     busyWith(async () => {
       try {
         let answer;
         try {
-          answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, { seat: 0, move }, { retry: true });
+          answer = await api("POST", `/v1/games/${encodeURIComponent(state.id)}/moves`, body, { retry: true });
         } catch (error) {
           answer = await movedElsewhere(error, history);
         }
@@ -581,7 +598,7 @@
   // A move refused because the game went on without this page (played in another tab, or sent
   // twice over a lost connection): the game as it is now, or the refusal if it has not moved.
   async function movedElsewhere(error, history) {
-    const stale = error instanceof ApiFailure && ["not_your_turn", "illegal_move", "game_over"].includes(error.code);
+    const stale = error instanceof ApiFailure && ["not_your_turn", "illegal_move", "game_over", "game_moved_on"].includes(error.code);
     if (!stale) throw error;
     const now = await api("GET", `/v1/games/${encodeURIComponent(state.id)}?seat=0`, undefined, { retry: true });
     if (now.history.length <= history.length) throw error;
@@ -1051,8 +1068,10 @@
     if (SEARCH_ENGINES.includes(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= 10000)) {
       throw new Error(t("badTime"));
     }
-    const seed = seedText === "" ? Math.floor(Math.random() * 2 ** 31) : Number(seedText);
-    if (!Number.isSafeInteger(seed)) throw new Error(t("badSeed"));
+    // Left blank, the server draws the seed (63 bits) and shows it only once the game is over: a
+    // seed deals every hand. Kept as its digits, since JavaScript numbers stop at 2^53.
+    const seed = seedText === "" ? null : seedText.replace(/^0+(?=\d)/, "");
+    if (seed !== null && BigInt(seed) > MAX_SEED) throw new Error(t("badSeed"));
     const games = Number($("games").value || "1");
     if (!(Number.isInteger(games) && games >= 1 && games <= 100)) throw new Error(t("badGames"));
     const options = {};
@@ -1072,24 +1091,23 @@
     for (let i = 1; i < setup.players; i++) seats.push(engineSeat);
     const options = setup.options || {};
     const rules = Object.keys(options).length ? { preset: setup.preset, ...options } : setup.preset;
-    const request = { rules, players: setup.players, seats, seed: setup.seed };
+    const request = { rules, players: setup.players, seats };
     if ((setup.games || 1) > 1) request.match = { games: setup.games };
     busyWith(async () => {
       state.token = null;
       // Sent again only when refused before anything was made (a lost answer could mean two games).
-      const created = await api("POST", "/v1/games", request, { retry: ["busy", "too_many_requests"] });
+      const created = await api("POST", "/v1/games", withSeed(request, setup.seed), { retry: ["busy", "too_many_requests"] });
       clearMessage();
       state.id = created.id;
       state.token = created.tokens[0];
-      state.seed = setup.seed;
-      state.setup = setup;
+      state.setup = { ...setup, seed: null }; // a seed shows every hand: the page forgets it
       state.hint = null;
       state.choosing = null;
       state.picked = new Set();
       // The deal first, then the engines' moves before yours, one at a time.
       const deal = { ...created.game.position, table: [], to_move: null };
       state.game = created.game.history.length ? { ...created.game, history: [], legal_moves: [], position: deal } : created.game;
-      saveGame({ id: state.id, token: state.token, seed: state.seed, setup });
+      saveGame({ id: state.id, token: state.token, setup: state.setup });
       store.set("localStorage", SETUP_KEY, JSON.stringify({ ...setup, seed: undefined }));
       showGame();
       if (created.game.history.length) await playBack(deal, [], created.game);
@@ -1139,7 +1157,6 @@
     if (!record) return;
     state.id = record.id;
     state.token = record.token;
-    state.seed = record.seed ?? null;
     state.setup = record.setup || null;
     await busyWith(async () => {
       try {
@@ -1249,14 +1266,14 @@
     renderOver(game, over && !reviewOpen());
     renderReview();
 
-    const info = [state.seed !== null && state.seed !== undefined
-      ? t("gameInfo", { id: state.id, seed: state.seed })
-      : t("gameInfoNoSeed", { id: state.id })];
+    // The seed comes only with a finished game (before, it would show every hand).
+    const seed = over && typeof game.seed === "string" ? game.seed : null;
+    const info = [seed !== null ? t("gameInfo", { id: state.id, seed }) : t("gameInfoNoSeed", { id: state.id })];
     const setup = state.setup;
     if (setup && setup.level) info.push(t("gameLevel", { level: t("level_" + setup.level) }));
     else if (setup && setup.engine) info.push(setup.timeMs && SEARCH_ENGINES.includes(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
     $("game-info").textContent = info.join(" · ");
-    $("replay").hidden = !state.setup;
+    $("replay").hidden = !(state.setup && seed !== null);
     if (!state.busy) refreshTracker(); // after the game view is shown
   }
 
@@ -1896,7 +1913,9 @@
       if (event.key === GAME_KEY || event.key === MOVED_KEY) refreshGame();
     });
     document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshGame(); });
-    $("replay").addEventListener("click", () => { if (state.setup) startGame(state.setup); });
+    $("replay").addEventListener("click", () => {
+      if (state.setup && state.game && typeof state.game.seed === "string") startGame({ ...state.setup, seed: state.game.seed });
+    });
     $("review-button").addEventListener("click", openReview);
     $("review-close").addEventListener("click", closeReview);
     $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });

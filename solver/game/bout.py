@@ -18,6 +18,7 @@ from solver.game.rules import Rules
 __all__ = [
     "Pair",
     "attack_limit",
+    "check_reachable",
     "check_turn",
     "last_word",
     "next_active",
@@ -109,6 +110,54 @@ def last_word(
     return all(seat in passed for seat in throwers(players, finished, attacker, defender))
 
 
+def check_reachable(
+    rules: Rules,
+    players: int,
+    hand_counts: Sequence[int],
+    stock_count: int,
+    discard_count: int,
+    table: Sequence[Pair],
+    defender: int,
+    to_move: int | None,
+    sitting_out: Collection[int] = (),
+) -> None:
+    """Refuse counts that add up but that no play from a deal can reach (docs/api.md §2.2):
+    a stock larger than the deck minus the deal (it only shrinks after the deal, which gives
+    `hand_size` cards to every seat not sitting out, docs/rules.md §1.2), an odd discard pile
+    (a defence discards each attack card with the card that beat it, §1.4), and a defender
+    that has beaten every card with its last one while the bout goes on (it refills at once or
+    the bout ends, §1.4 "A defender whose hand empties").
+
+    Positions from outside are held to this; `Game.from_parts` is not, so that the readable
+    engine's tests can build a bout with the rest of the deck put anywhere.
+    """
+    dealt = (players - len(sitting_out)) * rules.hand_size
+    most = max(rules.deck - dealt, 0)
+    if stock_count > most:
+        raise PositionError(
+            f"stock: {stock_count} cards, but after dealing {dealt} of the {rules.deck}-card deck "
+            f"at most {most} are left",
+            ErrorCode.COUNT_MISMATCH,
+        )
+    if discard_count % 2:
+        raise PositionError(
+            f"discard: {discard_count} cards, but a defence discards attack and defence cards in pairs",
+            ErrorCode.COUNT_MISMATCH,
+        )
+    if (
+        to_move is not None
+        and table
+        and all(pair.defense is not None for pair in table)
+        and defender in range(players)
+        and hand_counts[defender] == 0
+    ):
+        raise PositionError(
+            f"hand_counts: the defender, seat {defender}, has beaten every card with its last one, "
+            "so the bout is over (or it has refilled)",
+            ErrorCode.INCONSISTENT_TURN,
+        )
+
+
 def check_turn(
     rules: Rules,
     players: int,
@@ -165,7 +214,6 @@ def check_turn(
             f"finished: seats finish only once the stock is empty, but it holds {stock_count} cards",
             ErrorCode.INCONSISTENT_TURN,
         )
-    # Only a defence puts cards on the discard pile (docs/rules.md §1.4).
     if defended_once != (discard_count > 0):
         if defended_once:
             raise PositionError(

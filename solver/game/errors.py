@@ -58,11 +58,14 @@ class ErrorCode(enum.StrEnum):
     NOT_ACCEPTABLE = "not_acceptable"
     CONFLICT = "conflict"
     GAME_NOT_OVER = "game_not_over"
+    GAME_MOVED_ON = "game_moved_on"
+    REQUEST_TIMEOUT = "request_timeout"
     TOO_LARGE = "too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     TOO_MANY_REQUESTS = "too_many_requests"
     INTERNAL = "internal"
     BUSY = "busy"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
     HTTP_ERROR = "http_error"
 
     @property
@@ -79,7 +82,8 @@ class ErrorCode(enum.StrEnum):
     def for_status(cls, status: int) -> ErrorCode:
         """The code of a bare HTTP error with this status (an unknown path, a wrong method…)."""
         for code, code_status in _STATUS.items():
-            if code_status == status and code not in (cls.ENGINE_SEAT, cls.GAME_NOT_OVER):
+            if code_status == status and code not in (cls.ENGINE_SEAT, cls.GAME_NOT_OVER,
+                                                      cls.GAME_MOVED_ON, cls.STORAGE_UNAVAILABLE):
                 return code
         return cls.INVALID_REQUEST if status == 422 else cls.HTTP_ERROR
 
@@ -94,11 +98,14 @@ _STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_ACCEPTABLE: 406,
     ErrorCode.CONFLICT: 409,
     ErrorCode.GAME_NOT_OVER: 409,
+    ErrorCode.GAME_MOVED_ON: 409,
+    ErrorCode.REQUEST_TIMEOUT: 408,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.TOO_MANY_REQUESTS: 429,
     ErrorCode.INTERNAL: 500,
     ErrorCode.BUSY: 503,
+    ErrorCode.STORAGE_UNAVAILABLE: 503,
     ErrorCode.HTTP_ERROR: 400,
 }
 
@@ -132,11 +139,18 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.NOT_ACCEPTABLE: "an answer format the server cannot give",
     ErrorCode.CONFLICT: "the game kept changing while this move was played; retry",
     ErrorCode.GAME_NOT_OVER: "a review of a stored game that is still being played",
+    ErrorCode.GAME_MOVED_ON: "a move whose expected_ply is not the length of the seat's history: the "
+    "game moved on since the move was chosen (an earlier try may have been stored); read it again",
+    ErrorCode.REQUEST_TIMEOUT: "a request whose headers or body came too slowly; the connection is closed",
     ErrorCode.TOO_LARGE: "a request body over the size limit",
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: "a body that is not JSON",
-    ErrorCode.TOO_MANY_REQUESTS: "too many requests from this client",
+    ErrorCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, or requests at "
+    "work on one game",
     ErrorCode.INTERNAL: "a bug in the server (logged); the request changed nothing it should not",
-    ErrorCode.BUSY: "every search slot is busy; retry after the Retry-After header's seconds",
+    ErrorCode.BUSY: "every search slot is busy and the queue full, or no slot came free in time; retry "
+    "after the Retry-After header's seconds",
+    ErrorCode.STORAGE_UNAVAILABLE: "the game store cannot be read or written now (a full or read-only "
+    "disk, a locked or missing file); nothing was changed; retry after the Retry-After header's seconds",
     ErrorCode.HTTP_ERROR: "another HTTP error",
 }
 

@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from solver.game.bout import Pair, check_turn, place_cards
+from solver.game.bout import Pair, check_reachable, check_turn, place_cards
 from solver.game.cards import Card, Rank, Suit, deck
 from solver.game.errors import CardError, ErrorCode, NotYourTurnError, PositionError, RulesError, TanError
 from solver.game.moves import Move
@@ -353,6 +353,17 @@ class Position:
                 f"in_stock: {len(self.in_stock)} cards known in a stock of {self.stock} with the trump card",
                 ErrorCode.COUNT_MISMATCH,
             )
+        check_reachable(
+            rules,
+            players,
+            self.hand_counts,
+            self.stock,
+            len(self.discard),
+            [Pair(attack, defense) for attack, defense in self.table],
+            self.defender,
+            self.to_move,
+            sitting_out=self._sitting_out(),
+        )
         if self.phase == "setup":
             self._check_setup()
             return

@@ -39,8 +39,11 @@ def run_search(
     worlds: int = ...,
     exact_cards: int = ...,
     exact_budget: int = ...,
+    stop: bytearray | None = ...,
 ) -> SearchResult: ...
-def solve_exact(game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0) -> ExactSolution: ...
+def solve_exact(
+    game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0, stop: bytearray | None = None
+) -> ExactSolution: ...
 def weigh_worlds(
     sampler: Sampler,
     states: list[CoreGame],

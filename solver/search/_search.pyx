@@ -155,6 +155,7 @@ ctypedef struct Solver:
     long nodes
     long budget          # 0: unlimited
     double deadline_ms   # 0: none
+    volatile unsigned char* stop  # another thread sets it non-zero to stop now; NULL: none
     int aborted
     int hero             # the seat whose value (in half points) is computed
 
@@ -166,6 +167,7 @@ cdef int solver_init(Solver* sv, int log2_size) noexcept nogil:
     sv.nodes = 0
     sv.budget = 0
     sv.deadline_ms = 0
+    sv.stop = NULL
     sv.aborted = 0
     if sv.table == NULL or sv.frames == NULL:
         free(sv.table)
@@ -254,8 +256,8 @@ cdef void order_moves(const State* s, int* moves, int n, int first) noexcept nog
 cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta, int depth) noexcept nogil:
     """Value for the hero in half points (0…2) of a perfect-information state.
 
-    Stops early (`sv.aborted`) past the node budget, the deadline or the
-    depth of `sv.frames`; the caller then discards the value.
+    Stops early (`sv.aborted`) past the node budget, the deadline, the depth of
+    `sv.frames`, or once `sv.stop` is set; the caller then discards the value.
     """
     cdef int moves[MAX_MOVES]
     cdef int n, i, v, best, best_move = -1, alpha0 = alpha, beta0 = beta, tt_move = -1
@@ -267,7 +269,8 @@ cdef int alphabeta(Solver* sv, const State* s, int alpha, int beta, int depth) n
         return terminal_value(s, sv.hero)
     sv.nodes += 1
     if ((sv.budget and sv.nodes > sv.budget) or depth >= SOLVER_MAX_DEPTH
-            or (sv.deadline_ms > 0 and (sv.nodes & 4095) == 0 and now_ms() >= sv.deadline_ms)):
+            or ((sv.nodes & 4095) == 0 and ((sv.deadline_ms > 0 and now_ms() >= sv.deadline_ms)
+                                            or (sv.stop != NULL and sv.stop[0])))):
         sv.aborted = 1
         return 1
     child = &sv.frames[depth]
@@ -519,6 +522,7 @@ cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil:
 ctypedef struct SearchParams:
     long max_iterations
     double deadline_ms       # absolute, 0: none
+    volatile unsigned char* stop  # another thread sets it non-zero to stop now; NULL: none
     double exploration
     Playouts policy
     int noise                # heuristic playouts: random moves in 64
@@ -586,7 +590,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         sample_world(smp, &world, rng)
         t.worlds += 1
     while t.iterations < p.max_iterations:
-        if p.deadline_ms > 0 and (t.iterations & 31) == 0 and now_ms() >= p.deadline_ms:
+        if p.stop != NULL and p.stop[0]:
+            break
+        # The clock every iteration (a few tens of ns against microseconds), so that a slow
+        # iteration — an endgame solved exactly inside it — cannot carry the search far past it.
+        if p.deadline_ms > 0 and now_ms() >= p.deadline_ms:
             break
         if p.resample:
             sample_world(smp, &st, rng)
@@ -782,8 +790,12 @@ _PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
                double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
-               int exact_cards=10, long exact_budget=20000) -> SearchResult:
+               int exact_cards=10, long exact_budget=20000,
+               unsigned char[::1] stop=None) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
+
+    `stop`: a one-byte buffer another thread may set non-zero (`solver.search.limits.StopFlag`);
+    the search then ends within an iteration, with what it has found so far.
 
     Returns the root statistics as a `SearchResult`: per root move its visits,
     reward sum and sum of squares for the searcher and availability, plus
@@ -803,6 +815,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
         raise ValueError(f"unknown playout policy {policy!r} (expected one of {', '.join(_PLAYOUTS)})")
     rng_seed(&rng, seed)
     p.deadline_ms = start + time_ms if time_ms > 0 else 0
+    p.stop = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
     p.exploration = exploration
     p.policy = _PLAYOUTS[policy]
     p.noise = noise
@@ -814,6 +827,10 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")
+        # An endgame solved inside an iteration gives way at the deadline (or the stop) like the
+        # search: the iteration then plays out instead.
+        sv.deadline_ms = p.deadline_ms
+        sv.stop = p.stop
         svp = &sv
     roots = {}
     seat_sum = [0.0] * players
@@ -844,7 +861,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
             free(tree.nodes)
             if failed:
                 raise MemoryError("the search tree outgrew memory")
-            if p.deadline_ms > 0 and now_ms() >= p.deadline_ms:
+            if (p.deadline_ms > 0 and now_ms() >= p.deadline_ms) or (p.stop != NULL and p.stop[0]):
                 break
     finally:
         if svp != NULL:
@@ -1051,13 +1068,15 @@ def greedy_code(CoreGame game) -> int:
     return greedy_move(&game.state)
 
 
-def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> ExactSolution:
+def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0,
+                unsigned char[::1] stop=None) -> ExactSolution:
     """Exact value of a perfect-information state for `hero`, and each move's value.
 
     Returns an `ExactSolution` with values in half points (2 win, 1 draw,
     0 loss), or raises `ValueError` if the state is not an
     empty-stock two-seat position. `budget` caps nodes (0: none); if it runs out
-    `TimeoutError` is raised, as it is past `time_ms` (0: no limit).
+    `TimeoutError` is raised, as it is past `time_ms` (0: no limit) or once another
+    thread sets `stop` (as in `run_search`).
     """
     cdef Solver sv
     cdef const State* s = &game.state
@@ -1075,6 +1094,7 @@ def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0) -> Exa
         sv.hero = hero
         sv.budget = budget
         sv.deadline_ms = now_ms() + time_ms if time_ms > 0 else 0
+        sv.stop = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
         sv.aborted = 0
         sv.nodes = 0
         n = gen_moves(s, moves)

@@ -8,7 +8,7 @@ from typing import Any
 
 from solver.game.errors import ErrorCode, TanError
 
-__all__ = ["Limits", "LimitsError"]
+__all__ = ["Limits", "LimitsError", "StopFlag"]
 
 
 class LimitsError(TanError):
@@ -60,3 +60,23 @@ class Limits:
 
     def to_json(self) -> dict[str, Any]:
         return {"iterations": self.iterations, "time_ms": self.time_ms}
+
+
+class StopFlag:
+    """Stop a running search from another thread: `set()` makes the search end within an
+    iteration (an exact solve within a few thousand nodes) with what it has found so far.
+
+    The flag is one byte the Cython search reads while it runs without the GIL (its `buffer`);
+    a service sets it when the client hangs up or the server stops.
+    """
+
+    __slots__ = ("buffer",)
+
+    def __init__(self) -> None:
+        self.buffer = bytearray(1)
+
+    def set(self) -> None:
+        self.buffer[0] = 1
+
+    def is_set(self) -> bool:
+        return bool(self.buffer[0])

@@ -26,7 +26,7 @@ from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.intervals import score_interval
-from solver.search.limits import Limits
+from solver.search.limits import Limits, StopFlag
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -51,6 +51,26 @@ def _less_time(limits: Limits, spent_ms: float) -> Limits:
     return Limits(iterations=limits.iterations, time_ms=max(limits.time_ms - spent_ms, 1.0))
 
 
+def _deadline(limits: Limits, begun: float) -> float | None:
+    """The one deadline of an answer begun at `begun` (`time.perf_counter()`): every part of it —
+    the exact attempt, weighing the worlds, the search — ends by then."""
+    return None if limits.time_ms is None else begun + limits.time_ms / 1000.0
+
+
+EXACT_SHARE = 0.9
+"""The share of an answer's time an exact attempt may take: the rest is kept for the search that
+answers if the attempt runs out, so that the answer still ends by its deadline."""
+
+
+def _until(limits: Limits, deadline: float | None, share: float = 1.0) -> Limits:
+    """`limits` with the time cut to `share` of the answer's time limit and to what is left before
+    `deadline` (at least 1 ms, so that a search still answers)."""
+    if deadline is None:
+        return limits
+    left_ms = (deadline - time.perf_counter()) * 1000.0 - (1.0 - share) * (limits.time_ms or 0.0)
+    return Limits(iterations=limits.iterations, time_ms=max(min(left_ms, limits.time_ms or left_ms), 1.0))
+
+
 class Solver:
     """Determinized search for hints and evaluations.
 
@@ -71,7 +91,9 @@ class Solver:
     `particles` worlds by how likely the other seats' moves are under `model`
     and search those — `model` is the kinds of player the others may be
     (default `solver.search.beliefs.KINDS`) — (off: every consistent world is
-    equally likely).
+    equally likely); `stop`: a flag another thread may set to end every search of this solver at
+    once, with what it has found so far (an exact solve then gives way to the tree search, which
+    stops too).
     """
 
     def __init__(
@@ -91,6 +113,7 @@ class Solver:
         beliefs: bool = True,
         particles: int = 16384,
         model: OpponentModel | Sequence[Kind] | None = None,
+        stop: StopFlag | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -115,6 +138,7 @@ class Solver:
         self.beliefs = beliefs
         self.particles = particles
         self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
+        self.stop = stop
 
     # -- the two questions -------------------------------------------------------------
 
@@ -127,8 +151,11 @@ class Solver:
         history: History | None = None,
     ) -> Hint:
         """Ranked moves for the seat to move, which must be the position's seat; `history` is what
-        the seat saw the others do (`solver.search.beliefs.read_record`)."""
+        the seat saw the others do (`solver.search.beliefs.read_record`). The time limit is the
+        answer's: an exact attempt and the search after it share it."""
+        begun = time.perf_counter()
         limits = limits or Limits()
+        deadline = _deadline(limits, begun)
         root = prepare(position)
         pos = root.position
         if pos.to_move is None:
@@ -136,16 +163,17 @@ class Solver:
         if pos.to_move != pos.seat:
             raise NotYourTurnError(f"seat {pos.seat} is not to move (seat {pos.to_move} is)")
         if root.perfect_information and self.exact_root:
-            exact = self._exact_hint(root, limits, seed, multipv)
+            exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, multipv, begun)
             if exact is not None:
                 return exact
         single = len(root.legal) == 1
-        run_limits = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50) if single else limits
+        short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
+        run_limits = _until(short if single else limits, deadline)
         started = time.perf_counter()
         beliefs = self._believe(root, None if single else history, seed)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         result = self._run(root, run_limits, seed)
-        stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs)
+        stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun)
         moves = [
             MoveValue(
                 decode_move(root_move.code),
@@ -172,17 +200,21 @@ class Solver:
         history: History | None = None,
     ) -> Evaluation:
         """Expected score of every seat, the chance each one loses, and where each card the seat
-        cannot see lies (`cards`), from the seat's view and `history`."""
+        cannot see lies (`cards`), from the seat's view and `history`. The time limit is the
+        answer's, as for `hint`."""
+        begun = time.perf_counter()
         limits = limits or Limits()
+        deadline = _deadline(limits, begun)
         root = prepare(position)
         pos = root.position
         started = time.perf_counter()
         beliefs = self._believe(root, history, seed)
         limits = _less_time(limits, (time.perf_counter() - started) * 1000.0)
         if (root.perfect_information and self.exact_root) or pos.over:
-            exact = self._exact_evaluation(root, limits, seed)
+            exact = self._exact_evaluation(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
                 return replace(exact, cards=beliefs.card_chances(pos))
+        limits = _until(limits, deadline)
         result = self._run(root, limits, seed)
         n = max(result.iterations, 1)
         value = self._value(result, pos.seat)
@@ -193,7 +225,7 @@ class Solver:
             exact=False,
             scores=[total / n for total in result.seat_sum],
             p_lose=[losses / n for losses in result.seat_losses],
-            stats=self._stats(result, limits, seed, None, beliefs),
+            stats=self._stats(result, limits, seed, None, beliefs, begun),
             cards=beliefs.card_chances(pos),
         )
 
@@ -244,6 +276,7 @@ class Solver:
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards,
                 exact_budget=self.exact_budget,
+                stop=self.stop.buffer if self.stop is not None else None,
             )
 
         start = time.perf_counter()
@@ -255,19 +288,29 @@ class Solver:
         return SearchResult.merge(results, (time.perf_counter() - start) * 1000.0)
 
     def _stats(
-        self, result: SearchResult, limits: Limits, seed: int, reason: str | None, beliefs: Beliefs
+        self,
+        result: SearchResult,
+        limits: Limits,
+        seed: int,
+        reason: str | None,
+        beliefs: Beliefs,
+        begun: float | None = None,
     ) -> SearchStats:
+        """The search's statistics; `time_ms` is the whole answer's wall time since `begun` (the
+        search's own when None), `iterations_per_s` the search's own rate."""
         iterations = result.iterations
-        time_ms = result.time_ms
+        search_ms = result.time_ms
+        time_ms = search_ms if begun is None else (time.perf_counter() - begun) * 1000.0
         if reason is None:
             reached = limits.iterations is not None and iterations >= limits.iterations
-            reason = "iterations" if reached else "time"
+            stopped = self.stop is not None and self.stop.is_set()
+            reason = "iterations" if reached else "stopped" if stopped else "time"
         return SearchStats(
             algorithm=self.algorithm,
             iterations=iterations,
             worlds=result.worlds,
             time_ms=time_ms,
-            iterations_per_s=iterations / (time_ms / 1000.0) if time_ms > 0 else 0.0,
+            iterations_per_s=iterations / (search_ms / 1000.0) if search_ms > 0 else 0.0,
             stop_reason=reason,
             seed=seed,
             threads=self.threads,
@@ -287,7 +330,8 @@ class Solver:
         """The exact values, or None when the node budget or the time limit runs out first."""
         try:
             return _search.solve_exact(
-                root.world(), hero, self.exact_root_nodes, float(limits.time_ms or 0.0)
+                root.world(), hero, self.exact_root_nodes, float(limits.time_ms or 0.0),
+                stop=self.stop.buffer if self.stop is not None else None,
             )
         except TimeoutError:
             return None
@@ -297,8 +341,9 @@ class Solver:
         return SearchStats("exact", nodes, 1, time_ms, nodes / (time_ms / 1000.0) if time_ms else 0.0,
                            "exact", seed, 1)
 
-    def _exact_hint(self, root: Root, limits: Limits, seed: int, multipv: int | None) -> Hint | None:
-        start = time.perf_counter()
+    def _exact_hint(
+        self, root: Root, limits: Limits, seed: int, multipv: int | None, begun: float
+    ) -> Hint | None:
         solved = self._solve(root, root.position.seat, limits)
         if solved is None:
             return None
@@ -311,12 +356,11 @@ class Solver:
         if multipv is not None:
             moves = moves[: max(1, multipv)]
         evaluation = Value(value / 2, (value / 2, value / 2), True)
-        stats = self._exact_stats(start, nodes, seed)
+        stats = self._exact_stats(begun, nodes, seed)
         return Hint(root.position.seat, moves[0].move, moves, evaluation, stats)
 
-    def _exact_evaluation(self, root: Root, limits: Limits, seed: int) -> Evaluation | None:
+    def _exact_evaluation(self, root: Root, limits: Limits, seed: int, begun: float) -> Evaluation | None:
         pos = root.position
-        start = time.perf_counter()
         nodes = 0
         if pos.over:
             scores = pos.final_scores()
@@ -331,4 +375,4 @@ class Solver:
         p_lose = [1.0 if score == 0.0 else 0.0 for score in scores]
         score = scores[pos.seat]
         return Evaluation(pos.seat, score, (score, score), True, scores, p_lose,
-                          self._exact_stats(start, nodes, seed))
+                          self._exact_stats(begun, nodes, seed))

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from service import cli
 
@@ -19,7 +20,13 @@ def test_serve_runs_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.delenv("TAN_PORT", raising=False)
     assert cli.main(["serve"]) == 0
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "9000"]) == 0
-    assert calls[0] == ("service.main:app", {"host": "127.0.0.1", "port": 8000, "log_level": "info"})
+    app, options = calls[0]
+    assert app == "service.main:app"
+    assert (options["host"], options["port"], options["log_level"]) == ("127.0.0.1", 8000, "info")
+    assert options["server_header"] is False
+    assert (options["limit_concurrency"], options["timeout_keep_alive"]) == (1000, 5)
+    assert options["forwarded_allow_ips"] == "127.0.0.1" and options["timeout_graceful_shutdown"] == 5
+    assert issubclass(options["http"], H11Protocol)  # with the header deadline
     assert calls[1][1]["host"] == "0.0.0.0" and calls[1][1]["port"] == 9000
 
 

@@ -10,10 +10,22 @@ from typing import Any
 import pytest
 
 from service.deps import services_of
+from service.games import LiveGame
 from solver.game.position import Position
+from solver.game.reference import Game
+from solver.game.rules import Rules
 from solver.players import GreedyPlayer
 from tests.support.positions import to_move_position
-from tests.support.service import TestClient, bearer, create, make_client, make_settings, move, replay, view
+from tests.support.service import (
+    TestClient,
+    bearer,
+    create,
+    error,
+    make_client,
+    make_settings,
+    move,
+    view,
+)
 
 HANG_GUARD_S = 20.0  # only against a hang: a blocked call never returns at all
 
@@ -103,22 +115,95 @@ def test_no_lock_is_held_while_an_engine_searches(gated: Any) -> None:
 def test_engines_past_their_budget_play_the_greedy_move(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With the request's engine budget spent, search engines play greedy moves: a game of two
-    ismcts seats is then exactly a greedy game, and no search is run."""
+    """With the request's engine budget spent, search engines play greedy moves: two ismcts seats
+    then play exactly the greedy engine's moves until the human must act, and no search is run."""
     services = services_of(client.app)  # type: ignore[arg-type]
     monkeypatch.setattr(services.searcher, "engine_deadline", lambda: float("-inf"))
     searched: list[Any] = []
     monkeypatch.setattr(services.searcher, "hint", lambda *args, **kwargs: searched.append(args))
     engine = {"engine": "ismcts", "limits": {"iterations": 500}}
-    game = create(client, rules="durak", seats=[engine, engine], seed=12)
+    game = create(client, rules="durak", seats=[engine, engine, "human"], seed=12, first_attacker=0)
     history = game["game"]["history"]
-    assert game["game"]["status"] == "over" and not searched
-    replayed = replay(game, [], rules="durak", seed=12)
+    assert history and not searched
+    replayed = Game.deal(Rules.preset_named("durak"), 3, seed=12, first_attacker=0)
     greedy = GreedyPlayer()
     for entry in history:
         seat = replayed.to_move
-        assert entry["seat"] == seat
+        assert entry["seat"] == seat != 2
         expected = greedy.choose(Position.from_game(replayed, seat))
         assert entry["notation"] == expected.notation
         replayed.play(expected, seat)
-    assert replayed.over
+    assert replayed.to_move == 2
+
+
+def test_an_engine_searches_at_most_what_is_left_of_the_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each engine search gets the smaller of its own time limit and what is left of the request's
+    engine budget, so the engines' replies end within about the budget."""
+    with make_client(make_settings(tmp_path / "games.db", engine_budget_ms=300, max_time_ms=2_000)) as client:
+        services = services_of(client.app)  # type: ignore[arg-type]
+        limits: list[float] = []
+        real = services.searcher.hint
+
+        def hint(position: Any, given: Any, *args: Any, **kwargs: Any) -> Any:
+            limits.append(given.time_ms)
+            return real(position, given, *args, **kwargs)
+
+        monkeypatch.setattr(services.searcher, "hint", hint)
+        engine = {"engine": "ismcts", "limits": {"iterations": 200, "time_ms": 2_000}}
+        create(client, rules="durak", seats=[engine, engine, "human"], seed=12, first_attacker=0)
+    assert limits and all(0 < limit <= 300 for limit in limits)
+    assert limits == sorted(limits, reverse=True)  # the budget only shrinks
+
+
+def test_a_wrong_token_never_replays_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Authorization comes first: with nothing cached, requests with a wrong token cost a read of the
+    stored set-up, never a replay of the game; the seat's holder then gets it replayed once."""
+    with make_client(make_settings(tmp_path / "games.db", game_cache=0)) as client:
+        game = create(client, rules="durak", seats=["human", "human"], seed=3)
+        replays: list[str] = []
+        real = LiveGame.rebuild
+        monkeypatch.setattr(LiveGame, "rebuild", lambda record: replays.append(record.id) or real(record))
+        url = f"/v1/games/{game['id']}"
+        for _ in range(5):
+            assert client.get(url, params={"seat": 0}, headers=bearer("wrong")).status_code == 403
+            assert client.get(f"{url}/tracker", params={"seat": 1}, headers=bearer("x")).status_code == 403
+            answer = client.post(f"{url}/moves", json={"seat": 0, "move": "take"}, headers=bearer("x"))
+            assert answer.status_code == 403
+        assert replays == []
+        view(client, game, 0)
+        assert replays == [game["id"]]
+
+
+def test_requests_at_work_on_one_game_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one request allowed at work on a game, a second one waits for nothing: 429 with
+    Retry-After at once, while other games and the health check answer."""
+    gate = threading.Event()
+    settings = make_settings(tmp_path / "games.db", max_requests_per_game=1, retry_after_s=2)
+    with make_client(settings) as client:
+        services = services_of(client.app)  # type: ignore[arg-type]
+        real_hint = services.searcher.hint
+
+        def slow_hint(*args: Any, **kwargs: Any) -> Any:
+            gate.wait(HANG_GUARD_S)
+            return real_hint(*args, **kwargs)
+
+        monkeypatch.setattr(services.searcher, "hint", slow_hint)
+        game = create(client, rules="durak", seats=["human", "human"], seed=3, first_attacker=0)
+        other = create(client, rules="durak", seats=["human", "human"], seed=4)
+        url = f"/v1/games/{game['id']}"
+        auth = bearer(game["tokens"][0])
+        try:
+            hinting, result = in_thread(lambda: client.get(f"{url}/hint", params={"seat": 0}, headers=auth))
+            wait_until(lambda: services.pool.running == 1)
+            second = finished(lambda: client.get(url, params={"seat": 0}, headers=auth))
+            error(second, 429, "too_many_requests")
+            assert second.headers["retry-after"] == "2"
+            assert finished(lambda: view(client, other, 0))["status"] == "playing"
+            assert finished(lambda: client.get("/healthz")).status_code == 200
+        finally:
+            gate.set()
+        hinting.join(HANG_GUARD_S)
+        assert result[0].status_code == 200
+        assert view(client, game, 0)["status"] == "playing"  # the game's own requests work again

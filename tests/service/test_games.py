@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from service.deps import services_of
+from service.engine import Searcher
 from service.schemas import GameCreatedResponse
-from solver.game.cards import Card
+from solver.game.cards import Card, deck
 from solver.game.errors import ErrorCode, PositionError
 from solver.game.position import Position
 from solver.game.reference import random_deck
@@ -71,14 +74,14 @@ def test_custom_rules(client: TestClient) -> None:
     assert game["game"]["position"]["rules"]["transfer"] is True
 
 
-def test_two_engines_play_to_the_end(client: TestClient) -> None:
-    game = create(
-        client, rules="durak", seats=["greedy", {"engine": "ismcts", "limits": {"iterations": 50}}], seed=5
+def test_a_game_of_engines_only_is_refused(client: TestClient) -> None:
+    """Engines against each other would run a whole game inside one request: that is `tan arena`'s
+    job. A game needs a human seat."""
+    answer = client.post(
+        "/v1/games",
+        json={"rules": "durak", "seats": ["greedy", {"engine": "ismcts", "limits": {"iterations": 50}}]},
     )
-    body = game["game"]
-    assert game["tokens"] == [None, None]
-    assert body["status"] == "over" and body["scores"] is not None and body["history"]
-    assert body["legal_moves"] == []
+    assert "needs a human seat" in error(answer, 422, "invalid_input")
 
 
 @pytest.mark.parametrize(
@@ -146,8 +149,36 @@ def test_engine_seats_cannot_be_read_or_moved(client: TestClient) -> None:
 
 def test_unknown_game(client: TestClient) -> None:
     error(client.get("/v1/games/nope", params={"seat": 0}, headers=bearer("x")), 404, "not_found")
-    error(client.post("/v1/games/nope/moves", json={"seat": 0, "move": "take"}), 404, "not_found")
-    error(client.get("/v1/games/nope/hint", params={"seat": 0}), 404, "not_found")
+    answer = client.post("/v1/games/nope/moves", json={"seat": 0, "move": "take"}, headers=bearer("x"))
+    error(answer, 404, "not_found")
+    error(client.get("/v1/games/nope/hint", params={"seat": 0}, headers=bearer("x")), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "", None),
+        ("POST", "/moves", {"seat": 1, "move": "take"}),
+        ("GET", "/hint", None),
+        ("GET", "/tracker", None),
+        ("GET", "/analysis", None),
+    ],
+)
+def test_without_a_token_an_unknown_game_looks_like_a_known_one(
+    client: TestClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    """A caller without a token learns nothing of which games exist: a game, an unknown id and an
+    engine's seat answer the same 401."""
+    game = create(client, rules="durak", seats=["greedy", "human"], seed=4)
+    answers = [
+        client.request(method, f"/v1/games/{game_id}{path}", params={"seat": seat}, json=body)
+        for game_id, seat in ((game["id"], 1), ("x" * len(game["id"]), 1), (game["id"], 0))
+    ]
+    for answer in answers:
+        error(answer, 401, "unauthorized")
+        assert answer.headers["www-authenticate"] == "Bearer"
+    known, unknown = answers[:2]
+    assert (known.text, sorted(known.headers.items())) == (unknown.text, sorted(unknown.headers.items()))
 
 
 def _cards_in(value: Any) -> set[str]:
@@ -418,3 +449,69 @@ def test_each_history_entry_shows_the_table_after_it(client: TestClient) -> None
             card, target = entry["move"]["card"], entry["move"]["target"]
             table = [{**pair, "defense": card} if pair["attack"] == target else pair for pair in table]
         assert entry["after"]["table"] in (table, [])
+
+
+def test_a_retried_move_after_a_lost_answer_is_refused_with_409(client: TestClient) -> None:
+    """The first try of a move was stored but its answer lost: the retry, naming the ply it was
+    chosen at, gets 409 game_moved_on instead of being tried on the new state; the right ply plays."""
+    game = create(client, rules="durak", seats=["human", "human"], seed=3, first_attacker=0)
+    before = view(client, game, 0)
+    lead = before["legal_moves"][0]
+    ply = len(before["history"])
+    url = f"/v1/games/{game['id']}/moves"
+    sent = {"seat": 0, "move": lead, "expected_ply": ply}
+    first = client.post(url, json=sent, headers=bearer(game["tokens"][0]))
+    assert first.status_code == 200 and len(first.json()["history"]) == ply + 1
+    retry = client.post(url, json=sent, headers=bearer(game["tokens"][0]))
+    assert "has moved on" in error(retry, 409, "game_moved_on")
+    assert view(client, game, 0)["history"] == first.json()["history"]  # nothing more was stored
+    defender = view(client, game, 1)
+    reply = {"seat": 1, "move": defender["legal_moves"][-1], "expected_ply": len(defender["history"])}
+    assert client.post(url, json=reply, headers=bearer(game["tokens"][1])).status_code == 200
+    error(client.post(url, json={**reply, "expected_ply": -1}, headers=bearer(game["tokens"][1])),
+          422, "invalid_request")
+
+
+def test_the_deal_seed_is_shown_only_once_the_game_is_over(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a seed the server draws 63 bits; the view shows the seed only at the end (it deals
+    every hand), and the same seed then deals the same game again."""
+    drawn: list[int] = []
+    real = secrets.randbits
+    monkeypatch.setattr(secrets, "randbits", lambda bits: drawn.append(bits) or real(bits))
+    game = create(client, rules="durak", seats=["human", "random"], first_attacker=0)
+    assert drawn == [63, 63]  # the deal's seed and the engines' own
+    body = game["game"]
+    assert "seed" not in body
+    while body["status"] == "playing":
+        body = move(client, game, 0, body["legal_moves"][-1]).json()
+        assert body["status"] == "over" or "seed" not in body
+    seed = body["seed"]
+    assert 0 <= seed < 2**63
+    again = create(client, rules="durak", seats=["human", "human"], seed=seed, first_attacker=0)
+    assert again["game"]["position"]["hand"] == game["game"]["position"]["hand"]
+    dealt = create(client, rules="durak", seats=["human", "random"], deck=[str(c) for c in deck(36)],
+                   first_attacker=0)
+    body = dealt["game"]
+    while body["status"] == "playing":
+        body = move(client, dealt, 0, body["legal_moves"][-1]).json()
+    assert "seed" not in body  # a game dealt from a given deck has no seed that replays it
+
+
+def test_the_engines_seed_is_not_the_deals(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same deal twice: the engines' seeds differ between the games, and neither is derived
+    from the deal's seed, so replaying a deal does not replay the engines' choices."""
+    services = services_of(client.app)  # type: ignore[arg-type]
+    seeds: list[int] = []
+    real = services.searcher.engine_move
+
+    def engine_move(spec: Any, position: Any, seed: int, **kwargs: Any) -> Any:
+        seeds.append(seed)
+        return real(spec, position, seed, **kwargs)
+
+    monkeypatch.setattr(services.searcher, "engine_move", engine_move)
+    for _ in range(2):
+        create(client, rules="durak", seats=["random", "human"], seed=5, first_attacker=0)
+    assert len(seeds) == 2 and seeds[0] != seeds[1]
+    assert Searcher.engine_seed(5, 0) not in seeds

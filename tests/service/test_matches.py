@@ -84,7 +84,12 @@ def test_a_keep_is_seen_only_by_the_seat_that_kept(client: TestClient) -> None:
                   deck=ordered_deck(rules, TRUMPLESS_1, "9h"))
     assert move(client, game, 1, "keep").status_code == 200
     assert [entry["notation"] for entry in view(client, game, 1)["history"]] == ["keep"]
-    assert view(client, game, 0)["history"] == []
+    mine = view(client, game, 0)
+    assert mine["history"] == []
+    # expected_ply counts the moves the seat sees: a keep it may not see does not count.
+    lead = {"seat": 0, "move": mine["legal_moves"][0], "expected_ply": 0}
+    answer = client.post(f"/v1/games/{game['id']}/moves", json=lead, headers=bearer(game["tokens"][0]))
+    assert answer.status_code == 200, answer.text
 
 
 def test_a_tribute_and_its_inspection_stay_between_giver_and_receiver(client: TestClient) -> None:

@@ -101,7 +101,7 @@ def test_a_busy_pool_changes_no_stored_game(one_slot: TestClient) -> None:
 def test_metrics(client: TestClient) -> None:
     client.post("/v1/hint", json={"position": to_move_position(), "limits": {"iterations": 100}})
     client.post("/v1/hint", json={"position": {}})
-    client.get("/v1/games/abc", params={"seat": 0})
+    client.get("/v1/games/abc", params={"seat": 0}, headers=bearer("x"))
     text = client.get("/metrics").text
     assert 'tan_http_requests_total{method="POST",route="/v1/hint",status="200"} 1.0' in text
     assert 'tan_http_requests_total{method="POST",route="/v1/hint",status="422"} 1.0' in text
@@ -183,3 +183,94 @@ def test_search_threads_run_below_the_event_loop(client: TestClient) -> None:
     inside = pool.submit(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result()
     assert inside == min(base + 5, 19)
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base
+
+
+def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
+    """No sniffing or framing anywhere, the page's own content security policy, and no caching of
+    the API's answers (they hold hands and tokens) — on errors too, a 500 included."""
+    app = create_app(make_settings(tmp_path / "h.db"))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        game = client.post("/v1/games", json={"rules": "durak", "seats": ["human", "greedy"], "seed": 1})
+        answers = {
+            "page": client.get("/"),
+            "script": client.get("/static/app.js"),
+            "docs": client.get("/docs"),
+            "health": client.get("/healthz"),
+            "rules": client.get("/v1/rules"),
+            "created": game,
+            "view": client.get(
+                f"/v1/games/{game.json()['id']}", params={"seat": 0}, headers=bearer(game.json()["tokens"][0])
+            ),
+            "unknown path": client.get("/v1/nothing"),
+            "unauthorized": client.get(f"/v1/games/{game.json()['id']}", params={"seat": 0}),
+            "too large": client.post(
+                "/v1/hint", content=b"x" * 70_000, headers={"content-type": "application/json"}
+            ),
+        }
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("boom")
+
+        services_of(app).searcher.hint = broken  # type: ignore[method-assign]
+        answers["internal"] = client.post("/v1/hint", json={"position": to_move_position()})
+    assert answers["internal"].status_code == 500 and answers["too large"].status_code == 413
+    for name, answer in answers.items():
+        headers = answer.headers
+        assert headers["x-content-type-options"] == "nosniff", name
+        assert headers["x-frame-options"] == "DENY", name
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], name
+        api = name not in ("page", "script", "docs", "health")
+        assert (headers.get("cache-control") == "no-store") == api, name
+    page = answers["page"].headers["content-security-policy"]
+    assert "script-src 'self';" in page and "connect-src 'self';" in page and "unsafe-inline" not in page
+    assert answers["created"].json()["tokens"][0]
+    assert answers["view"].json()["position"]["hand"]
+
+
+def test_a_burst_waits_in_the_queue_and_beyond_it_is_refused(tmp_path: Path) -> None:
+    """One slot, a queue of two: while the slot is held, two hints wait (first come, first served)
+    and a third is refused at once, before its body is read; once the slot is free both waiting
+    hints are answered."""
+    settings = make_settings(tmp_path / "q.db", max_searches=1, queue_size=2, queue_wait_s=60)
+    with make_client(settings) as client:
+        pool = services_of(client.app).pool  # type: ignore[arg-type]
+        release = _hold_the_slot(client)
+        request = {"position": to_move_position(), "limits": {"iterations": 100}}
+        answers: list[Any] = []
+        try:
+            waiting = [threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
+                       for _ in range(2)]
+            for thread in waiting:
+                thread.start()
+            for _ in range(2000):  # a hang guard: both requests reach the queue
+                if pool.waiting == 2:
+                    break
+                time.sleep(0.01)
+            assert pool.waiting == 2 and answers == []
+            refused = client.post(
+                "/v1/hint", content=b"not even JSON", headers={"content-type": "application/json"}
+            )
+            assert "the queue is full" in error(refused, 503, "busy")
+            assert "tan_searches_waiting 2.0" in client.get("/metrics").text
+        finally:
+            release.set()
+        for thread in waiting:
+            thread.join(30)
+        assert [answer.status_code for answer in answers] == [200, 200]
+        _wait_until_free(client)
+
+
+def test_a_request_waits_no_longer_than_the_queue_deadline(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "q.db", max_searches=1, queue_size=4, queue_wait_s=0.05,
+                             retry_after_s=3)
+    with make_client(settings) as client:
+        release = _hold_the_slot(client)
+        try:
+            answer = client.post("/v1/hint", json={"position": to_move_position()})
+            assert "none came free within 0.05 s" in error(answer, 503, "busy")
+            assert answer.headers["retry-after"] == "3"
+            assert services_of(client.app).pool.waiting == 0  # it left the queue
+        finally:
+            release.set()
+        _wait_until_free(client)
+        assert client.post("/v1/hint", json={"position": to_move_position()}).status_code == 200

@@ -115,7 +115,8 @@ def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> No
     error(client.get(path, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
     error(client.get(path, params={"seat": 1}, headers=bearer(game["tokens"][0])), 403, "engine_seat")
     error(client.get(path, params={"seat": 7}, headers=bearer(game["tokens"][0])), 422, "invalid_seat")
-    error(client.get("/v1/games/nosuchgame/analysis", params={"seat": 0}), 404, "not_found")
+    unknown = client.get("/v1/games/nosuchgame/analysis", params={"seat": 0}, headers=bearer("x"))
+    error(unknown, 404, "not_found")
     bad = client.get(path, params={"seat": 0, "iterations": -3}, headers=bearer(game["tokens"][0]))
     error(bad, 422, "bad_limits")
 

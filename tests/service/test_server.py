@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import socket
+import threading
 from pathlib import Path
 
 import httpx
 
 from service.process import ServiceProcess as Server
+from tests.support.positions import to_move_position
 
 
 def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> None:
@@ -49,3 +53,85 @@ def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> Non
         stored = http.get(f"/v1/games/{game_id}", params={"seat": 0}, headers=auth)
         assert stored.status_code == 200
         assert stored.json() == body
+
+
+def test_the_server_names_no_software_and_sends_the_security_headers(tmp_path: Path) -> None:
+    with Server(tmp_path / "games.db") as server, httpx.Client(base_url=server.url, timeout=30.0) as http:
+        for path in ("/", "/healthz", "/v1/rules", "/v1/nothing"):
+            answer = http.get(path)
+            assert "server" not in answer.headers, path
+            assert answer.headers["x-content-type-options"] == "nosniff", path
+
+
+def _running(http: httpx.Client) -> float:
+    lines = http.get("/metrics").text.splitlines()
+    return float(next(line for line in lines if line.startswith("tan_searches_running")).split()[1])
+
+
+def test_a_search_stops_when_its_client_hangs_up(tmp_path: Path) -> None:
+    """A 10-minute hint whose client goes away frees its search slot at once: the search reads a
+    stop flag the server sets on the disconnect."""
+    settings = {"max_searches": 1, "max_time_ms": 600_000, "max_iterations": 10**12}
+    body = json.dumps({"position": to_move_position(), "limits": {"iterations": 10**12, "time_ms": 600_000}})
+    server = Server(tmp_path / "games.db", **settings)
+    with server, httpx.Client(base_url=server.url, timeout=30) as http:
+        client = socket.create_connection(("127.0.0.1", server.port))
+        client.sendall(
+            f"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
+        )
+        wait = threading.Event()
+        for _ in range(3000):  # hang guards, not timings: unstopped, the search runs for 10 minutes
+            if _running(http) == 1:
+                break
+            wait.wait(0.01)
+        assert _running(http) == 1
+        client.close()
+        for _ in range(3000):
+            if _running(http) == 0:
+                break
+            wait.wait(0.01)
+        assert _running(http) == 0, "the search went on after its client hung up"
+        hint = http.post("/v1/hint", json={"position": to_move_position(), "limits": {"iterations": 100}})
+        assert hint.status_code == 200
+
+
+def _read_all(connection: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (a hang guard of 30 s)."""
+    connection.settimeout(30)
+    data = b""
+    while chunk := connection.recv(65536):
+        data += chunk
+    return data
+
+
+def _code(answer: bytes) -> str:
+    return str(json.loads(answer.partition(b"\r\n\r\n")[2])["code"])
+
+
+def test_slow_clients_are_cut_off_and_connections_are_limited(tmp_path: Path) -> None:
+    """Headers or a body that do not come in time: 408 and the connection closed. Past the
+    concurrency limit, a new request is answered 503 at once."""
+    settings = {"header_timeout_s": 0.3, "body_timeout_s": 0.3, "limit_concurrency": 4}
+    with Server(tmp_path / "games.db", **settings) as server:
+        address = ("127.0.0.1", server.port)
+        with socket.create_connection(address) as slow:
+            slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # the headers never end
+            answer = _read_all(slow)
+        assert answer.startswith(b"HTTP/1.1 408 ") and _code(answer) == "request_timeout"
+        with socket.create_connection(address) as trickle:
+            trickle.sendall(
+                b"POST /v1/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n{"  # 1 byte of 100
+            )
+            answer = _read_all(trickle)
+        assert answer.startswith(b"HTTP/1.1 408 ") and _code(answer) == "request_timeout"
+        idle = [socket.create_connection(address) for _ in range(4)]
+        try:
+            with httpx.Client(base_url=server.url, timeout=30.0) as http:
+                assert http.get("/healthz").status_code == 503
+        finally:
+            for connection in idle:
+                connection.close()
+        with httpx.Client(base_url=server.url, timeout=30.0) as http:
+            assert http.get("/healthz").status_code == 200

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
+import threading
 from pathlib import Path
 
 import pytest
 
-from service.store import GameStore, StaleGameError
-from tests.support.service import bearer, create, make_client, make_settings, move, view
+from service.deps import services_of
+from service.settings import Settings
+from service.store import GameStore, StaleGameError, TooManyGamesError
+from tests.support.service import bearer, create, error, make_client, make_settings, move, play_out, view
 
 
 def test_wal_mode_and_round_trip(tmp_path: Path) -> None:
@@ -68,3 +73,147 @@ def test_every_preset_is_rebuilt_exactly(tmp_path: Path, rules: object, seats: l
             f"/v1/games/{game['id']}", params={"seat": human}, headers=bearer(game["tokens"][human])
         )
         assert answer.json() == body
+
+
+def test_the_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """Every deck is in it in plain text: the file, its WAL and shared-memory files are 0600 whatever
+    the umask, a new folder 0700, and a file left open to others by an older server is narrowed."""
+    old_umask = os.umask(0o022)
+    try:
+        path = tmp_path / "new" / "games.db"
+        store = GameStore(path)
+        store.create("g", {"format": 1}, [], "playing")
+        with sqlite3.connect(path) as db:  # hold the WAL and shared-memory files open
+            db.execute("SELECT 1 FROM games").fetchall()
+            for file in (path, tmp_path / "new" / "games.db-wal", tmp_path / "new" / "games.db-shm"):
+                assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        loose = tmp_path / "loose.db"
+        sqlite3.connect(loose).close()
+        loose.chmod(0o644)
+        GameStore(loose)
+        assert stat.S_IMODE(loose.stat().st_mode) == 0o600
+    finally:
+        os.umask(old_umask)
+
+
+def test_the_default_database_is_in_the_users_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAN_DATABASE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", "/srv/data")
+    assert Settings().database == Path("/srv/data/tan/games.db")
+    monkeypatch.setenv("XDG_DATA_HOME", "relative")  # not absolute: ignored, as the XDG spec says
+    assert Settings().database == Path.home() / ".local" / "share" / "tan" / "games.db"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert Settings().database == Path.home() / ".local" / "share" / "tan" / "games.db"
+
+
+def test_a_store_that_cannot_be_used_answers_503_and_readyz_says_so(tmp_path: Path) -> None:
+    """A database SQLite cannot open (here a folder where the file was, a real operational error
+    even for root) answers 503 storage_unavailable with Retry-After, changes nothing, and makes
+    /readyz answer 503 while /healthz stays 200; once the file is back, all is well."""
+    path = tmp_path / "games.db"
+    with make_client(make_settings(path, retry_after_s=3, game_cache=0)) as client:
+        game = create(client, rules="durak", seats=["human", "human"], seed=3, first_attacker=0)
+        assert client.get("/readyz").json()["status"] == "ready"
+        lead = view(client, game, 0)["legal_moves"][0]
+        aside = tmp_path / "aside"
+        aside.mkdir()
+        for name in ("games.db", "games.db-wal", "games.db-shm"):
+            if (tmp_path / name).exists():
+                (tmp_path / name).rename(aside / name)
+        path.mkdir()
+        answers = [
+            move(client, game, 0, lead),
+            client.get(f"/v1/games/{game['id']}", params={"seat": 0}, headers=bearer(game["tokens"][0])),
+            client.post("/v1/games", json={"rules": "durak", "seats": ["human", "human"]}),
+            client.get("/readyz"),
+        ]
+        for answer in answers:
+            error(answer, 503, "storage_unavailable")
+            assert answer.headers["retry-after"] == "3"
+        assert client.get("/healthz").json()["status"] == "ok"
+        path.rmdir()
+        for name in ("games.db", "games.db-wal", "games.db-shm"):
+            if (aside / name).exists():
+                (aside / name).rename(tmp_path / name)
+        assert client.get("/readyz").status_code == 200
+        assert view(client, game, 0)["history"] == []  # the refused move was not stored
+        assert move(client, game, 0, lead).status_code == 200
+
+
+def test_expiry_deletes_finished_and_abandoned_games_only(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    for game_id, status in (("done", "over"), ("idle", "playing"), ("fresh", "playing"), ("recent", "over")):
+        store.create(game_id, {"format": 1}, [(0, "attack 7c")], status)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE games SET updated_at = 100 WHERE id IN ('done', 'idle')")
+        db.execute("UPDATE games SET updated_at = 300 WHERE id IN ('fresh', 'recent')")
+    assert store.counts() == {"playing": 2, "over": 2}
+    # Finished games go after 150, games being played only after 50: 'idle' stays this time.
+    assert store.expire(finished_before=200, idle_before=50) == 1
+    assert store.load("done") is None and store.load("idle") is not None
+    assert store.expire(finished_before=200, idle_before=200) == 1
+    assert store.load("idle") is None and store.load("fresh") is not None and store.load("recent") is not None
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == 2  # their moves went too
+    assert store.size() > 0
+
+
+def test_a_store_of_the_first_schema_gains_the_client_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, setup TEXT NOT NULL, plies INTEGER NOT NULL DEFAULT 0,"
+            " status TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL);"
+            "CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
+            " seat INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, ply));"
+            "INSERT INTO games VALUES ('g', '{\"format\": 1}', 0, 'playing', 1, 1);"
+            "PRAGMA user_version = 1;"
+        )
+    store = GameStore(path)
+    assert store.load("g") is not None and store.playing("someone") == 0
+    store.create("h", {"format": 1}, [], "playing", client="someone", max_playing=1)
+    with pytest.raises(TooManyGamesError):
+        store.create("i", {"format": 1}, [], "playing", client="someone", max_playing=1)
+    store.create("j", {"format": 1}, [], "playing", client="another", max_playing=1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_a_client_may_have_only_so_many_games_being_played(tmp_path: Path) -> None:
+    with make_client(make_settings(tmp_path / "games.db", max_playing_per_client=2)) as client:
+        first = create(client, rules="durak", seats=["human", "greedy"], seed=1)
+        create(client, rules="durak", seats=["human", "greedy"], seed=2)
+        refused = client.post("/v1/games", json={"rules": "durak", "seats": ["human", "greedy"]})
+        assert "2 games being played" in error(refused, 429, "too_many_requests")
+        play_out(client, first)
+        create(client, rules="durak", seats=["human", "greedy"], seed=4)  # one finished: room again
+
+
+def test_the_sweep_deletes_expired_games_and_the_metrics_show_the_store(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path / "games.db", finished_ttl_s=0.001, abandoned_ttl_s=3600,
+                             sweep_interval_s=0.02)
+    with make_client(settings) as client:
+        over = create(client, rules="durak", seats=["human", "greedy"], seed=3)
+        play_out(client, over)
+        playing = create(client, rules="durak", seats=["human", "greedy"], seed=4)
+        store = services_of(client.app).store  # type: ignore[arg-type]
+        counted = 'tan_games_stored{status="playing"} 1.0'
+
+        def swept() -> bool:  # the game gone, and a sweep since both games were stored
+            return store.load(over["id"]) is None and counted in client.get("/metrics").text
+
+        event = threading.Event()
+        for _ in range(1000):  # a hang guard, not a timing: the sweep runs every 20 ms
+            if swept():
+                break
+            event.wait(0.01)
+        assert swept()
+        assert view(client, playing, 0)["status"] == "playing"  # not abandoned yet
+        gone = client.get(f"/v1/games/{over['id']}", params={"seat": 0}, headers=bearer("x"))
+        error(gone, 404, "not_found")
+        metrics = client.get("/metrics").text
+        size = next(line for line in metrics.splitlines() if line.startswith("tan_database_bytes "))
+        assert float(size.split()[1]) > 0
+        assert 'tan_games_stored{status="over"} 0.0' in metrics
+        assert "tan_games_expired_total 1.0" in metrics

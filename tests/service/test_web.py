@@ -100,7 +100,8 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
     page = _page(browser, server, DESKTOP, errors)
     _start(page, server, "en", seed=11)
 
-    # The table as seat 0 sees it.
+    # The table as seat 0 sees it; the seed (it deals every hand) only at the end.
+    assert "deal number" not in page.inner_text("#game-info") and page.locator("#replay").is_hidden()
     assert page.locator("#hand button.card").count() == 6
     assert page.locator("#opponents .opponent").count() == 1
     assert page.inner_text("#stock-count") == "24"
@@ -147,6 +148,7 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
     assert page.locator("#scores tr").count() == 2
     assert page.locator("#history li").count() > clicks
     assert page.inner_text("#status") == "Game over."
+    assert "deal number 11" in page.inner_text("#game-info") and page.locator("#replay").is_visible()
     page.screenshot(path=str(shots / "web-over.png"), full_page=True)
 
     # Vietnamese labels, remembered across a reload (the game comes back from localStorage).
@@ -174,7 +176,11 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
 def test_phone_width_errors_and_keys(browser: Browser, server: Server, shots: Path) -> None:
     errors: list[str] = []
     page = _page(browser, server, PHONE, errors)
-    _start(page, server, "vi", seed=3)
+    created: list[Any] = []
+    page.on("request", lambda request: created.append(request.post_data_json)
+            if request.method == "POST" and request.url.endswith("/v1/games") else None)
+    _start(page, server, "vi", seed=None)
+    assert len(created) == 1 and "seed" not in created[0]  # the server draws it
     assert page.inner_text("#hint-button span") == "Gợi ý"
     # Nothing is wider than the phone's screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -197,6 +203,17 @@ def test_phone_width_errors_and_keys(browser: Browser, server: Server, shots: Pa
     page.fill("#seed", "-4")
     page.click("#start")
     assert "Mã ván" in page.inner_text("#message-text")  # the seed, in Vietnamese
+    page.fill("#seed", str(2**63))
+    page.click("#start")
+    assert "Mã ván" in page.inner_text("#message-text")  # beyond the API's seeds
+    # The largest seed goes to the server digit for digit (a JavaScript number would round it).
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.post_data or "")
+            if request.method == "POST" and request.url.endswith("/v1/games") else None)
+    page.fill("#seed", str(2**63 - 1))
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    assert sent and sent[-1].startswith(f'{{"seed":{2**63 - 1},')
     assert [e for e in errors if "404" not in e] == []
     page.close()
 
@@ -214,7 +231,7 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     request = {"rules": "perevodnoy", "seats": ["human", "greedy"], "deck": _deck(deal), "first_attacker": 1}
     created = httpx.post(server.url + "/v1/games", json=request, timeout=120.0)
     assert created.status_code == 201, created.text
-    saved = {"id": created.json()["id"], "token": created.json()["tokens"][0], "seed": None}
+    saved = {"id": created.json()["id"], "token": created.json()["tokens"][0]}
 
     errors: list[str] = []
     page = _page(browser, server, DESKTOP, errors)

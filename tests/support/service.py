@@ -26,6 +26,7 @@ __all__ = [
     "make_client",
     "make_settings",
     "move",
+    "play_out",
     "replay",
     "view",
 ]
@@ -36,6 +37,7 @@ FAST: dict[str, Any] = {
     "default_time_ms": 500,
     "max_time_ms": 2_000,
     "max_searches": 2,
+    "queue_size": 0,  # a busy pool answers 503 at once; the queue's own tests set it
     "engine_budget_ms": 5_000,
 }
 
@@ -77,6 +79,18 @@ def view(client: TestClient, game: dict[str, Any], seat: int, token: str | None 
     answer = client.get(f"/v1/games/{game['id']}", params={"seat": seat}, headers=bearer(token))
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
+
+
+def play_out(client: TestClient, game: dict[str, Any], seat: int = 0) -> dict[str, Any]:
+    """`seat` plays its last legal move until the game is over; the last view."""
+    seen = view(client, game, seat)
+    for _ in range(500):
+        if seen["status"] == "over":
+            return seen
+        answer = move(client, game, seat, seen["legal_moves"][-1])
+        assert answer.status_code == 200, answer.text
+        seen = dict(answer.json())
+    raise AssertionError("the game did not end")
 
 
 def move(client: TestClient, game: dict[str, Any], seat: int, played: Any) -> Any:

@@ -117,11 +117,11 @@ def watch(page: Page, server: Server, errors: list[str]) -> None:
 
 
 def start_game(
-    page: Page, server: Server, lang: str, seed: int, preset: str = "durak", players: int = 2,
+    page: Page, server: Server, lang: str, seed: int | None, preset: str = "durak", players: int = 2,
     pace: str = "off",
 ) -> None:
     """Open the page, choose the language and an easy game (the greedy engine) from the new-game
-    form, and wait until the table is shown and idle."""
+    form (`seed` None: none typed), and wait until the table is shown and idle."""
     page.goto(server.url + "/")
     page.select_option("#lang", lang)
     page.select_option("#pace", pace)
@@ -129,7 +129,7 @@ def start_game(
     page.select_option("#players", str(players))
     page.check("#level-easy")
     page.click("#advanced > summary")  # the deal number is an expert's field
-    page.fill("#seed", str(seed))
+    page.fill("#seed", "" if seed is None else str(seed))  # blank: the server draws the deal's seed
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)

@@ -198,6 +198,44 @@ def test_refusals(spoil: Callable[[dict[str, Any]], None], code: str, message: s
         assert isinstance(error.value, PositionError)
 
 
+IMPOSSIBLE: list[tuple[str, dict[str, Any], str, str]] = [
+    (
+        "stock above the deck minus the deal",
+        {"rules": "tan", "players": 2, "seat": 0, "hand": ["6s", "Th", "Qh"], "hand_counts": [3, 3],
+         "trump": "Qd", "stock": 46, "attacker": 0, "defender": 1, "to_move": 0},
+        "count_mismatch",
+        r"stock: 46 cards, but after dealing 16 of the 52-card deck at most 36 are left",
+    ),
+    (
+        "odd discard pile",
+        {"rules": "durak", "players": 2, "seat": 0, "hand": ["6s", "Th", "Qh", "7c", "8c", "9c"],
+         "hand_counts": [6, 6], "trump": "Qd", "stock": 23, "discard": ["Ac"], "attacker": 0,
+         "defender": 1, "to_move": 0},
+        "count_mismatch",
+        r"discard: 1 cards, but a defence discards attack and defence cards in pairs",
+    ),
+    (
+        "defender empty, every card beaten, stock left",
+        {"rules": "durak", "players": 2, "seat": 0, "hand": ["6s", "Th", "Qh", "7c", "8c", "9c"],
+         "hand_counts": [6, 0], "trump": "Qd", "stock": 24, "discard": ["6h", "7h", "8h", "9h"],
+         "table": [{"attack": "7d", "defense": "9d"}], "attacker": 0, "defender": 1, "to_move": 0},
+        "inconsistent_turn",
+        r"the defender, seat 1, has beaten every card with its last one",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "message"), [case[1:] for case in IMPOSSIBLE], ids=[c[0] for c in IMPOSSIBLE]
+)
+def test_impossible_positions_are_refused(data: dict[str, Any], code: str, message: str) -> None:
+    """Counts that add up but that no play can reach: the deal fixes the largest stock, a
+    defence discards pairs, and a defender that beats with its last card ends the bout."""
+    with pytest.raises(PositionError, match=message) as error:
+        Position.from_json(data)
+    assert error.value.code == code
+
+
 def test_not_an_object() -> None:
     with pytest.raises(PositionError, match="must be a JSON object") as error:
         Position.from_json(["rules", "tan"])
@@ -371,7 +409,7 @@ def test_final_scores_of_hand_made_endings() -> None:
     # thối A chủ: seat 1 holds only the trump ace, seen (known) or by elimination.
     for known, hidden in (({"1": ["Ah"]}, []), ({}, ["Ah"])):
         ended = finished_position(
-            rules=ace_rule, hand=["7s", "8s"], hand_counts=[2, 1], known=known, hidden=hidden
+            rules=ace_rule, hand=["7s", "8s", "9s"], hand_counts=[3, 1], known=known, hidden=hidden
         )
         assert ended.final_scores() == [1.0, 0.0]
     ended = finished_position(players=3, hand=[], hand_counts=[0, 0, 0], finished=[2, 0, 1])

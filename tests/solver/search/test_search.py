@@ -153,8 +153,8 @@ def throw_in_wins() -> dict[str, Any]:
         players=2,
         seat=0,
         hand=["7c", "Kd"],
-        hand_counts=[2, 1],
-        known={"1": ["6d"]},
+        hand_counts=[2, 2],
+        known={"1": ["6d", "6s"]},
         trump="6h",
         table=[{"attack": "7s", "defense": "8s"}],
         attacker=0,
@@ -323,7 +323,7 @@ def test_evaluate_a_finished_game() -> None:
     assert evaluation.exact
     assert evaluation.scores == [0.5, 0.5] and evaluation.p_lose == [0.0, 0.0]
     lost = endgame_position(
-        DURAK, players=2, seat=0, hand=["7s"], hand_counts=[1, 0], trump="6h",
+        DURAK, players=2, seat=0, hand=["7s", "8s"], hand_counts=[2, 0], trump="6h",
         attacker=0, defender=1, to_move=None, finished=[1],
     )
     assert Solver().evaluate(lost).p_lose == [1.0, 0.0]
