@@ -31,7 +31,7 @@ import json
 import os
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -60,8 +60,10 @@ class SearchPool:
         nice: int = 0,
         queue_size: int = 0,
         queue_wait_s: float = 0.0,
+        per_client: int = 0,
     ) -> None:
         self.slots = slots
+        self.per_client = per_client
         self.retry_after_s = retry_after_s
         self.metrics = metrics
         self.queue_size = queue_size
@@ -70,6 +72,7 @@ class SearchPool:
         self._running = 0
         self._queue: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
         self._flags: set[StopFlag] = set()
+        self._clients: dict[str, int] = {}  # searches running or queued, by client address
         self._executor = ThreadPoolExecutor(
             max_workers=slots, thread_name_prefix="tan-search", initializer=_lower_priority, initargs=(nice,)
         )
@@ -97,6 +100,38 @@ class SearchPool:
             f"all {self.slots} search slots are busy{why}; retry in {self.retry_after_s} s",
             {"Retry-After": str(self.retry_after_s)},
         )
+
+    def searches_of(self, client: str) -> int:
+        """Searches of `client` running or queued now."""
+        return self._clients.get(client, 0)
+
+    @contextlib.contextmanager
+    def _client_share(self, client: str | None) -> Iterator[None]:
+        """Count one search of `client` while the block runs: 429 at once past `per_client`."""
+        if client is None or self.per_client <= 0:
+            yield
+            return
+        with self._lock:
+            held = self._clients.get(client, 0)
+            if held >= self.per_client:
+                self.metrics.searches_rejected.inc()
+                retry = str(self.retry_after_s)
+                raise ApiError(
+                    ErrorCode.TOO_MANY_REQUESTS,
+                    f"this client already has {self.per_client} searches running or waiting; "
+                    f"retry in {retry} s",
+                    {"Retry-After": retry},
+                )
+            self._clients[client] = held + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                left = self._clients[client] - 1
+                if left:
+                    self._clients[client] = left
+                else:
+                    del self._clients[client]
 
     # -- slots --------------------------------------------------------------------------------
 
@@ -184,12 +219,21 @@ class SearchPool:
             raise self.busy_error()
         return self._start(lambda _stop: work(), StopFlag())
 
-    async def run(self, work: Callable[[StopFlag], T], request: Request | None = None) -> T:
+    async def run(
+        self, work: Callable[[StopFlag], T], request: Request | None = None, client: str | None = None
+    ) -> T:
         """Wait in the queue for a slot, run `work(stop)` there and wait for it without blocking the
         event loop. `stop` is set if the `request`'s client hangs up meanwhile (the search then
         ends at once; the answer goes nowhere), if this wait is cancelled, or when the server
-        shuts down."""
+        shuts down. The search counts against its client's share (`client`, else the request's
+        address) from the queue to its end."""
         stop = StopFlag()
+        if client is None and request is not None and request.client is not None:
+            client = request.client.host
+        with self._client_share(client):
+            return await self._run(work, request, stop)
+
+    async def _run(self, work: Callable[[StopFlag], T], request: Request | None, stop: StopFlag) -> T:
         async with _watching(request, stop):
             await self._wait_for_slot()
             try:

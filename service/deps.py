@@ -33,7 +33,7 @@ class Services:
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
         pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice,
-                          settings.queue_size, settings.queue_wait_s)
+                          settings.queue_size, settings.queue_wait_s, settings.max_searches_per_client)
         searcher = Searcher(settings, metrics)
         store = GameStore(settings.database)
         metrics.database_bytes.set_function(store.size)

@@ -60,7 +60,8 @@ _DESCRIPTIONS = {
     "`game_not_over`: a review of a game still being played",
     413: "the request body is too large",
     429: "`too_many_requests`: this client already has as many games being played as it may, or "
-    "as many requests are at work on this game as may be (Retry-After)",
+    "as many requests are at work on this game as may be, or as many searches running or waiting "
+    "as may be (Retry-After)",
     422: "invalid input: see `code` ("
     + ", ".join(code.value for code in ErrorCode if code.status == 422)
     + ")",

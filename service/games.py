@@ -407,12 +407,13 @@ class GameManager:
             played += 1
         return played
 
-    async def _advance(self, live: LiveGame) -> int:
+    async def _advance(self, live: LiveGame, address: str | None = None) -> int:
         """Let the engines reply on `live`, in a search slot (the queue's, then 503, when none is
-        free) whatever the engines: every engine move counts against the slots."""
+        free) whatever the engines: every engine move counts against the slots, and against the
+        share of the client at `address` whose move or new game they answer."""
         if not self._engine_to_move(live):
             return 0
-        return await self.pool.run(lambda stop: self._engines_play(live, stop))
+        return await self.pool.run(lambda stop: self._engines_play(live, stop), client=address)
 
     # -- creating and playing -------------------------------------------------------------------
 
@@ -465,7 +466,7 @@ class GameManager:
         if request.match is not None:
             setup["match"] = {"games": request.match.games}
         live = LiveGame(game_id, setup, LiveGame.new_match(setup))
-        played = await self._advance(live)
+        played = await self._advance(live, address)
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         answer = await anyio.to_thread.run_sync(self._checked_view, live, viewer)
         moves = [(mover, move.notation) for _number, mover, move in live.history]
@@ -480,7 +481,13 @@ class GameManager:
         return game_id, tokens, answer
 
     async def play(
-        self, game_id: str, seat: int, move_input: Any, token: str | None, expected_ply: int | None = None
+        self,
+        game_id: str,
+        seat: int,
+        move_input: Any,
+        token: str | None,
+        expected_ply: int | None = None,
+        address: str | None = None,
     ) -> dict[str, Any]:
         """`POST /v1/games/{id}/moves`: a human seat's move, then the engines' replies.
 
@@ -492,10 +499,16 @@ class GameManager:
         self.require_token(seat, token)
         await self._load(game_id, seat, token)  # authorized before it counts against the game's cap
         with self._admitted(game_id):
-            return await self._play(game_id, seat, move_input, token, expected_ply)
+            return await self._play(game_id, seat, move_input, token, expected_ply, address)
 
     async def _play(
-        self, game_id: str, seat: int, move_input: Any, token: str | None, expected_ply: int | None
+        self,
+        game_id: str,
+        seat: int,
+        move_input: Any,
+        token: str | None,
+        expected_ply: int | None,
+        address: str | None,
     ) -> dict[str, Any]:
         for _attempt in range(_WRITE_ATTEMPTS):
             stored = await self._load(game_id, seat, token)
@@ -511,7 +524,7 @@ class GameManager:
                 raise GameOverError(f"the game is over: cannot {move}")
             live = stored.copy()
             live.play(move, seat)
-            played = 1 + await self._advance(live)
+            played = 1 + await self._advance(live, address)
             answer = await anyio.to_thread.run_sync(self._checked_view, live, seat)
             moves = [(mover, made.notation) for _number, mover, made in live.history[stored.plies:]]
             try:

@@ -73,6 +73,13 @@ class Settings(BaseSettings):
         ge=0,
         description="longest a search request waits in the queue for a slot before it is answered 503",
     )
+    max_searches_per_client: int = Field(
+        default=0,
+        ge=0,
+        description="searches one client (one address) may have running or waiting at once, engine replies "
+        "to its moves included; beyond, 429 with Retry-After (0: no limit; behind a proxy set "
+        "forwarded_allow_ips, or every client is the proxy)",
+    )
     search_nice: int = Field(
         default=5,
         ge=0,

@@ -55,7 +55,7 @@ async def create_game(body: GameCreateRequest, request: Request, services: Servi
     )
 
 
-@router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422))
+@router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422, 429))
 async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
     """A seat's view: its position (docs/api.md §2.2), its legal moves when it is to move, the
     status, scores once over, and the public history of moves."""
@@ -65,22 +65,24 @@ async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, tok
 @router.post(
     "/{game_id}/moves",
     response_model=GameResponse,
-    responses=error_responses(401, 403, 404, 409, 413, 422, 503),
+    responses=error_responses(401, 403, 404, 409, 413, 422, 429, 503),
 )
 async def play_move(
-    game_id: GameId, body: GameMoveRequest, services: ServicesDep, token: TokenDep
+    game_id: GameId, body: GameMoveRequest, request: Request, services: ServicesDep, token: TokenDep
 ) -> JSONResponse:
     """Play a human seat's move (JSON or text notation); engine seats then reply until a human
     must act or the game ends. Answers the moving seat's view, like GET. With `expected_ply` (the
     length of the seat's `history` when it chose), a game that has moved on answers 409
     `game_moved_on`, so a retry after a lost answer is never played twice or misread."""
-    return JSONResponse(await services.games.play(game_id, body.seat, body.move, token, body.expected_ply))
+    address = request.client.host if request.client is not None else None
+    answer = await services.games.play(game_id, body.seat, body.move, token, body.expected_ply, address)
+    return JSONResponse(answer)
 
 
 @router.get(
     "/{game_id}/hint",
     response_model=HintResponse,
-    responses=error_responses(401, 403, 404, 422, 503),
+    responses=error_responses(401, 403, 404, 422, 429, 503),
 )
 async def game_hint(
     game_id: GameId,
@@ -115,7 +117,7 @@ async def game_hint(
 @router.get(
     "/{game_id}/tracker",
     response_model=TrackerResponse,
-    responses=error_responses(401, 403, 404, 422),
+    responses=error_responses(401, 403, 404, 422, 429),
 )
 async def game_tracker(
     game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep
@@ -130,7 +132,7 @@ async def game_tracker(
 @router.get(
     "/{game_id}/analysis",
     response_model=AnalysisResponse,
-    responses=error_responses(401, 403, 404, 409, 422, 503),
+    responses=error_responses(401, 403, 404, 409, 422, 429, 503),
 )
 async def game_analysis(
     game_id: GameId,

@@ -22,7 +22,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["reviews"])
 
 
-@router.post("/analyze", response_model=AnalysisResponse, responses=error_responses(413, 422, 503))
+@router.post("/analyze", response_model=AnalysisResponse, responses=error_responses(413, 422, 429, 503))
 async def analyze(body: AnalyzeRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """Review every decision the record's seat made in play: the move played, the engine's choice,
     both expected scores, the loss and its label (good, inaccuracy, mistake, blunder; forced for

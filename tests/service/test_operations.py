@@ -15,7 +15,7 @@ from service.deps import services_of
 from service.main import create_app
 from service.settings import Settings
 from tests.support.positions import to_move_position
-from tests.support.service import TestClient, bearer, error, make_client, make_settings
+from tests.support.service import TestClient, bearer, create, error, make_client, make_settings, move, view
 
 
 @pytest.fixture
@@ -274,3 +274,79 @@ def test_a_request_waits_no_longer_than_the_queue_deadline(tmp_path: Path) -> No
             release.set()
         _wait_until_free(client)
         assert client.post("/v1/hint", json={"position": to_move_position()}).status_code == 200
+
+
+def test_one_client_gets_only_its_share_of_the_search_queue(tmp_path: Path) -> None:
+    """With two searches a client, a client with two hints waiting is refused a third at once
+    (429, Retry-After), while another client's hint still queues and is answered."""
+    settings = make_settings(
+        tmp_path / "c.db", max_searches=1, queue_size=8, queue_wait_s=60, max_searches_per_client=2,
+        retry_after_s=3,
+    )
+    with make_client(settings) as client:
+        other = TestClient(client.app, client=("192.0.2.7", 40000))
+        pool = services_of(client.app).pool  # type: ignore[arg-type]
+        release = _hold_the_slot(client)  # held by the server itself: nobody's share
+        request = {"position": to_move_position(), "limits": {"iterations": 100}}
+        answers: list[Any] = []
+        try:
+            waiting = [threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
+                       for _ in range(2)]
+            for thread in waiting:
+                thread.start()
+            for _ in range(2000):  # a hang guard: both requests reach the queue
+                if pool.waiting == 2:
+                    break
+                time.sleep(0.01)
+            assert pool.waiting == 2 and pool.searches_of("testclient") == 2
+            refused = client.post("/v1/evaluate", json=request)
+            assert "2 searches running or waiting" in error(refused, 429, "too_many_requests")
+            assert refused.headers["retry-after"] == "3"
+            assert pool.waiting == 2  # the refused one never queued
+            stranger = threading.Thread(target=lambda: answers.append(other.post("/v1/hint", json=request)))
+            waiting.append(stranger)
+            stranger.start()
+            for _ in range(2000):
+                if pool.waiting == 3:
+                    break
+                time.sleep(0.01)
+            assert pool.waiting == 3 and pool.searches_of("192.0.2.7") == 1
+        finally:
+            release.set()
+        for thread in waiting:
+            thread.join(30)
+        assert [answer.status_code for answer in answers] == [200, 200, 200]
+        _wait_until_free(client)
+        assert pool.searches_of("testclient") == 0 and pool.searches_of("192.0.2.7") == 0
+        assert client.post("/v1/hint", json=request).status_code == 200  # its share is back
+
+
+def test_engine_replies_count_against_the_movers_share(tmp_path: Path) -> None:
+    """A move an engine answers takes a search of the mover's share: with a share of one already
+    waiting in the queue, the move is refused 429 and nothing is stored."""
+    settings = make_settings(
+        tmp_path / "m.db", max_searches=1, queue_size=8, queue_wait_s=60, max_searches_per_client=1
+    )
+    with make_client(settings) as client:
+        pool = services_of(client.app).pool  # type: ignore[arg-type]
+        game = create(client, rules="durak", seats=["human", "greedy"], seed=5, first_attacker=0)
+        before = view(client, game, 0)
+        release = _hold_the_slot(client)
+        request = {"position": to_move_position(), "limits": {"iterations": 100}}
+        answers: list[Any] = []
+        try:
+            hinting = threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
+            hinting.start()
+            for _ in range(2000):
+                if pool.waiting == 1:
+                    break
+                time.sleep(0.01)
+            assert pool.waiting == 1
+            attack = before["legal_moves"][0]
+            refused = move(client, game, 0, attack)
+            error(refused, 429, "too_many_requests")
+        finally:
+            release.set()
+        hinting.join(30)
+        assert answers[0].status_code == 200
+        assert view(client, game, 0)["history"] == before["history"]
