@@ -16,6 +16,10 @@ prediction per bin; a calibrated engine lies on the diagonal).
 `--correct` also fits, on the first half of the games (by deal), the monotone
 map from prediction to outcome (pool-adjacent-violators) and reports the ECE
 and Brier of the corrected predictions on the second half, before and after.
+`--fit-map FILE` fits that map on every deal for the default engine against
+each engine that does not search and writes them as Tấn ships them
+(`solver/search/calibration.json`, applied to hints in stored games against
+that engine).
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from solver.game.rules import Rules
+from solver.players import SEARCH_ENGINES
+from solver.search.calibration import MAPS_FORMAT, ScoreMap
 from solver.tools.arena import read_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -91,30 +98,40 @@ def calibration(predicted: np.ndarray, outcome: np.ndarray, bins: int) -> dict[s
     }
 
 
-def isotonic(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The monotone (non-decreasing) least-squares fit of y on x, by pool-adjacent-violators: the
-    sorted x and the fitted values at them."""
-    order = np.argsort(x, kind="stable")
-    xs, ys = x[order], y[order]
-    values: list[float] = []
-    weights: list[int] = []
-    for value in ys:
-        values.append(float(value))
-        weights.append(1)
-        while len(values) > 1 and values[-2] > values[-1]:
-            w = weights[-2] + weights[-1]
-            merged = (values[-2] * weights[-2] + values[-1] * weights[-1]) / w
-            values[-2:], weights[-2:] = [merged], [w]
-    fitted = np.repeat(values, weights)
-    return xs, fitted
-
-
 def corrected(
     train: Sequence[tuple[int, float, float]], test: Sequence[tuple[int, float, float]]
 ) -> np.ndarray:
-    """`test`'s predictions mapped through the isotonic fit of `train`'s outcomes on predictions."""
-    xs, fitted = isotonic(np.array([p for _, p, _ in train]), np.array([o for _, _, o in train]))
-    return np.interp(np.array([p for _, p, _ in test]), xs, fitted)
+    """`test`'s predictions mapped through the monotone fit of `train`'s outcomes on predictions
+    (the same fit as the maps Tấn ships: `solver.search.calibration.ScoreMap.fit`)."""
+    mapped = ScoreMap.fit([p for _, p, _ in train], [o for _, _, o in train], "", Rules.from_json("durak"), 2)
+    return np.array([mapped(p) for _, p, _ in test])
+
+
+def fitted_maps(records: Iterable[dict[str, Any]], engine: str = "ismcts") -> list[ScoreMap]:
+    """A score map per (rules, seat count, opponent) for `engine`'s predictions in games where
+    every other seat is one engine that does not search (greedy, random), fitted on every deal."""
+    rows: dict[tuple[str, int, str], tuple[list[float], list[float], set[str]]] = defaultdict(
+        lambda: ([], [], set())
+    )
+    for record in records:
+        if record.get("match") is not None or not record.get("predictions") or record.get("source") is None:
+            continue
+        for _ply, seat, score in record["predictions"]:
+            if record["engines"][seat] != engine:
+                continue
+            others = {label for other, label in enumerate(record["engines"]) if other != seat}
+            if len(others) != 1 or others & set(SEARCH_ENGINES) or others & {engine}:
+                continue
+            key = (json.dumps(record["rules"], sort_keys=True), record["players"], others.pop())
+            predicted, outcome, sources = rows[key]
+            predicted.append(float(score))
+            outcome.append(float(record["scores"][seat]))
+            sources.add(record["source"])
+    return [
+        ScoreMap.fit(predicted, outcome, against, Rules.from_json(json.loads(rules)), players,
+                     ", ".join(sorted(sources)))
+        for (rules, players, against), (predicted, outcome, sources) in sorted(rows.items())
+    ]
 
 
 def plot(groups: dict[str, dict[str, Any]], path: Path) -> None:
@@ -153,8 +170,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--correct", action="store_true", help="fit a monotone correction on half the deals")
     parser.add_argument("--output", type=Path, default=RESULTS / "calibration.json")
     parser.add_argument("--plot", type=Path, default=RESULTS / "calibration.png")
+    parser.add_argument(
+        "--fit-map",
+        type=Path,
+        metavar="FILE",
+        help="also write the default engine's score maps against engines that do not search "
+        "(solver/search/calibration.json holds the shipped ones)",
+    )
     args = parser.parse_args(argv)
-    records = [record for path in args.results for record in read_results(path)]
+    records = [
+        {**record, "source": path.name} for path in args.results for record in read_results(path)
+    ]
     report: dict[str, Any] = {"files": [str(path) for path in args.results], "bins": args.bins, "groups": {}}
     for (rules, players, engine), rows in sorted(predictions(records).items()):
         name = f"{rules} {players}p {engine}"
@@ -188,6 +214,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
     args.output.write_text(json.dumps(report, indent=2) + "\n")
+    if args.fit_map is not None:
+        maps = fitted_maps(records)
+        lines = ",\n".join(json.dumps(m.to_json()) for m in maps)  # a map a line
+        args.fit_map.write_text(f'{{"format": {MAPS_FORMAT}, "maps": [\n{lines}\n]}}\n')
+        for m in maps:
+            print(f"score map against {m.label}: {len(m.x)} knots from {m.predictions} predictions")
     if report["groups"]:
         plot(report["groups"], args.plot)
     return 0

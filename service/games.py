@@ -49,8 +49,9 @@ from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, SEARCH_ENGINES, make_player
-from solver.search import Limits, StopFlag, Tracker
+from solver.search import Hint, Limits, StopFlag, Tracker
 from solver.search.beliefs import History, HistoryReader
+from solver.search.calibration import ScoreMap, calibrated_hint, score_map
 from solver.search.review import Decision, decisions
 
 __all__ = ["GameManager", "LiveGame"]
@@ -109,6 +110,18 @@ class LiveGame:
 
     def is_human(self, seat: int) -> bool:
         return self.seats[seat] == HUMAN
+
+    def score_map(self, seat: int) -> ScoreMap | None:
+        """The map from `seat`'s searched scores to its win chances against the other seats, when
+        they are all one engine that has one (solver/search/calibration.py)."""
+        engines: list[str] = []
+        for other, spec in enumerate(self.seats):
+            if other == seat:
+                continue
+            if not isinstance(spec, dict):  # a human: nobody knows how it plays
+                return None
+            engines.append(str(spec["engine"]))
+        return score_map(self.game.rules, len(self.seats), engines)
 
     def position(self, seat: int) -> Position:
         """What `seat` sees now (with the match block in a match)."""
@@ -543,17 +556,20 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[Position, History, StopFlag], T],
+        run: Callable[[Position, History, StopFlag], Hint],
         request: Any = None,
-    ) -> T:
+    ) -> Hint:
         """`GET /v1/games/{id}/hint?seat=k`: `run` searches what `seat` has seen (its position and
-        the game's history from its view), in a search slot."""
+        the game's history from its view), in a search slot. When every other seat is one engine
+        with a fitted score map (the greedy player), the scores are its calibrated win chances
+        (solver/search/calibration.py)."""
         self.require_token(seat, token)
         live = await self._load(game_id, seat, token)
         with self._admitted(game_id):
             position = live.position(seat)
             self.searcher.check_to_move(position)
-            return await self.pool.run(lambda stop: run(position, live.history_of(seat), stop), request)
+            hint = await self.pool.run(lambda stop: run(position, live.history_of(seat), stop), request)
+            return calibrated_hint(hint, live.score_map(seat))
 
     async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from

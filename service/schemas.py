@@ -427,6 +427,12 @@ class StatsOut(BaseModel):
         "worlds) or collapsed (no world explains the history: uniform)"
     )
     ess: float | None = Field(description="effective sample size of the weighted worlds, when weighed")
+    calibrated: str | None = Field(
+        default=None,
+        description="in a stored game whose other seats are all one engine with a fitted score map (the "
+        "greedy player): that engine and the rules the map was fitted on, and the scores are its "
+        "calibrated win chances; null: the search's own scores",
+    )
 
 
 class ValueOut(BaseModel):

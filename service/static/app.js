@@ -1742,7 +1742,8 @@
     );
     const s = hint.stats;
     const note = $("hint-note");
-    note.textContent = state.game.position.players >= 3 ? t("hintNoteFool") : t("hintNote");
+    note.textContent = (state.game.position.players >= 3 ? t("hintNoteFool") : t("hintNote"))
+      + (s.calibrated ? " " + t("hintCalibrated") : "");
     note.title = t("stats", { alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms) });
   }
 

@@ -23,6 +23,7 @@ class SearchStats:
     threads: int
     beliefs: str = "uniform"  # how the worlds were weighed (solver.search.beliefs.Beliefs.mode)
     ess: float | None = None  # their effective sample size, when weighed
+    calibrated: str | None = None  # the opponent whose score map the scores went through (calibration.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -36,6 +37,7 @@ class SearchStats:
             "threads": self.threads,
             "beliefs": self.beliefs,
             "ess": None if self.ess is None else round(self.ess, 1),
+            "calibrated": self.calibrated,
         }
 
 

@@ -22,6 +22,7 @@ from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.players import Player
 from solver.search import Evaluation, Hint, Limits, Solver
+from solver.search.calibration import calibrated_hint, score_map
 from solver.search.review import Label, Review
 from solver.tools.arena import checked_player
 
@@ -204,6 +205,7 @@ def _stats_line(stats: dict[str, Any]) -> str:
         f"{stats['time_ms']:.0f} ms ({stats['iterations_per_s']:,.0f}/s, stopped by "
         f"{stats['stop_reason']}), seed {stats['seed']}, {stats['threads']} thread(s)"
         + (f", beliefs {stats['beliefs']} (ESS {stats['ess']:.0f})" if stats.get("ess") is not None else "")
+        + (f"; win chances calibrated against {stats['calibrated']}" if stats.get("calibrated") else "")
     )
 
 
@@ -263,11 +265,15 @@ class TerminalGame:
         others = [seat for seat in range(self.players) if seat != self.human]
         self.seats = [None] * self.players
         self.names = ["you"] * self.players
+        kinds = []
         for i, seat in enumerate(others):
             spec = self.engines[i % len(self.engines)]
             self.seats[seat] = checked_player(spec)
             name = spec if isinstance(spec, str) else spec.get("engine", "engine")
             self.names[seat] = f"seat {seat} ({name})"
+            kinds.append(str(name))
+        # Win chances against engines that do not search, as measured (solver/search/calibration.py).
+        self.score_map = score_map(self.rules, self.players, kinds)
         deck = random_deck(self.rules, self.seed)  # the first game's deal, as a single game's
         self.match = Match(self.rules, self.players, self.games, self.seed, deck=deck)
         self.move_seeds = random.Random(self.seed)
@@ -349,6 +355,7 @@ class TerminalGame:
                 continue
             if word == "hint":
                 hint = self.solver.hint(position, self.hint_limits, seed=self.hint_seeds.getrandbits(31))
+                hint = calibrated_hint(hint, self.score_map)
                 self.say(format_hint(hint, limit=8))
                 continue
             try:

@@ -12,12 +12,14 @@ import pytest
 
 from service.deps import services_of
 from service.engine import Searcher
+from service.games import LiveGame
 from service.schemas import GameCreatedResponse
 from solver.game.cards import Card, deck
 from solver.game.errors import ErrorCode, PositionError
 from solver.game.position import Position
 from solver.game.reference import random_deck
 from solver.game.rules import Rules
+from solver.search.calibration import score_map
 from tests.support.games import ordered_deck
 from tests.support.service import (
     TestClient,
@@ -287,6 +289,34 @@ def test_a_stored_games_hint_reads_the_game_so_far(client: TestClient) -> None:
         answers.append(answer.json()["stats"])
         body = move(client, game, 0, body["legal_moves"][0]).json()
     assert answers[-1]["beliefs"] in ("weighted", "tempered") and answers[-1]["ess"] > 0
+
+
+def test_a_hint_against_greedy_gives_calibrated_win_chances(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against the greedy engine the search's scores go through the shipped score map (same
+    moves, same order, each score mapped); against a searching engine or a human they do not."""
+    game = create(client, rules="durak", seats=["human", "greedy"], seed=5)
+    url = f"/v1/games/{game['id']}/hint"
+    params = {"seat": 0, "iterations": 300, "seed": 2}
+    calibrated = client.get(url, params=params, headers=bearer(game["tokens"][0])).json()
+    assert calibrated["stats"]["calibrated"] == "greedy (durak, 2 seats)"
+    monkeypatch.setattr(LiveGame, "score_map", lambda _live, _seat: None)
+    raw = client.get(url, params=params, headers=bearer(game["tokens"][0])).json()
+    monkeypatch.undo()
+    assert raw["stats"]["calibrated"] is None
+    mapped = score_map(Rules.from_json("durak"), 2, ["greedy"])
+    assert mapped is not None
+    assert [m["notation"] for m in calibrated["moves"]] == [m["notation"] for m in raw["moves"]]
+    for fixed, searched in zip(calibrated["moves"], raw["moves"], strict=True):
+        assert fixed["score"] == pytest.approx(mapped(searched["score"]), abs=1e-6)
+    assert calibrated["evaluation"]["score"] == pytest.approx(mapped(raw["evaluation"]["score"]), abs=1e-6)
+    for seats in (["human", "ismcts"], ["human", "human"]):
+        other = create(client, rules="durak", seats=seats, seed=5, first_attacker=0)
+        answer = client.get(
+            f"/v1/games/{other['id']}/hint", params=params, headers=bearer(other["tokens"][0])
+        ).json()
+        assert answer["stats"]["calibrated"] is None
 
 
 def test_hint_for_a_seat(client: TestClient) -> None:

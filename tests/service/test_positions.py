@@ -36,6 +36,7 @@ STATS_KEYS = {
     "threads",
     "beliefs",
     "ess",
+    "calibrated",
 }
 
 

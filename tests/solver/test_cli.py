@@ -211,7 +211,7 @@ HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
 MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact"}
 STATS_KEYS = {
     "algorithm", "iterations", "worlds", "time_ms", "iterations_per_s", "stop_reason", "seed", "threads",
-    "beliefs", "ess",
+    "beliefs", "ess", "calibrated",
 }
 
 
@@ -461,6 +461,17 @@ def test_play_against_search_engines_is_reproducible(
         return re.sub(r"in \d+ ms \([\d,]+/s", "", text)
 
     assert untimed(again) == untimed(out)
+
+
+def test_play_hints_against_greedy_say_they_are_calibrated(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["play", "--rules", "durak", "--engine", "greedy", "--iterations", "50", "--seed", "2"]
+    status, out, _ = _run(argv, capsys, stdin="hint\nquit\n", monkeypatch=monkeypatch)
+    assert status == 0 and "win chances calibrated against greedy (durak, 2 seats)" in out
+    argv = ["play", "--rules", "durak", "--engine", "random", "--iterations", "50", "--seed", "2"]
+    status, out, _ = _run(argv, capsys, stdin="hint\nquit\n", monkeypatch=monkeypatch)
+    assert status == 0 and "win %" in out and "calibrated" not in out  # no map against random
 
 
 def test_play_quit_and_end_of_input(

@@ -1,0 +1,37 @@
+"""The calibration benchmark reads arena records and fits the score maps Tấn ships."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchmarks import calibration
+from solver.cli import main as tan
+from solver.search.calibration import MAPS_FORMAT, ScoreMap
+
+
+def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,greedy", "--iterations", "40",
+                "--deals", "4", "--seed", "3", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    selfplay = tmp_path / "self.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,pimc", "--iterations", "40", "--deals", "2",
+                "--seed", "3", "--workers", "1", "--out", str(selfplay), "--no-progress"]) == 0
+    maps_file = tmp_path / "maps.json"
+    status = calibration.main([str(games), str(selfplay), "--correct", "--output", str(tmp_path / "r.json"),
+                               "--plot", str(tmp_path / "r.png"), "--fit-map", str(maps_file)])
+    assert status == 0
+    data = json.loads(maps_file.read_text())
+    assert data["format"] == MAPS_FORMAT
+    maps = [ScoreMap.from_json(entry) for entry in data["maps"]]
+    assert [(m.against, m.rules.preset, m.players) for m in maps] == [("greedy", "durak", 2)]  # not pimc
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    ismcts = sum(
+        1
+        for record in records
+        for _ply, seat, _score in record["predictions"]
+        if record["engines"][seat] == "ismcts"
+    )
+    assert maps[0].predictions == ismcts > 0 and maps[0].source == "games.jsonl"
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert "durak 2p ismcts vs greedy" in report["groups"]
