@@ -11,8 +11,8 @@ a monotone map fitted on arena games of the default engine against that player
 `stats.calibrated`. The map is monotone, so the ranking of moves is unchanged;
 proven (`exact`) values are left alone.
 
-A map is chosen for the game's exact rules and seat count, else for the same
-preset and seat count (a side-rule game with no map of its own); otherwise the
+A map is chosen for the game's exact rules and seat count, else the plain
+preset's (or another of the same preset) for that seat count; otherwise the
 search's own scores stand.
 """
 
@@ -66,7 +66,12 @@ class ScoreMap:
     @property
     def label(self) -> str:
         """What `stats.calibrated` says: the opponent, and the rules the map was fitted on."""
-        return f"{self.against} ({self.rules.preset}, {self.players} seats)"
+        preset = Rules.preset_named(self.rules.preset)
+        changed = sum(
+            1 for name, value in self.rules.to_json().items() if preset.to_json().get(name) != value
+        )
+        rules = self.rules.preset + (f" with {changed} side rules" if changed else "")
+        return f"{self.against} ({rules}, {self.players} seats)"
 
     @classmethod
     def fit(
@@ -153,9 +158,10 @@ def score_map(
     for candidate in candidates:
         if candidate.rules == rules:
             return candidate
-    for candidate in candidates:
-        if candidate.rules.preset == rules.preset:
-            return candidate
+    plain = Rules.preset_named(rules.preset)
+    same_preset = [candidate for candidate in candidates if candidate.rules.preset == rules.preset]
+    for candidate in sorted(same_preset, key=lambda m: m.rules != plain):  # the plain preset's first
+        return candidate
     return None
 
 

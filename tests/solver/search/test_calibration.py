@@ -69,12 +69,23 @@ def test_the_map_is_chosen_by_opponent_rules_and_seats() -> None:
     assert score_map(DURAK, 3, ["greedy", "random"], [three]) is None  # others unlike each other
 
 
+def test_a_game_with_side_rules_prefers_its_own_map_then_the_plain_presets() -> None:
+    side = Rules.from_json({"preset": "tan", "trump_swap": True, "twos_last": True})
+    plain = ScoreMap("greedy", Rules.from_json("tan"), 2, (0.0, 1.0), (0.3, 1.0))
+    own = ScoreMap("greedy", side, 2, (0.0, 1.0), (0.4, 1.0))
+    for maps in ([own, plain], [plain, own]):
+        assert score_map(side, 2, ["greedy"], maps) is own
+        assert score_map(Rules.from_json({"preset": "tan", "tribute": True}), 2, ["greedy"], maps) is plain
+    assert own.label == "greedy (tan with 2 side rules, 2 seats)" and plain.label == "greedy (tan, 2 seats)"
+
+
 def test_the_shipped_maps_load_and_raise_modest_predictions_against_greedy() -> None:
     maps = score_maps()
     assert maps, "solver/search/calibration.json holds no map"
-    durak = score_map(DURAK, 2, ["greedy"])
-    assert durak is not None and durak.predictions > 10_000
-    assert durak(0.6) > 0.7  # where the search predicts 0.6 against greedy it scores far more
+    for rules in (DURAK, Rules.from_json("tan")):
+        shipped = score_map(rules, 2, ["greedy"])
+        assert shipped is not None and shipped.rules == rules and shipped.predictions > 10_000
+        assert shipped(0.6) > 0.7  # where the search predicts 0.6 against greedy it scores far more
 
 
 def test_a_calibrated_hint_maps_every_estimate_and_keeps_the_order() -> None:
