@@ -36,7 +36,7 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
     elif engine in SEARCH_ENGINES:
         allowed = {
             "exploration", "policy", "noise", "prior", "opponent_policy",
-            "pimc_worlds", "exact_cards", "exact_budget", "setup", "beliefs", "particles",
+            "pimc_worlds", "exact_cards", "exact_budget", "practical", "setup", "beliefs", "particles",
         }
         unknown = sorted(set(data) - allowed)
         if unknown:

@@ -57,6 +57,11 @@ def _deadline(limits: Limits, begun: float) -> float | None:
     return None if limits.time_ms is None else begun + limits.time_ms / 1000.0
 
 
+def _first(hint: Hint, multipv: int | None) -> Hint:
+    """`hint` with only its best `multipv` moves (all when None)."""
+    return hint if multipv is None else replace(hint, moves=hint.moves[: max(1, multipv)])
+
+
 EXACT_SHARE = 0.9
 """The share of an answer's time an exact attempt may take: the rest is kept for the search that
 answers if the attempt runs out, so that the answer still ends by its deadline."""
@@ -86,7 +91,10 @@ class Solver:
     are solved exactly instead of played out; `exact_root`: a root with nothing
     hidden is solved exactly (off only to test the tree search itself) unless
     that takes more than `exact_root_nodes` nodes or the time limit, when the
-    tree search answers instead;
+    tree search answers instead; `practical`: when that solve finds several
+    moves of the best value and it is not a win, the tree search (solving
+    nothing exactly) orders them, so that a lost or drawn position is played
+    for the other seat's mistakes;
     `beliefs`: with a game's history (`solver.search.beliefs.read_record`), weigh
     `particles` worlds by how likely the other seats' moves are under `model`
     and search those — `model` is the kinds of player the others may be
@@ -110,6 +118,7 @@ class Solver:
         exact_budget: int = 20_000,
         exact_root: bool = True,
         exact_root_nodes: int = 2_000_000,
+        practical: bool = True,
         beliefs: bool = True,
         particles: int = 16384,
         model: OpponentModel | Sequence[Kind] | None = None,
@@ -135,6 +144,7 @@ class Solver:
         self.exact_budget = exact_budget
         self.exact_root = exact_root
         self.exact_root_nodes = exact_root_nodes
+        self.practical = practical
         self.beliefs = beliefs
         self.particles = particles
         self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
@@ -163,9 +173,9 @@ class Solver:
         if pos.to_move != pos.seat:
             raise NotYourTurnError(f"seat {pos.seat} is not to move (seat {pos.to_move} is)")
         if root.perfect_information and self.exact_root:
-            exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, multipv, begun)
+            exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, None, begun)
             if exact is not None:
-                return exact
+                return _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
         single = len(root.legal) == 1
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
         run_limits = _until(short if single else limits, deadline)
@@ -254,8 +264,9 @@ class Solver:
 
     # -- search --------------------------------------------------------------------------
 
-    def _run(self, root: Root, limits: Limits, seed: int) -> SearchResult:
-        """The search on `self.threads` root-parallel threads, their statistics merged."""
+    def _run(self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None) -> SearchResult:
+        """The search on `self.threads` root-parallel threads, their statistics merged
+        (`exact_cards`: in place of the solver's own)."""
         iterations = limits.iterations or 1 << 62
         time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
@@ -274,7 +285,7 @@ class Solver:
                 opponent_policy=self.opponent_policy,
                 resample=self.algorithm == "ismcts",
                 worlds=self.pimc_worlds,
-                exact_cards=self.exact_cards,
+                exact_cards=self.exact_cards if exact_cards is None else exact_cards,
                 exact_budget=self.exact_budget,
                 stop=self.stop.buffer if self.stop is not None else None,
             )
@@ -335,6 +346,31 @@ class Solver:
             )
         except TimeoutError:
             return None
+
+    def _practical(self, root: Root, exact: Hint, limits: Limits, seed: int, begun: float) -> Hint:
+        """Among the moves of the best proven value short of a win, the one the tree search likes
+        best first. Minimax values assume the other seat answers perfectly; a real one may not, and
+        when every move loses (or draws) the search — its playouts and opponent model play like a
+        fallible player, and it solves nothing exactly here — finds the move that leaves it the most
+        chances to go wrong. The values stay the proven ones; only the order of equals changes."""
+        best = exact.moves[0].score
+        tied = [value for value in exact.moves if value.score == best]
+        if not self.practical or best >= 1.0 or len(tied) < 2:
+            return exact
+        result = self._run(root, limits, seed, exact_cards=0)
+        liked = {
+            decode_move(root_move.code): (root_move.visits, root_move.reward / max(root_move.visits, 1))
+            for root_move in result.moves
+        }
+        unseen = (0, 0.0)
+        tied.sort(key=lambda value: (-liked.get(value.move, unseen)[0], -liked.get(value.move, unseen)[1]))
+        moves = tied + exact.moves[len(tied):]
+        stats = replace(
+            exact.stats,
+            iterations=exact.stats.iterations + result.iterations,
+            time_ms=(time.perf_counter() - begun) * 1000.0,
+        )
+        return replace(exact, best=moves[0].move, moves=moves, stats=stats)
 
     def _exact_stats(self, start: float, nodes: int, seed: int) -> SearchStats:
         time_ms = (time.perf_counter() - start) * 1000.0

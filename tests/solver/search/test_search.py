@@ -15,7 +15,7 @@ from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 from solver.search import Limits, Solver, _search, prepare
-from tests.support.positions import endgame_position
+from tests.support.positions import endgame_position, open_endgame
 
 DURAK = Rules.preset_named("durak")
 
@@ -327,3 +327,39 @@ def test_evaluate_a_finished_game() -> None:
         attacker=0, defender=1, to_move=None, finished=[1],
     )
     assert Solver().evaluate(lost).p_lose == [1.0, 0.0]
+
+
+def _lost_and_won_endgames() -> tuple[list[Position], list[Position]]:
+    lost, won = [], []
+    for seed in range(60):
+        position = Position.from_json(open_endgame(5, seed=seed))
+        solved = Solver(practical=False).hint(position, Limits(iterations=500), seed=1)
+        tied = [m for m in solved.moves if m.score == solved.moves[0].score]
+        if solved.evaluation.exact and len(tied) > 1:
+            (won if solved.evaluation.score == 1.0 else lost).append(position)
+    return lost, won
+
+
+def test_a_lost_endgame_is_played_for_the_other_seats_mistakes() -> None:
+    """Where every best move only loses or draws under perfect play, the tree search orders the
+    equals: the proven values stay, the order among them changes; a won endgame is untouched."""
+    lost, won = _lost_and_won_endgames()
+    assert len(lost) >= 3 and won
+    changed = 0
+    for position in lost:
+        plain = Solver(practical=False).hint(position, Limits(iterations=500), seed=1)
+        practical = Solver().hint(position, Limits(iterations=500), seed=1)
+        assert practical.evaluation == plain.evaluation and practical.evaluation.exact
+        proven = sorted((m.move, m.score) for m in plain.moves)
+        assert sorted((m.move, m.score) for m in practical.moves) == proven
+        assert [m.score for m in practical.moves] == [m.score for m in plain.moves]  # equals stay together
+        assert practical.best == practical.moves[0].move and practical.moves[0].exact
+        assert practical.stats.iterations > plain.stats.iterations  # the search ran after the solve
+        again = Solver().hint(position, Limits(iterations=500), seed=1)
+        assert (again.best, again.moves) == (practical.best, practical.moves)  # seeded: the same
+        changed += practical.best != plain.best
+    assert changed, "the search never preferred another of the equal moves"
+    for position in won:
+        assert Solver().hint(position, Limits(iterations=500), seed=1).moves == Solver(practical=False).hint(
+            position, Limits(iterations=500), seed=1
+        ).moves
