@@ -39,6 +39,7 @@ from solver.search.calibration import MAPS_FORMAT, ScoreMap
 from solver.tools.arena import read_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
+PROVEN = (0.0, 0.5, 1.0)  # the exact solver's values: answers never map them
 
 
 def _rules_name(rules: Any) -> str:
@@ -101,15 +102,18 @@ def calibration(predicted: np.ndarray, outcome: np.ndarray, bins: int) -> dict[s
 def corrected(
     train: Sequence[tuple[int, float, float]], test: Sequence[tuple[int, float, float]]
 ) -> np.ndarray:
-    """`test`'s predictions mapped through the monotone fit of `train`'s outcomes on predictions
-    (the same fit as the maps Tấn ships: `solver.search.calibration.ScoreMap.fit`)."""
-    mapped = ScoreMap.fit([p for _, p, _ in train], [o for _, _, o in train], "", Rules.from_json("durak"), 2)
-    return np.array([mapped(p) for _, p, _ in test])
+    """`test`'s predictions mapped through the monotone fit of `train`'s outcomes on predictions,
+    as hints map them: the same fit as the maps Tấn ships (`solver.search.calibration.ScoreMap`),
+    proven values (0, ½, 1) neither fitted nor mapped."""
+    fitted = [(p, o) for _, p, o in train if p not in PROVEN]
+    mapped = ScoreMap.fit([p for p, _ in fitted], [o for _, o in fitted], "", Rules.from_json("durak"), 2)
+    return np.array([p if p in PROVEN else mapped(p) for _, p, _ in test])
 
 
 def fitted_maps(records: Iterable[dict[str, Any]], engine: str = "ismcts") -> list[ScoreMap]:
     """A score map per (rules, seat count, opponent) for `engine`'s predictions in games where
-    every other seat is one engine that does not search (greedy, random), fitted on every deal."""
+    every other seat is one engine that does not search (greedy, random), fitted on every deal.
+    Proven values (0, ½, 1: the exact solver's) are left out, as hints never map them."""
     rows: dict[tuple[str, int, str], tuple[list[float], list[float], set[str]]] = defaultdict(
         lambda: ([], [], set())
     )
@@ -117,8 +121,8 @@ def fitted_maps(records: Iterable[dict[str, Any]], engine: str = "ismcts") -> li
         if record.get("match") is not None or not record.get("predictions") or record.get("source") is None:
             continue
         for _ply, seat, score in record["predictions"]:
-            if record["engines"][seat] != engine:
-                continue
+            if record["engines"][seat] != engine or float(score) in PROVEN:
+                continue  # a proven value (or one no different from it) stays as it is: not mapped
             others = {label for other, label in enumerate(record["engines"]) if other != seat}
             if len(others) != 1 or others & set(SEARCH_ENGINES) or others & {engine}:
                 continue
