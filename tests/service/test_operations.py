@@ -47,6 +47,24 @@ def _wait_until_free(client: TestClient) -> None:
     raise AssertionError("the search slot was never freed")
 
 
+def _queue_hints(
+    client: TestClient, request: dict[str, Any], count: int, answers: list[Any]
+) -> list[threading.Thread]:
+    """`count` hints posted from threads (their answers land in `answers`), once all are queued."""
+    pool = services_of(client.app).pool  # type: ignore[arg-type]
+    expected = pool.waiting + count
+    threads = [threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
+               for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for _ in range(2000):  # a hang guard: every request reaches the queue
+        if pool.waiting == expected:
+            break
+        time.sleep(0.01)
+    assert pool.waiting == expected
+    return threads
+
+
 def test_full_pool_answers_503_with_retry_after(one_slot: TestClient) -> None:
     release = _hold_the_slot(one_slot)
     try:
@@ -233,20 +251,12 @@ def test_a_burst_waits_in_the_queue_and_beyond_it_is_refused(tmp_path: Path) -> 
     hints are answered."""
     settings = make_settings(tmp_path / "q.db", max_searches=1, queue_size=2, queue_wait_s=60)
     with make_client(settings) as client:
-        pool = services_of(client.app).pool  # type: ignore[arg-type]
         release = _hold_the_slot(client)
         request = {"position": to_move_position(), "limits": {"iterations": 100}}
         answers: list[Any] = []
         try:
-            waiting = [threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
-                       for _ in range(2)]
-            for thread in waiting:
-                thread.start()
-            for _ in range(2000):  # a hang guard: both requests reach the queue
-                if pool.waiting == 2:
-                    break
-                time.sleep(0.01)
-            assert pool.waiting == 2 and answers == []
+            waiting = _queue_hints(client, request, 2, answers)
+            assert answers == []
             refused = client.post(
                 "/v1/hint", content=b"not even JSON", headers={"content-type": "application/json"}
             )
@@ -290,27 +300,14 @@ def test_one_client_gets_only_its_share_of_the_search_queue(tmp_path: Path) -> N
         request = {"position": to_move_position(), "limits": {"iterations": 100}}
         answers: list[Any] = []
         try:
-            waiting = [threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
-                       for _ in range(2)]
-            for thread in waiting:
-                thread.start()
-            for _ in range(2000):  # a hang guard: both requests reach the queue
-                if pool.waiting == 2:
-                    break
-                time.sleep(0.01)
-            assert pool.waiting == 2 and pool.searches_of("testclient") == 2
+            waiting = _queue_hints(client, request, 2, answers)
+            assert pool.searches_of("testclient") == 2
             refused = client.post("/v1/evaluate", json=request)
             assert "2 searches running or waiting" in error(refused, 429, "too_many_requests")
             assert refused.headers["retry-after"] == "3"
             assert pool.waiting == 2  # the refused one never queued
-            stranger = threading.Thread(target=lambda: answers.append(other.post("/v1/hint", json=request)))
-            waiting.append(stranger)
-            stranger.start()
-            for _ in range(2000):
-                if pool.waiting == 3:
-                    break
-                time.sleep(0.01)
-            assert pool.waiting == 3 and pool.searches_of("192.0.2.7") == 1
+            waiting += _queue_hints(other, request, 1, answers)
+            assert pool.searches_of("192.0.2.7") == 1
         finally:
             release.set()
         for thread in waiting:
@@ -328,20 +325,13 @@ def test_engine_replies_count_against_the_movers_share(tmp_path: Path) -> None:
         tmp_path / "m.db", max_searches=1, queue_size=8, queue_wait_s=60, max_searches_per_client=1
     )
     with make_client(settings) as client:
-        pool = services_of(client.app).pool  # type: ignore[arg-type]
         game = create(client, rules="durak", seats=["human", "greedy"], seed=5, first_attacker=0)
         before = view(client, game, 0)
         release = _hold_the_slot(client)
         request = {"position": to_move_position(), "limits": {"iterations": 100}}
         answers: list[Any] = []
         try:
-            hinting = threading.Thread(target=lambda: answers.append(client.post("/v1/hint", json=request)))
-            hinting.start()
-            for _ in range(2000):
-                if pool.waiting == 1:
-                    break
-                time.sleep(0.01)
-            assert pool.waiting == 1
+            (hinting,) = _queue_hints(client, request, 1, answers)
             attack = before["legal_moves"][0]
             refused = move(client, game, 0, attack)
             error(refused, 429, "too_many_requests")
