@@ -146,8 +146,8 @@ def score_map(
     rules: Rules, players: int, opponents: Sequence[str], maps: Sequence[ScoreMap] | None = None
 ) -> ScoreMap | None:
     """The map for a seat whose every other seat is the engine `opponents[0]` (all alike), under
-    `rules` with `players` seats: fitted on those very rules if there is one, else on the same
-    preset; None when the others differ or no map fits."""
+    `rules` with `players` seats: fitted on those very rules if there is one, else on the plain
+    preset (else another of the same preset); None when the others differ or no map fits."""
     kinds = set(opponents)
     if len(kinds) != 1:
         return None
@@ -160,9 +160,7 @@ def score_map(
             return candidate
     plain = Rules.preset_named(rules.preset)
     same_preset = [candidate for candidate in candidates if candidate.rules.preset == rules.preset]
-    for candidate in sorted(same_preset, key=lambda m: m.rules != plain):  # the plain preset's first
-        return candidate
-    return None
+    return min(same_preset, key=lambda m: m.rules != plain, default=None)  # the plain preset's first
 
 
 def _value(value: Value, mapped: ScoreMap) -> Value:
