@@ -31,7 +31,7 @@ import json
 import os
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.errors import ApiError
 from service.metrics import Metrics
+from service.quota import Quota
 from solver.game.errors import ErrorCode
 from solver.search import StopFlag
 
@@ -72,7 +73,12 @@ class SearchPool:
         self._running = 0
         self._queue: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
         self._flags: set[StopFlag] = set()
-        self._clients: dict[str, int] = {}  # searches running or queued, by client address
+        self._clients = Quota(  # searches running or queued, by client address
+            per_client,
+            retry_after_s,
+            lambda _client, cap: f"this client already has {cap} searches running or waiting",
+            metrics.searches_rejected.inc,
+        )
         self._executor = ThreadPoolExecutor(
             max_workers=slots, thread_name_prefix="tan-search", initializer=_lower_priority, initargs=(nice,)
         )
@@ -103,35 +109,13 @@ class SearchPool:
 
     def searches_of(self, client: str) -> int:
         """Searches of `client` running or queued now."""
-        return self._clients.get(client, 0)
+        return self._clients.held(client)
 
-    @contextlib.contextmanager
-    def _client_share(self, client: str | None) -> Iterator[None]:
+    def _client_share(self, client: str | None) -> contextlib.AbstractContextManager[None]:
         """Count one search of `client` while the block runs: 429 at once past `per_client`."""
         if client is None or self.per_client <= 0:
-            yield
-            return
-        with self._lock:
-            held = self._clients.get(client, 0)
-            if held >= self.per_client:
-                self.metrics.searches_rejected.inc()
-                retry = str(self.retry_after_s)
-                raise ApiError(
-                    ErrorCode.TOO_MANY_REQUESTS,
-                    f"this client already has {self.per_client} searches running or waiting; "
-                    f"retry in {retry} s",
-                    {"Retry-After": retry},
-                )
-            self._clients[client] = held + 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                left = self._clients[client] - 1
-                if left:
-                    self._clients[client] = left
-                else:
-                    del self._clients[client]
+            return contextlib.nullcontext()
+        return self._clients.holding(client)
 
     # -- slots --------------------------------------------------------------------------------
 

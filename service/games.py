@@ -28,7 +28,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -38,6 +38,7 @@ from service.capacity import SearchPool
 from service.engine import Searcher
 from service.errors import ApiError
 from service.metrics import Metrics
+from service.quota import Quota
 from service.settings import Settings
 from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesError
 from solver.game.cards import Card, parse_cards
@@ -198,8 +199,11 @@ class GameManager:
         self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
-        self._working: dict[str, int] = {}  # requests at work, by game
-        self._admit_lock = threading.Lock()  # guards that count only
+        self._working = Quota(  # requests at work, by game
+            settings.max_requests_per_game,
+            settings.retry_after_s,
+            lambda game_id, cap: f"{cap} requests for game {game_id} are already at work",
+        )
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -236,29 +240,11 @@ class GameManager:
         self._remember(live)
         return live
 
-    @contextlib.contextmanager
-    def _admitted(self, game_id: str) -> Iterator[None]:
+    def _admitted(self, game_id: str) -> contextlib.AbstractContextManager[None]:
         """One of at most `max_requests_per_game` requests at work on this game (429 beyond, with
         Retry-After): one game's requests cannot pile up in the worker threads or the search
         queue while others wait."""
-        cap = self.settings.max_requests_per_game
-        with self._admit_lock:
-            working = self._working.get(game_id, 0)
-            if working >= cap:
-                retry = str(self.settings.retry_after_s)
-                raise ApiError(
-                    ErrorCode.TOO_MANY_REQUESTS,
-                    f"{cap} requests for game {game_id} are already at work; retry in {retry} s",
-                    {"Retry-After": retry},
-                )
-            self._working[game_id] = working + 1
-        try:
-            yield
-        finally:
-            with self._admit_lock:
-                left = self._working.pop(game_id) - 1
-                if left:
-                    self._working[game_id] = left
+        return self._working.holding(game_id)
 
     async def sweep(self) -> int:
         """Delete the games that ended `finished_ttl_s` ago and those nobody has moved in for
