@@ -173,7 +173,7 @@ class Solver:
         if pos.to_move != pos.seat:
             raise NotYourTurnError(f"seat {pos.seat} is not to move (seat {pos.to_move} is)")
         if root.perfect_information and self.exact_root:
-            exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, None, begun)
+            exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
                 return _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
         single = len(root.legal) == 1
@@ -198,9 +198,7 @@ class Solver:
         moves.extend(MoveValue(move, 0.5, (0.0, 1.0), 0, False) for move in root.legal if move not in visited)
         moves.sort(key=lambda value: (-value.visits, -value.score, value.move))
         evaluation = self._value(result, pos.seat)
-        if multipv is not None:
-            moves = moves[: max(1, multipv)]
-        return Hint(pos.seat, moves[0].move, moves, evaluation, stats)
+        return _first(Hint(pos.seat, moves[0].move, moves, evaluation, stats), multipv)
 
     def evaluate(
         self,
@@ -377,9 +375,8 @@ class Solver:
         return SearchStats("exact", nodes, 1, time_ms, nodes / (time_ms / 1000.0) if time_ms else 0.0,
                            "exact", seed, 1)
 
-    def _exact_hint(
-        self, root: Root, limits: Limits, seed: int, multipv: int | None, begun: float
-    ) -> Hint | None:
+    def _exact_hint(self, root: Root, limits: Limits, seed: int, begun: float) -> Hint | None:
+        """Every move with its proven value, best first; None when the solve runs out."""
         solved = self._solve(root, root.position.seat, limits)
         if solved is None:
             return None
@@ -389,8 +386,6 @@ class Solver:
             for code, v in solved.move_values.items()
         ]
         moves.sort(key=lambda m: (-m.score, m.move))
-        if multipv is not None:
-            moves = moves[: max(1, multipv)]
         evaluation = Value(value / 2, (value / 2, value / 2), True)
         stats = self._exact_stats(begun, nodes, seed)
         return Hint(root.position.seat, moves[0].move, moves, evaluation, stats)
