@@ -231,6 +231,7 @@ class Match:
             sitting_out=self.dealer if self.repeat and self.players > 2 and not self.over else None,
         )
 
-    def position(self, seat: int) -> Position:
-        """What `seat` sees of the game being played, with the match block."""
-        return Position.from_game(self.game, seat, match=self.info())
+    def position(self, seat: int, *, reveal_hands: bool = False) -> Position:
+        """What `seat` sees of the game being played, with the match block (`reveal_hands`: see
+        `Position.from_game`)."""
+        return Position.from_game(self.game, seat, match=self.info(), reveal_hands=reveal_hands)

@@ -261,8 +261,13 @@ class Position:
         }
 
     @classmethod
-    def from_game(cls, game: Game, seat: int, match: MatchInfo | None = None) -> Position:
-        """What `seat` sees of a full game (in a match, with its match block)."""
+    def from_game(
+        cls, game: Game, seat: int, match: MatchInfo | None = None, *, reveal_hands: bool = False
+    ) -> Position:
+        """What `seat` sees of a full game (in a match, with its match block).
+
+        `reveal_hands` shows it every other hand as known cards, as no player ever sees them: the
+        arena's ceiling on what reading the others' hands could be worth (BENCHMARKS.md)."""
         if isinstance(seat, bool) or seat not in range(game.players):
             raise PositionError(
                 f"seat: no seat {seat!r} in a {game.players}-seat game",
@@ -286,7 +291,11 @@ class Position:
             taking=game.taking,
             passed=tuple(game.passed),
             known=tuple(
-                () if other == seat else tuple(game.known[other] | game.seen[seat][other])
+                ()
+                if other == seat
+                else tuple(game.hands[other])
+                if reveal_hands
+                else tuple(game.known[other] | game.seen[seat][other])
                 for other in range(game.players)
             ),
             finished=tuple(game.finished),

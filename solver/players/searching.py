@@ -23,6 +23,9 @@ class SearchPlayer:
     `setup`: `search` (the default) searches the setup's decisions too; `keep` always
     keeps (never redeals, never swaps) — a baseline that measures what those
     decisions are worth (docs/rules.md §1.7).
+
+    `sees_hands` (arenas only): the seat is shown every other hand, which no
+    player can see — a ceiling on what reading the others' hands is worth.
     """
 
     algorithm: str = "ismcts"
@@ -30,6 +33,7 @@ class SearchPlayer:
     threads: int = 1
     options: dict[str, Any] = field(default_factory=dict)
     setup: str = "search"
+    sees_hands: bool = False
 
     last_score: float | None = field(default=None, init=False, repr=False)  # the last search's value
 

@@ -37,11 +37,15 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
         allowed = {
             "exploration", "policy", "noise", "prior", "opponent_policy",
             "pimc_worlds", "exact_cards", "exact_budget", "practical", "setup", "beliefs", "particles",
+            "sees_hands",
         }
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise TanError(f"engine {engine} has no option(s) {', '.join(unknown)}", ErrorCode.UNKNOWN_ENGINE)
         setup = data.pop("setup", "search")
+        sees_hands = data.pop("sees_hands", False)
+        if not isinstance(sees_hands, bool):
+            raise TanError(f"engine {engine}: sees_hands must be true or false", ErrorCode.UNKNOWN_ENGINE)
         try:
             return SearchPlayer(
                 engine,
@@ -49,6 +53,7 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
                 threads,
                 data,
                 setup,
+                sees_hands,
             )
         except TypeError as error:
             raise TanError(f"engine {engine}: {error}", ErrorCode.UNKNOWN_ENGINE) from None

@@ -127,7 +127,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
         assert seat is not None
         reader = readers[seat]
         history = reader.history() if reader is not None else None
-        move = players[seat].choose(Position.from_game(game, seat), seeds.getrandbits(63), history)
+        position = Position.from_game(game, seat, reveal_hands=getattr(players[seat], "sees_hands", False))
+        move = players[seat].choose(position, seeds.getrandbits(63), history)
         predicted = getattr(players[seat], "last_score", None)
         if predicted is not None:
             predictions.append([len(moves), seat, round(predicted, 4)])
@@ -187,7 +188,8 @@ def _play_match(
         assert seat is not None
         reader = readers[seat]
         history = reader.history() if reader is not None else None
-        move = players[seat].choose(match.position(seat), seeds.getrandbits(63), history)
+        position = match.position(seat, reveal_hands=getattr(players[seat], "sees_hands", False))
+        move = players[seat].choose(position, seeds.getrandbits(63), history)
         if any(reader is not None for reader in readers):
             before = game.clone()
             match.play(move, seat)
