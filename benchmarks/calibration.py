@@ -17,7 +17,9 @@ prediction per bin; a calibrated engine lies on the diagonal).
 map from prediction to outcome (pool-adjacent-violators) and reports the ECE
 and Brier of the corrected predictions on the second half, before and after.
 `--fit-map FILE` fits that map on every deal for the default engine against
-each engine that does not search and writes them as Tấn ships them
+each engine that does not search (and against searching seats named with
+`--map-opponent LABEL=ENGINE`, the default engine's own seat labelled as
+`--map-seat` says) and writes them as Tấn ships them
 (`solver/search/calibration.json`, applied to hints in stored games against
 that engine).
 """
@@ -27,7 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,10 +112,20 @@ def corrected(
     return np.array([p if p in PROVEN else mapped(p) for _, p, _ in test])
 
 
-def fitted_maps(records: Iterable[dict[str, Any]], engine: str = "ismcts") -> list[ScoreMap]:
-    """A score map per (rules, seat count, opponent) for `engine`'s predictions in games where
-    every other seat is one engine that does not search (greedy, random), fitted on every deal.
-    Proven values (0, ½, 1: the exact solver's) are left out, as hints never map them."""
+def fitted_maps(
+    records: Iterable[dict[str, Any]],
+    engine: str = "ismcts",
+    seats: Iterable[str] = (),
+    opponents: Mapping[str, str] | None = None,
+) -> list[ScoreMap]:
+    """A score map per (rules, seat count, opponent) for `engine`'s predictions (or those of a
+    seat labelled one of `seats`, the same engine under another name) in games where every other
+    seat is one engine: one that does not search (greedy, random), or a searching one whose
+    arena label `opponents` names, under the engine name it gives (`{"uniform": "ismcts"}`: the
+    engine's maps against a searching opponent, fitted on self-play). Fitted on every deal; proven
+    values (0, ½, 1: the exact solver's) are left out, as hints never map them."""
+    mine = {engine, *seats}
+    named = dict(opponents or {})
     rows: dict[tuple[str, int, str], tuple[list[float], list[float], set[str]]] = defaultdict(
         lambda: ([], [], set())
     )
@@ -121,12 +133,19 @@ def fitted_maps(records: Iterable[dict[str, Any]], engine: str = "ismcts") -> li
         if record.get("match") is not None or not record.get("predictions") or record.get("source") is None:
             continue
         for _ply, seat, score in record["predictions"]:
-            if record["engines"][seat] != engine or float(score) in PROVEN:
+            if record["engines"][seat] not in mine or float(score) in PROVEN:
                 continue  # a proven value (or one no different from it) stays as it is: not mapped
             others = {label for other, label in enumerate(record["engines"]) if other != seat}
-            if len(others) != 1 or others & set(SEARCH_ENGINES) or others & {engine}:
+            if len(others) != 1:
                 continue
-            key = (json.dumps(record["rules"], sort_keys=True), record["players"], others.pop())
+            (label,) = others
+            if label in named:
+                against = named[label]
+            elif label in SEARCH_ENGINES or label in mine:
+                continue  # a searching opponent nobody named: its games say nothing of one engine
+            else:
+                against = label
+            key = (json.dumps(record["rules"], sort_keys=True), record["players"], against)
             predicted, outcome, sources = rows[key]
             predicted.append(float(score))
             outcome.append(float(record["scores"][seat]))
@@ -181,7 +200,28 @@ def main(argv: list[str] | None = None) -> int:
         help="also write the default engine's score maps against engines that do not search "
         "(solver/search/calibration.json holds the shipped ones)",
     )
+    parser.add_argument(
+        "--map-seat",
+        action="append",
+        default=[],
+        metavar="LABEL",
+        help="an arena label that is the default engine too (e.g. weighted)",
+    )
+    parser.add_argument(
+        "--map-opponent",
+        action="append",
+        default=[],
+        metavar="LABEL=ENGINE",
+        help="also fit maps against the searching seat labelled LABEL, as engine ENGINE "
+        "(e.g. uniform=ismcts)",
+    )
     args = parser.parse_args(argv)
+    opponents: dict[str, str] = {}
+    for pair in args.map_opponent:
+        label, sep, engine = pair.partition("=")
+        if not sep or not label or not engine:
+            parser.error(f"--map-opponent {pair!r}: expected LABEL=ENGINE")
+        opponents[label] = engine
     records = [
         {**record, "source": path.name} for path in args.results for record in read_results(path)
     ]
@@ -219,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     args.output.write_text(json.dumps(report, indent=2) + "\n")
     if args.fit_map is not None:
-        maps = fitted_maps(records)
+        maps = fitted_maps(records, seats=args.map_seat, opponents=opponents)
         lines = ",\n".join(json.dumps(m.to_json()) for m in maps)  # a map a line
         args.fit_map.write_text(f'{{"format": {MAPS_FORMAT}, "maps": [\n{lines}\n]}}\n')
         for m in maps:

@@ -1,13 +1,14 @@
 """Win chances against a known opponent: the search's expected score mapped to what happens.
 
 The search scores a position as if every other seat answered about as well as
-the engine does. Against itself that is honest (BENCHMARKS.md, "Honest win
-chances": an expected calibration error of 0.03), but against the greedy
-player it is far too modest — where it predicts 0.6 it scores about 0.9,
-because greedy does not answer well. When the other seats are known to be one
-such player (engine seats of a stored game), a hint's scores are passed through
-a monotone map fitted on arena games of the default engine against that player
-(`python -m benchmarks.calibration … --fit-map`), and the answer says so in
+the engine does. Against itself that is nearly honest (BENCHMARKS.md, "Honest
+win chances": an expected calibration error of 0.03–0.06), but against the
+greedy player it is far too modest — where it predicts 0.6 it scores about
+0.9, because greedy does not answer well. When the other seats are known to be
+one such player (engine seats of a stored game: greedy, or the searching
+engine itself), a hint's scores are passed through a monotone map fitted on
+arena games of the default engine against that player (`python -m
+benchmarks.calibration … --fit-map`), and the answer says so in
 `stats.calibrated`. The map is monotone, so the ranking of moves is unchanged;
 proven (`exact`) values are left alone.
 

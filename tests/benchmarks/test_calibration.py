@@ -35,3 +35,28 @@ def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path) 
     assert maps[0].predictions == ismcts > 0 and maps[0].source == "games.jsonl"
     report = json.loads((tmp_path / "r.json").read_text())
     assert "durak 2p ismcts vs greedy" in report["groups"]
+
+
+def test_fit_map_against_a_searching_seat_it_is_told_of(tmp_path: Path) -> None:
+    """Self-play gives the engine's map against itself when the opponent's label is named."""
+    games = tmp_path / "self.jsonl"
+    lineup = ('[{"engine": "ismcts", "name": "weighted"}, '
+              '{"engine": "ismcts", "beliefs": false, "name": "uniform"}]')
+    assert tan(["arena", "--rules", "durak", "--engines", lineup, "--iterations", "40", "--deals", "3",
+                "--seed", "5", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    maps_file = tmp_path / "maps.json"
+    common = [str(games), "--output", str(tmp_path / "r.json"), "--plot", str(tmp_path / "r.png"),
+              "--fit-map", str(maps_file)]
+    assert calibration.main(common) == 0
+    assert json.loads(maps_file.read_text())["maps"] == []  # nobody said who these seats are
+    assert calibration.main([*common, "--map-seat", "weighted", "--map-opponent", "uniform=ismcts"]) == 0
+    maps = [ScoreMap.from_json(entry) for entry in json.loads(maps_file.read_text())["maps"]]
+    assert [(m.against, m.rules.preset, m.players) for m in maps] == [("ismcts", "durak", 2)]
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    weighted = sum(
+        1
+        for record in records
+        for _ply, seat, score in record["predictions"]
+        if record["engines"][seat] == "weighted" and score not in (0.0, 0.5, 1.0)
+    )
+    assert maps[0].predictions == weighted > 0

@@ -295,7 +295,8 @@ def test_a_hint_against_greedy_gives_calibrated_win_chances(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Against the greedy engine the search's scores go through the shipped score map (same
-    moves, same order, each score mapped); against a searching engine or a human they do not."""
+    moves, same order, each score mapped); against the searching engine through its own map
+    (fitted on self-play); against a human they do not."""
     game = create(client, rules="durak", seats=["human", "greedy"], seed=5)
     url = f"/v1/games/{game['id']}/hint"
     params = {"seat": 0, "iterations": 300, "seed": 2}
@@ -311,12 +312,16 @@ def test_a_hint_against_greedy_gives_calibrated_win_chances(
     for fixed, searched in zip(calibrated["moves"], raw["moves"], strict=True):
         assert fixed["score"] == pytest.approx(mapped(searched["score"]), abs=1e-6)
     assert calibrated["evaluation"]["score"] == pytest.approx(mapped(raw["evaluation"]["score"]), abs=1e-6)
-    for seats in (["human", "ismcts"], ["human", "human"]):
+    for seats, label in (
+        (["human", "ismcts"], "ismcts (durak, 2 seats)"),
+        (["human", "human"], None),
+        (["human", "random"], None),  # no map: nobody measured it
+    ):
         other = create(client, rules="durak", seats=seats, seed=5, first_attacker=0)
         answer = client.get(
             f"/v1/games/{other['id']}/hint", params=params, headers=bearer(other["tokens"][0])
         ).json()
-        assert answer["stats"]["calibrated"] is None
+        assert answer["stats"]["calibrated"] == label
 
 
 def test_hint_for_a_seat(client: TestClient) -> None:

@@ -86,6 +86,9 @@ def test_the_shipped_maps_load_and_raise_modest_predictions_against_greedy() -> 
         shipped = score_map(rules, 2, ["greedy"])
         assert shipped is not None and shipped.rules == rules and shipped.predictions > 10_000
         assert shipped(0.6) > 0.7  # where the search predicts 0.6 against greedy it scores far more
+        itself = score_map(rules, 2, ["ismcts"])  # fitted on self-play: close to the search's own
+        assert itself is not None and itself.rules == rules and itself.predictions > 10_000
+        assert 0.3 < itself(0.5) < 0.7 and itself(0.2) < 0.35 and itself(0.8) > 0.65
 
 
 def test_a_calibrated_hint_maps_every_estimate_and_keeps_the_order() -> None:

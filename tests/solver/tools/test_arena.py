@@ -404,3 +404,26 @@ def test_an_engine_that_always_keeps_in_the_setup() -> None:
     assert str(keeper.choose(Position.from_game(game, 0))) == "keep"
     with pytest.raises(TanError):
         make_player({"engine": "ismcts", "setup": "sometimes"})
+
+
+def test_an_engine_shown_the_hands_sees_them_and_only_it() -> None:
+    """`sees_hands` (the ceiling on reading hands): its seat's position knows every other hand;
+    the other seat's does not; a bad value is refused."""
+    from solver.game.position import Position
+    from solver.game.reference import Game, random_deck
+    from solver.game.rules import Rules
+    from solver.players import make_player
+
+    rules = Rules.preset_named("durak")
+    game = Game.deal(rules, 2, deck=random_deck(rules, 3), chance_seed=3)
+    shown = Position.from_game(game, 0, reveal_hands=True)
+    assert shown.known[1] == tuple(sorted(game.hands[1]))
+    assert shown.hidden_slots().total == len(game.stock) - 1  # the stock's order, nothing else
+    assert Position.from_game(game, 0).known[1] == ()
+    oracle = make_player({"engine": "ismcts", "sees_hands": True, "limits": {"iterations": 20}})
+    assert getattr(oracle, "sees_hands", False) and not getattr(make_player("ismcts"), "sees_hands", True)
+    with pytest.raises(TanError):
+        make_player({"engine": "ismcts", "sees_hands": "yes"})
+    lineup = [{"engine": "ismcts", "sees_hands": True, "beliefs": False, "name": "oracle"}, "greedy"]
+    tasks = build_tasks(lineup, 1, "durak", 2, seed=4, limits=Limits(iterations=20))
+    assert all(play_game(task)["plies"] > 0 for task in tasks)
