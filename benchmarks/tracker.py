@@ -1,15 +1,19 @@
 """How good the card tracker is: its chances against where the cards really were.
 
-    python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--output FILE]
+    python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--games N] [--output FILE]
 
 Every game `tan arena --out` recorded (its moves included) is replayed from
 its deck. Every `--every` plies, for each seat still holding cards, the
 tracker of that seat (`Beliefs.card_chances`, from the history the seat saw,
 `HistoryReader`) is compared with the truth: for every card the seat cannot
 see, where it really lies (a seat's hand, or elsewhere: the stock). Reported
-per rules and seat count, weighted and uniform: the log-loss (mean −ln of the
-chance given to the true place) and the Brier score (mean over cards of the
-squared error summed over places), lower is better.
+per rules, seat count and the engine the seat watched (two seats: the other
+seat's label), weighted and uniform: the log-loss (mean −ln of the chance
+given to the true place) and the Brier score (mean over cards of the squared
+error summed over places), lower is better; and how far the weights are from
+uniform: the effective sample size of the weighted worlds as a share of the
+worlds drawn (median and tenth percentile) — near 1 when the others' moves say
+little about their hands, near 0 when only a few worlds explain them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -50,15 +55,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("results", nargs="+", type=Path, help="tan arena --out files (with moves)")
     parser.add_argument("--every", type=int, default=4, help="measure every this many plies")
     parser.add_argument("--particles", type=int, default=16384)
+    parser.add_argument("--games", type=int, default=None, help="only the first N games of each file")
     parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
     args = parser.parse_args(argv)
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
+    shares: dict[str, list[float]] = defaultdict(list)  # the weighted worlds' ESS / worlds drawn
     for path in args.results:
-        for record in read_results(path):
+        for number, record in enumerate(read_results(path)):
+            if args.games is not None and number >= args.games:
+                break
             if "moves" not in record or record.get("match") is not None:
                 continue
             rules = Rules.from_json(record["rules"])
-            name = f"{record['rules'] if isinstance(record['rules'], str) else 'custom'} {record['players']}p"
+            preset = record["rules"] if isinstance(record["rules"], str) else "custom"
             game = Game.deal(rules, record["players"], deck=record["deck"], chance_seed=record["deal_seed"])
             readers = [HistoryReader(seat, game.trump) for seat in range(game.players)]
             for ply, (mover, text) in enumerate(record["moves"]):
@@ -67,8 +76,13 @@ def main(argv: list[str] | None = None) -> int:
                         if not game.hands[seat]:
                             continue
                         position = Position.from_game(game, seat)
+                        name = f"{preset} {record['players']}p" + (
+                            f", watching {record['engines'][1 - seat]}" if record["players"] == 2 else ""
+                        )
                         for mode, history in (("weighted", reader.history()), ("uniform", None)):
                             beliefs = weigh(prepare(position), history, particles=args.particles, seed=ply)
+                            if mode == "weighted" and beliefs.weighted:
+                                shares[name].append(beliefs.ess / len(beliefs.weights))
                             found = score(beliefs.card_chances(position), game)
                             total = totals[name][mode]
                             for i in range(3):
@@ -89,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
             for mode, (ll, b, n) in modes.items()
             if n
         }
+        if len(shares[name]) > 1:
+            report["groups"][name]["ess_share"] = {
+                "weighings": len(shares[name]),
+                "median": round(statistics.median(shares[name]), 3),
+                "p10": round(statistics.quantiles(shares[name], n=10)[0], 3),
+            }
         print(name, json.dumps(report["groups"][name]))
     args.output.write_text(json.dumps(report, indent=2) + "\n")
     return 0

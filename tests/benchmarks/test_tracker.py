@@ -1,0 +1,23 @@
+"""The tracker benchmark scores the card tracker on recorded games, per engine watched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchmarks import tracker
+from solver.cli import main as tan
+
+
+def test_the_tracker_is_scored_per_engine_watched(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,greedy", "--iterations", "30",
+                "--deals", "2", "--seed", "8", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    output = tmp_path / "tracker.json"
+    assert tracker.main([str(games), "--particles", "512", "--games", "3", "--output", str(output)]) == 0
+    groups = json.loads(output.read_text())["groups"]
+    assert set(groups) == {"durak 2p, watching greedy", "durak 2p, watching ismcts"}
+    for group in groups.values():
+        assert group["weighted"]["cards"] == group["uniform"]["cards"] > 0
+        assert 0.0 < group["uniform"]["log_loss"] < 2.0 and 0.0 < group["weighted"]["brier"] < 2.0
+        assert 0.0 < group["ess_share"]["p10"] <= group["ess_share"]["median"] <= 1.0
