@@ -1,6 +1,7 @@
 """How good the card tracker is: its chances against where the cards really were.
 
-    python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--games N] [--output FILE]
+    python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--games N]
+        [--output FILE]
 
 Every game `tan arena --out` recorded (its moves included) is replayed from
 its deck. Every `--every` plies, for each seat still holding cards, the
@@ -48,6 +49,11 @@ def score(chances: dict[Any, list[float]], game: Game) -> tuple[float, float, in
     return log_loss, brier, len(chances)
 
 
+def _engine(spec: Any) -> str:
+    """The engine of a seat spec (`"greedy"`, `{"engine": "ismcts", …}`), whatever its label."""
+    return str(spec if isinstance(spec, str) else spec.get("engine"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.tracker", description=__doc__.split("\n\n")[0]
@@ -76,9 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                         if not game.hands[seat]:
                             continue
                         position = Position.from_game(game, seat)
-                        name = f"{preset} {record['players']}p" + (
-                            f", watching {record['engines'][1 - seat]}" if record["players"] == 2 else ""
-                        )
+                        watched = _engine(record["seats"][1 - seat]) if record["players"] == 2 else None
+                        name = f"{preset} {record['players']}p" + (f", watching {watched}" if watched else "")
                         for mode, history in (("weighted", reader.history()), ("uniform", None)):
                             beliefs = weigh(prepare(position), history, particles=args.particles, seed=ply)
                             if mode == "weighted" and beliefs.weighted:
