@@ -269,6 +269,9 @@ class TerminalGame:
         for i, seat in enumerate(others):
             spec = self.engines[i % len(self.engines)]
             self.seats[seat] = checked_player(spec)
+            if getattr(self.seats[seat], "sees_hands", False):
+                raise TanError("sees_hands is for arenas only: an engine you play may not see your hand",
+                               ErrorCode.UNKNOWN_ENGINE)
             name = spec if isinstance(spec, str) else spec.get("engine", "engine")
             self.names[seat] = f"seat {seat} ({name})"
             kinds.append(str(name))

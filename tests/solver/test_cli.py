@@ -491,6 +491,7 @@ def test_play_quit_and_end_of_input(
         (["play", "--seat", "2"], "seat: no seat 2 in a 2-seat game (invalid_seat)"),
         (["play", "--players", "5"], "tan is played by 2-4 players, not 5"),
         (["play", "--engine", "chess"], "unknown engine 'chess'"),
+        (["play", "--engine", '[{"engine": "ismcts", "sees_hands": true}]'], "sees_hands is for arenas only"),
         (["play", "--time-ms", "-5"], "(bad_limits)"),
         (["arena", "--engines", "random,greedy,ismcts"], "3 engines do not fit a 2-seat table"),
         (["arena", "--deals", "0", "--engines", "random"], "deals must be a positive whole number"),
