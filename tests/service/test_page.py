@@ -526,7 +526,7 @@ def test_the_game_survives_a_reload_a_second_tab_and_a_browser_restart(
     second.wait_for_function(IDLE)
     plies = second.locator("#history li").count()
     # …reaches the first.
-    first.wait_for_function(f"document.querySelectorAll('#history li').length === {plies}")
+    first.wait_for_function(f"() => document.querySelectorAll('#history li').length === {plies}")
     assert _shown(first) == _shown(second)
     first.keyboard.press("1")
     first.wait_for_function(IDLE)
@@ -703,7 +703,7 @@ def test_the_page_works_under_a_strict_content_security_policy(browser: Browser,
     start_game(page, server, "en", seed=8, preset="durak", players=3, pace="normal")
     # The policy is in force: an inline style attribute is refused (then forgotten).
     page.evaluate("document.body.insertAdjacentHTML('beforeend', '<b id=probe style=\"color: red\"></b>')")
-    page.wait_for_function("window.violations.length > 0")
+    page.wait_for_function("() => window.violations.length > 0")
     assert page.evaluate("window.violations").pop().startswith("style-src")
     page.evaluate("document.getElementById('probe').remove(); window.violations = []")
     errors.clear()
