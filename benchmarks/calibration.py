@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from solver.game.rules import Rules
-from solver.players import SEARCH_ENGINES
+from solver.players import searches
 from solver.search.calibration import MAPS_FORMAT, ScoreMap
 from solver.tools.arena import read_results
 
@@ -141,7 +141,7 @@ def fitted_maps(
             (label,) = others
             if label in named:
                 against = named[label]
-            elif label in SEARCH_ENGINES or label in mine:
+            elif searches(label) or label in mine:
                 continue  # a searching opponent nobody named: its games say nothing of one engine
             else:
                 against = label

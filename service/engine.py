@@ -18,7 +18,7 @@ from service.settings import Settings
 from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
 from solver.game.position import Position
-from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
+from solver.players import GreedyPlayer, make_player, searches
 from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
 from solver.search.beliefs import History
 from solver.search.review import Decision, Review, review_decisions
@@ -145,7 +145,7 @@ class Searcher:
         engine = spec["engine"]
         if hurry:
             return GreedyPlayer().choose(position, seed)
-        if engine in SEARCH_ENGINES:
+        if searches(engine):
             limits = self.limits(spec.get("limits"))
             if time_left_ms is not None and limits.time_ms is not None:
                 limits = Limits(iterations=limits.iterations, time_ms=min(limits.time_ms, time_left_ms))

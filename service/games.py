@@ -49,7 +49,7 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
-from solver.players import ENGINES, SEARCH_ENGINES, make_player
+from solver.players import ENGINES, make_player, searches
 from solver.search import Hint, Limits, StopFlag, Tracker
 from solver.search.beliefs import History, HistoryReader
 from solver.search.calibration import ScoreMap, calibrated_hint, score_map
@@ -281,7 +281,7 @@ class GameManager:
                 f"seats: unknown seat kind {engine!r} (expected human or one of {', '.join(ENGINES)})",
                 ErrorCode.UNKNOWN_ENGINE,
             )
-        if engine in SEARCH_ENGINES:
+        if searches(engine):
             if limits is not None:
                 Limits.from_json(limits)  # refuse bad limits now, not at the engine's first move
             return {"engine": engine, "limits": limits}
@@ -397,7 +397,7 @@ class GameManager:
             assert isinstance(spec, dict)
             left_ms = (deadline - time.monotonic()) * 1000.0
             hurry = left_ms < 1.0 or (stop is not None and stop.is_set())
-            history = live.history_of(seat) if spec["engine"] in SEARCH_ENGINES and not hurry else None
+            history = live.history_of(seat) if searches(spec["engine"]) and not hurry else None
             move = self.searcher.engine_move(
                 spec, live.position(seat), self.searcher.engine_seed(seed, live.plies), hurry=hurry,
                 history=history, time_left_ms=left_ms, stop=stop,

@@ -9,11 +9,15 @@ the answers; handlers return the solver's own `to_json()` shapes.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from solver.game.limits import MAX_SEATS
 from solver.game.moves import Action
+from solver.players import ENGINES
+from solver.search import ALGORITHMS
+from solver.search.review import LABELS, Label
 
 __all__ = [
     "AnalysisResponse",
@@ -37,6 +41,44 @@ __all__ = [
 ]
 
 MAX_SEED = 2**63 - 1
+MAX_MATCH_GAMES = 100  # most games in one match
+
+if TYPE_CHECKING:
+    AlgorithmName = str
+    ActionName = str
+    LabelName = str
+else:  # Literals of the solver's own lists, so that a new entry is in the schema at once
+    AlgorithmName = Literal[ALGORITHMS]
+    ActionName = Literal[tuple(action.value for action in Action)]
+    LabelName = Literal[tuple(label.value for label in Label)]
+
+
+def _quoted(names: Any) -> str:
+    return ", ".join(f"`{name}`" for name in names)
+
+
+def _engine_schema(schema: dict[str, Any]) -> None:
+    """An engine name's schema, read from `solver.players.ENGINES` when the OpenAPI is built."""
+    schema["enum"] = list(ENGINES)
+    schema["description"] = f"an engine: {_quoted(ENGINES)}"
+
+
+def _seat_spec_schema(schema: dict[str, Any]) -> None:
+    names = ", ".join(f'`"{name}"`' for name in ENGINES)
+    schema["description"] = (
+        '`"human"` (moves come over HTTP with the seat\'s token), an engine name '
+        f'({names}) or `{{"engine": name, "limits": {{...}}}}`'
+    )
+
+
+def _label_description() -> str:
+    """The review labels and their thresholds, from `solver.search.review.LABELS`."""
+    bounds = [f"{label.value}: loss < {below:.2f}" for label, below in LABELS]
+    return (
+        "; ".join(bounds) + f"; {Label.BLUNDER.value}: {LABELS[-1][1]:.2f} or more; "
+        f"{Label.FORCED.value}: the only legal move (not searched); "
+        f"{Label.UNSCORED.value}: the search never tried the move played"
+    )
 
 EXAMPLE_POSITION: dict[str, Any] = {
     "rules": "durak",
@@ -224,8 +266,9 @@ class HintRequest(_Strict):
     limits: Limits = None
     seed: SeedField = 0
     multipv: int | None = Field(None, ge=1, le=1000, description="answer only the best N moves")
-    algorithm: Literal["ismcts", "pimc"] = Field(
-        "ismcts", description="`ismcts` (information-set MCTS) or `pimc` (perfect-information Monte Carlo)"
+    algorithm: AlgorithmName = Field(
+        ALGORITHMS[0],
+        description="; ".join(f"`{name}`: {ENGINES[name].meaning}" for name in ALGORITHMS),
     )
 
 
@@ -282,15 +325,14 @@ class AnalyzeRequest(_Strict):
 class EngineSeatIn(_Strict):
     """An engine seat with its own search limits (capped by the server)."""
 
-    engine: str = Field(description="`ismcts`, `pimc`, `greedy` or `random`", examples=["ismcts"])
-    limits: LimitsIn | None = Field(None, description="per-move limits of `ismcts` and `pimc`")
+    engine: str = Field(json_schema_extra=_engine_schema, examples=["ismcts"])
+    limits: LimitsIn | None = Field(None, description="per-move limits of an engine that searches")
 
 
 SeatSpec = Annotated[
     str | EngineSeatIn,
     Field(
-        description='`"human"` (moves come over HTTP with the seat\'s token), an engine name '
-        '(`"ismcts"`, `"pimc"`, `"greedy"`, `"random"`) or `{"engine": name, "limits": {...}}`',
+        json_schema_extra=_seat_spec_schema,
         examples=["human", {"engine": "ismcts", "limits": {"iterations": 2000}}],
     ),
 ]
@@ -299,7 +341,7 @@ SeatSpec = Annotated[
 class MatchIn(_Strict):
     """A match: games in a row between the same seats (docs/rules.md §1.9)."""
 
-    games: int = Field(ge=1, le=100, description="how many games", examples=[5])
+    games: int = Field(ge=1, le=MAX_MATCH_GAMES, description="how many games", examples=[5])
 
 
 class GameCreateRequest(_Strict):
@@ -323,7 +365,7 @@ class GameCreateRequest(_Strict):
         "tan", description="a preset name or {\"preset\": name, option: value, …}", examples=["durak"]
     )
     players: int | None = Field(None, description="number of seats (default: the length of `seats`)")
-    seats: list[SeatSpec] = Field(min_length=1, max_length=6, description="who plays each seat")
+    seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS, description="who plays each seat")
     seed: int | None = Field(
         None,
         ge=0,
@@ -368,7 +410,7 @@ class GameMoveRequest(_Strict):
 class MoveOut(BaseModel):
     """A move (docs/api.md §2.1); `card` and `target` appear only where the action has them."""
 
-    action: Literal["attack", "defend", "take", "pass", "transfer", "redeal", "keep", "pick", "swap"]
+    action: ActionName
     card: str | None = None
     target: str | None = None
     set: int | None = Field(None, description="pick only: which of the two offered hands")
@@ -527,10 +569,7 @@ class ReviewedMoveOut(BaseModel):
     )
     best_score: float | None = Field(description="the same after the engine's choice; null when forced")
     loss: float = Field(description="best_score - played_score, at least 0 (0 when forced or unscored)")
-    label: Literal["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"] = Field(
-        description="good: loss < 0.05; inaccuracy: < 0.10; mistake: < 0.20; blunder: 0.20 or more; "
-        "forced: the only legal move (not searched); unscored: the search never tried the move played"
-    )
+    label: LabelName = Field(description=_label_description())
     exact: bool = Field(description="both scores proven (nothing hidden, two seats left)")
     position: PositionOut = Field(description="what the seat saw when it chose (docs/api.md §2.2)")
 
@@ -627,14 +666,41 @@ class GameCreatedResponse(BaseModel):
 class OptionOut(BaseModel):
     name: str
     description: str
-    type: str = Field(description="integer, integer or null, boolean, or choice")
+    type: str = Field(description="integer, integer or null, boolean, boolean or null, or choice")
     choices: list[str] | None = None
+    default: Any = Field(None, description="the value in the `tan` preset")
+    toggle: Any = Field(
+        None, description="a side rule switched on with one tick: the value the tick gives it (else null)"
+    )
+    requires: dict[str, Any] = Field(
+        default_factory=dict, description="options the side rule needs to mean anything (`deck`: 52)"
+    )
+
+
+class EngineOut(BaseModel):
+    name: str
+    description: str
+    label: str = Field(description="the key of its name in the web page's words")
+    searches: bool = Field(description="takes `limits` per move (and search options in a seat spec)")
+    limits: dict[str, Any] | None = Field(description="its limits per move when a seat gives none")
+    options: dict[str, Any] = Field(description="the options a seat spec may give it, with their defaults")
+
+
+class ServerLimitsOut(BaseModel):
+    """What this server accepts, for forms to offer no more."""
+
+    seats: int = Field(description="most seats at one table")
+    match_games: int = Field(description="most games in one match")
+    time_ms: float = Field(description="most milliseconds one search may run (TAN_MAX_TIME_MS)")
+    iterations: int = Field(description="most iterations one search may run (TAN_MAX_ITERATIONS)")
 
 
 class RulesResponse(BaseModel):
     presets: dict[str, dict[str, Any]] = Field(description="every preset's full option set")
     options: list[OptionOut]
     engines: list[str] = Field(description="engines a game seat may use")
+    engine_details: list[EngineOut] = Field(description="each engine of `engines`, in the same order")
+    limits: ServerLimitsOut
 
 
 class HealthResponse(BaseModel):

@@ -33,7 +33,8 @@ from typing import Any
 from solver.game.errors import ErrorCode, RulesError, TanError
 from solver.game.position import Position
 from solver.game.record import Record
-from solver.game.rules import PRESETS, Rules
+from solver.game.rules import PRESETS, RULE_OPTIONS, Rules
+from solver.players import ENGINES
 from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
 from solver.search.beliefs import History, read_record
 from solver.search.review import review
@@ -418,9 +419,26 @@ def _add_solver_options(parser: argparse.ArgumentParser) -> None:
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="tan", type=_rules_option,
-        help="a preset (tan, durak, perevodnoy) or docs/rules.md §1.6 JSON (default tan)",
+        help=f"a preset ({', '.join(PRESETS)}) or docs/rules.md §1.6 JSON such as "
+        '\'{"preset": "durak", "transfer": true}\' with the options below (default tan)',
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
+
+
+def _registry_help() -> str:
+    """The engines and the rules options, from their registries (`ENGINES`, `RULE_OPTIONS`)."""
+    lines = ["engines:"]
+    lines += [f"  {engine.name:<22}{engine.meaning}" for engine in ENGINES.values()]
+    lines += ["", "rules options (docs/rules.md §1.6; the default is the tan preset's):"]
+    for declared in RULE_OPTIONS.values():
+        kind = f"one of {'|'.join(declared.choices)}" if declared.choices is not None else declared.type
+        default = json.dumps(declared.default)
+        lines.append(f"  {declared.name:<22}{declared.meaning} [{kind}; default {default}]")
+    return "\n".join(lines)
+
+
+def _engine_names() -> str:
+    return ", ".join(ENGINES)
 
 
 Commands = argparse._SubParsersAction  # what `add_commands` hooks add their subcommands to
@@ -471,14 +489,18 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
     _add_solver_options(analyze)
     analyze.set_defaults(run=_analyze)
 
-    play = commands.add_parser("play", help="play a game in the terminal against engines")
+    play = commands.add_parser(
+        "play", help="play a game in the terminal against engines", epilog=_registry_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_game_options(play)
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--match", type=int, default=1, metavar="N",
                       help="play a match of N games in a row (docs/rules.md §1.9; default 1)")
     play.add_argument(
         "--engine", default="ismcts",
-        help="the other seats' engine(s): names separated by commas, or JSON seat specs (default ismcts)",
+        help=f"the other seats' engine(s): names separated by commas ({_engine_names()}), or JSON seat "
+        "specs (default ismcts)",
     )
     play.add_argument("--iterations", type=int, help="engine and hint iterations per move")
     play.add_argument("--time-ms", type=float, help="engine and hint time per move (default 200 ms)")
@@ -486,11 +508,14 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
     play.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS, help="the search behind `hint`")
     play.set_defaults(run=_play)
 
-    arena = commands.add_parser("arena", help="engines against each other on paired deals")
+    arena = commands.add_parser(
+        "arena", help="engines against each other on paired deals", epilog=_registry_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_game_options(arena)
     arena.add_argument(
         "--engines", default="ismcts,greedy",
-        help="engines: names separated by commas (ismcts, pimc, greedy, random), or a JSON list of "
+        help=f"engines: names separated by commas ({_engine_names()}), or a JSON list of "
         'seat specs such as \'["greedy", {"engine": "ismcts", "limits": {"iterations": 500}}]\'',
     )
     arena.add_argument("--deals", type=int, default=10, help="deals, each played in every seat rotation")

@@ -7,7 +7,7 @@ until a human must act or the game ends. Games are stored in SQLite.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
@@ -16,6 +16,7 @@ from service.deps import ServicesDep, TokenDep
 from service.errors import error_responses
 from service.schemas import (
     MAX_SEED,
+    AlgorithmName,
     AnalysisResponse,
     GameCreatedResponse,
     GameCreateRequest,
@@ -24,6 +25,7 @@ from service.schemas import (
     HintResponse,
     TrackerResponse,
 )
+from solver.search import ALGORITHMS
 
 __all__ = ["router"]
 
@@ -94,7 +96,7 @@ async def game_hint(
     time_ms: Annotated[float | None, Query(description="search time in ms (capped)")] = None,
     seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="search seed")] = 0,
     multipv: Annotated[int | None, Query(ge=1, le=1000, description="answer only the best N moves")] = None,
-    algorithm: Annotated[Literal["ismcts", "pimc"], Query(description="ismcts or pimc")] = "ismcts",
+    algorithm: Annotated[AlgorithmName, Query(description=" or ".join(ALGORITHMS))] = ALGORITHMS[0],
 ) -> JSONResponse:
     """A hint for the seat to move, from everything that seat has seen in this game."""
     searcher = services.searcher

@@ -1,17 +1,16 @@
-"""`GET /v1/rules`: the presets and every option with its meaning (docs/rules.md §1.6)."""
+"""`GET /v1/rules`: the presets, every option with its meaning (docs/rules.md §1.6), the engines and
+this server's limits — what a client's forms are built from (the web page's are)."""
 
 from __future__ import annotations
 
-import dataclasses
-import enum
-import types
-import typing
 from typing import Any
 
 from fastapi import APIRouter
 
-from service.schemas import RulesResponse
-from solver.game.rules import OPTION_DOCS, PRESETS, Rules
+from service.deps import ServicesDep
+from service.schemas import MAX_MATCH_GAMES, RulesResponse
+from solver.game.limits import MAX_SEATS
+from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 
 __all__ = ["router"]
@@ -19,35 +18,21 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1/rules", tags=["rules"])
 
 
-def _option(field: dataclasses.Field[Any]) -> dict[str, Any]:
-    """One option: its name, meaning, JSON type and, for a choice, the allowed values."""
-    hint = typing.get_type_hints(Rules)[field.name]
-    args = typing.get_args(hint) if isinstance(hint, types.UnionType) else ()
-    option: dict[str, Any] = {"name": field.name, "description": OPTION_DOCS.get(field.name, "")}
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        option.update(type="choice", choices=[member.value for member in hint])
-    elif hint is bool:
-        option["type"] = "boolean"
-    elif int in args and type(None) in args:
-        option["type"] = "integer or null"
-    else:
-        option["type"] = "integer"
-    return option
-
-
-def _catalogue() -> dict[str, Any]:
-    return {
-        "presets": {name: rules.to_json() for name, rules in PRESETS.items()},
-        "options": [_option(field) for field in dataclasses.fields(Rules) if field.name != "preset"],
-        "engines": list(ENGINES),
-    }
-
-
-_CATALOGUE = _catalogue()
-
-
 @router.get("", response_model=RulesResponse)
-def rules() -> dict[str, Any]:
-    """The rule presets (`tan`, `durak`, `perevodnoy`) with every option's value, and each
-    option's meaning. A request's `rules` is a preset name or `{"preset": name, option: value, …}`."""
-    return _CATALOGUE
+def rules(services: ServicesDep) -> dict[str, Any]:
+    """The rule presets (`tan`, `durak`, `perevodnoy`) with every option's value, each option's
+    meaning, type and default, the engines a seat may be, and the most this server accepts. A
+    request's `rules` is a preset name or `{"preset": name, option: value, …}`."""
+    settings = services.settings
+    return {
+        "presets": {name: preset.to_json() for name, preset in PRESETS.items()},
+        "options": [declared.to_json() for declared in RULE_OPTIONS.values()],
+        "engines": list(ENGINES),
+        "engine_details": [engine.to_json() for engine in ENGINES.values()],
+        "limits": {
+            "seats": MAX_SEATS,
+            "match_games": MAX_MATCH_GAMES,
+            "time_ms": settings.max_time_ms,
+            "iterations": settings.max_iterations,
+        },
+    }

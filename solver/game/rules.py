@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import types
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,10 +22,13 @@ from solver.game.limits import MAX_SEATS
 __all__ = [
     "OPTION_DOCS",
     "PRESETS",
+    "RULE_OPTIONS",
     "DefenderEmpty",
     "FirstAttacker",
     "RefillOrder",
+    "RuleOption",
     "Rules",
+    "option",
 ]
 
 
@@ -47,33 +53,83 @@ class FirstAttacker(enum.StrEnum):
     LOWEST_TRUMP = "lowest_trump"
 
 
+def option(
+    default: Any, meaning: str, *, toggle: Any = None, requires: Mapping[str, Any] | None = None
+) -> Any:
+    """Declare a `Rules` option once: its default (the `tan` preset's), what it means, and, for a
+    side rule a player switches on with one tick (the web page's form), `toggle`: the value the
+    tick gives it; `requires`: the options it needs to mean anything (`twos_last`: a 52-card deck).
+    Its type is the field's. `RULE_OPTIONS`, `GET /v1/rules`, the CLI and the page read it."""
+    return dataclasses.field(
+        default=default, metadata={"meaning": meaning, "toggle": toggle, "requires": dict(requires or {})}
+    )
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every option of docs/rules.md §1.6. Build it with `Rules.preset(...)` or `from_json`."""
 
     preset: str = "tan"
-    deck: int = 52
-    hand_size: int = 8
-    min_players: int = 2
-    max_players: int = 4
-    max_attack: int | None = None
-    first_bout_max_attack: int | None = None
-    throw_in_after_take: bool = False
-    refill_order: RefillOrder = RefillOrder.ATTACKER_DEFENDER_OTHERS
-    transfer: bool = False
-    defender_empty: DefenderEmpty = DefenderEmpty.END_BOUT
-    trump_ace_last_loses: bool = False
-    first_attacker: FirstAttacker = FirstAttacker.SEAT0
+    deck: int = option(52, "cards in the deck: 52 (2-A) or 36 (6-A)")
+    hand_size: int = option(8, "cards dealt to each seat and refilled up to after each bout")
+    min_players: int = option(2, "fewest seats the preset allows")
+    max_players: int = option(4, "most seats the preset allows")
+    max_attack: int | None = option(
+        None, "most attack cards in one bout (null: only the defender's hand limits it)"
+    )
+    first_bout_max_attack: int | None = option(
+        None, "replaces max_attack until the first successful defence of the game"
+    )
+    throw_in_after_take: bool = option(
+        False, "after the defender takes, the attackers may still throw in cards"
+    )
+    refill_order: RefillOrder = option(
+        RefillOrder.ATTACKER_DEFENDER_OTHERS,
+        "who draws first after a bout: attacker_defender_others or attacker_others_defender"
+    )
+    transfer: bool = option(
+        False, "the defender may pass the attack on with a card of the same rank (perevodnoy)"
+    )
+    defender_empty: DefenderEmpty = option(
+        DefenderEmpty.END_BOUT, "a defender whose hand empties mid-bout: end_bout, or refill and go on"
+    )
+    trump_ace_last_loses: bool = option(
+        False, "a seat left holding only the trump ace with an empty stock loses (thối A chủ)"
+    )
+    first_attacker: FirstAttacker = option(
+        FirstAttacker.SEAT0, "who leads the first bout: seat0 or lowest_trump"
+    )
     # The seeds' side rules (docs/rules.md §1.7-§1.9), all off in every preset.
-    redeal_without_trump: bool = False
-    tribute: bool = False
-    tribute_inspect: bool | None = None  # None: on exactly when tribute is
-    all_trumps_wins: bool = False
-    trump_swap: bool = False
-    trump_swap_cedes_lead: bool = True
-    take_when_beaten: bool = False
-    twos_last: bool = False
-    trump_repeat_limit: int | None = None
+    redeal_without_trump: bool = option(
+        False, "xả chủ: a seat dealt no trump may show its hand and pick one of two new ones", toggle=True
+    )
+    tribute: bool = option(
+        False,
+        "cúng chủ (matches): the last game's loser gives its highest trump to the last game's winner",
+        toggle=True
+    )
+    tribute_inspect: bool | None = option(
+        None, "the tribute's receiver sees the giver's hand (null: whenever tribute is on)"
+    )
+    all_trumps_wins: bool = option(
+        False, "thắng trắng: a seat whose hand is all trumps before the first lead wins at once", toggle=True
+    )
+    trump_swap: bool = option(
+        False, "đổi 2 chủ / đổi 6 chủ: the lowest trump's holder may swap it for the trump card", toggle=True
+    )
+    trump_swap_cedes_lead: bool = option(True, "a seat that swaps does not lead: the seat after it does")
+    take_when_beaten: bool = option(
+        False, "a defender who beat every card may still take the table once all have passed", toggle=True
+    )
+    twos_last: bool = option(
+        False,
+        "đút 2: a 2 may be led, thrown in or transferred only from a hand of 2s (52 cards)",
+        toggle=True, requires={"deck": 52}
+    )
+    trump_repeat_limit: int | None = option(
+        None, "thua trắng (matches): the dealer loses when one trump suit comes this many games", toggle=3
+    )
+
 
     def __post_init__(self) -> None:
         if isinstance(self.deck, bool) or not isinstance(self.deck, int) or self.deck not in (36, 52):
@@ -181,33 +237,86 @@ class Rules:
         return self.max_attack
 
 
+@dataclass(frozen=True)
+class RuleOption:
+    """One option of docs/rules.md §1.6 as every face lists it: its JSON `type` (integer, integer
+    or null, boolean, boolean or null, or choice with its `choices`), its `default` as JSON (the
+    `tan` preset's), its meaning, and for a one-tick side rule the `toggle` value and what it
+    `requires` (see `option`)."""
+
+    name: str
+    type: str
+    default: Any
+    meaning: str
+    choices: tuple[str, ...] | None = None
+    toggle: Any = None
+    requires: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as `GET /v1/rules` lists it."""
+        return {
+            "name": self.name,
+            "description": self.meaning,
+            "type": self.type,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "default": self.default,
+            "toggle": self.toggle,
+            "requires": dict(self.requires),
+        }
+
+
+def _declared(rules_field: dataclasses.Field[Any], hint: Any) -> RuleOption:
+    """The `RuleOption` a field of `Rules` declares, its type read from the field's annotation."""
+    args = typing.get_args(hint) if isinstance(hint, types.UnionType) else ()
+    choices: tuple[str, ...] | None = None
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        kind, choices = "choice", tuple(member.value for member in hint)
+    elif hint is bool:
+        kind = "boolean"
+    elif bool in args and type(None) in args:
+        kind = "boolean or null"
+    elif int in args and type(None) in args:
+        kind = "integer or null"
+    else:
+        kind = "integer"
+    default = rules_field.default
+    return RuleOption(
+        name=rules_field.name,
+        type=kind,
+        default=default.value if isinstance(default, enum.Enum) else default,
+        meaning=rules_field.metadata["meaning"],
+        choices=choices,
+        toggle=rules_field.metadata["toggle"],
+        requires=rules_field.metadata["requires"],
+    )
+
+
+_HINTS = typing.get_type_hints(Rules)
+_FIELDS = [rules_field for rules_field in dataclasses.fields(Rules) if rules_field.name != "preset"]
+
+RULE_OPTIONS: dict[str, RuleOption] = {
+    rules_field.name: _declared(rules_field, _HINTS[rules_field.name]) for rules_field in _FIELDS
+}
+"""Every rules option, in declaration order: what `GET /v1/rules`, the CLI's help and the web
+page's side-rule form list."""
+
+OPTION_DOCS: dict[str, str] = {name: declared.meaning for name, declared in RULE_OPTIONS.items()}
+
+_FLAGS = tuple(name for name, declared in RULE_OPTIONS.items() if declared.type == "boolean")
+_ENUMS: dict[str, type[enum.Enum]] = {
+    name: _HINTS[name] for name, declared in RULE_OPTIONS.items() if declared.type == "choice"
+}
+
+
 def _coerce(name: str, value: Any) -> Any:
-    enums: dict[str, type[enum.Enum]] = {
-        "refill_order": RefillOrder,
-        "defender_empty": DefenderEmpty,
-        "first_attacker": FirstAttacker,
-    }
-    if name in enums:
+    if name in _ENUMS:
         try:
-            return enums[name](value)
+            return _ENUMS[name](value)
         except ValueError:
-            allowed = ", ".join(member.value for member in enums[name])
+            allowed = ", ".join(member.value for member in _ENUMS[name])
             raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
     return value
 
-
-_FLAGS = (
-    "throw_in_after_take",
-    "transfer",
-    "trump_ace_last_loses",
-    "redeal_without_trump",
-    "tribute",
-    "all_trumps_wins",
-    "trump_swap",
-    "trump_swap_cedes_lead",
-    "take_when_beaten",
-    "twos_last",
-)
 
 _DURAK = Rules(
     preset="durak",
@@ -228,26 +337,3 @@ PRESETS: dict[str, Rules] = {
     "perevodnoy": dataclasses.replace(_DURAK, preset="perevodnoy", transfer=True),  # Durak with transfers
 }
 
-OPTION_DOCS: dict[str, str] = {
-    "deck": "cards in the deck: 52 (2-A) or 36 (6-A)",
-    "hand_size": "cards dealt to each seat and refilled up to after each bout",
-    "min_players": "fewest seats the preset allows",
-    "max_players": "most seats the preset allows",
-    "max_attack": "most attack cards in one bout (null: only the defender's hand limits it)",
-    "first_bout_max_attack": "replaces max_attack until the first successful defence of the game",
-    "throw_in_after_take": "after the defender takes, the attackers may still throw in cards",
-    "refill_order": "who draws first after a bout: attacker_defender_others or attacker_others_defender",
-    "transfer": "the defender may pass the attack on with a card of the same rank (perevodnoy)",
-    "defender_empty": "a defender whose hand empties mid-bout: end_bout, or refill and go on",
-    "trump_ace_last_loses": "a seat left holding only the trump ace with an empty stock loses (thối A chủ)",
-    "first_attacker": "who leads the first bout: seat0 or lowest_trump",
-    "redeal_without_trump": "xả chủ: a seat dealt no trump may show its hand and pick one of two new ones",
-    "tribute": "cúng chủ (matches): the last game's loser gives its highest trump to the last game's winner",
-    "tribute_inspect": "the tribute's receiver sees the giver's hand (null: whenever tribute is on)",
-    "all_trumps_wins": "thắng trắng: a seat whose hand is all trumps before the first lead wins at once",
-    "trump_swap": "đổi 2 chủ / đổi 6 chủ: the lowest trump's holder may swap it for the trump card",
-    "trump_swap_cedes_lead": "a seat that swaps does not lead: the seat after it does",
-    "take_when_beaten": "a defender who beat every card may still take the table once all have passed",
-    "twos_last": "đút 2: a 2 may be led, thrown in or transferred only from a hand of 2s (52 cards)",
-    "trump_repeat_limit": "thua trắng (matches): the dealer loses when one trump suit comes this many games",
-}

@@ -3,14 +3,15 @@
 from solver.players.base import Player
 from solver.players.searching import SearchPlayer
 from solver.players.simple import GreedyPlayer, RandomPlayer
-from solver.players.specs import ENGINES, SEARCH_ENGINES, make_player
+from solver.players.specs import ENGINES, Engine, make_player, searches
 
 __all__ = [
     "ENGINES",
-    "SEARCH_ENGINES",
+    "Engine",
     "GreedyPlayer",
     "Player",
     "RandomPlayer",
     "SearchPlayer",
     "make_player",
+    "searches",
 ]

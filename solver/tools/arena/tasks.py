@@ -26,7 +26,7 @@ from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
-from solver.players import SEARCH_ENGINES, Player, make_player
+from solver.players import Player, make_player, searches
 from solver.search import Limits
 from solver.search.beliefs import HistoryReader, decision_snapshot
 
@@ -278,7 +278,7 @@ def _named(spec: Any) -> bool:
 
 def with_limits(spec: Any, limits: Limits | None) -> Any:
     """A search engine given by name gets `limits` per move; other specs are kept as given."""
-    if limits is not None and isinstance(spec, str) and spec in SEARCH_ENGINES:
+    if limits is not None and isinstance(spec, str) and searches(spec):
         return {"engine": spec, "limits": {k: v for k, v in limits.to_json().items() if v is not None}}
     return spec
 
