@@ -20,7 +20,9 @@ one client must not wait behind another client's search.
 
 `CapacityGate` refuses search requests while the queue is full before their
 body is even read, so an overloaded server spends its time searching rather
-than validating requests it cannot serve.
+than validating requests it cannot serve. A search endpoint says so on its
+route (`openapi_extra=SEARCH_ROUTE`, shown in the OpenAPI as `x-search-slot`);
+the gate asks the routes, not a list of paths.
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ import json
 import os
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from starlette.requests import Request
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.errors import ApiError
@@ -44,9 +47,19 @@ from service.quota import Quota
 from solver.game.errors import ErrorCode
 from solver.search import StopFlag
 
-__all__ = ["CapacityGate", "SearchPool"]
+__all__ = ["SEARCH_ROUTE", "CapacityGate", "SearchPool", "is_search_route"]
 
 T = TypeVar("T")
+
+SEARCH_ROUTE: dict[str, Any] = {"x-search-slot": True}
+"""A route's `openapi_extra` that marks it a search endpoint: it takes a slot of the search pool,
+so `CapacityGate` refuses it at once while the pool and its queue are full."""
+
+
+def is_search_route(route: BaseRoute) -> bool:
+    """Whether `route` is marked a search endpoint (`SEARCH_ROUTE`)."""
+    extra = getattr(route, "openapi_extra", None) or {}
+    return bool(extra.get("x-search-slot"))
 
 
 class SearchPool:
@@ -267,16 +280,24 @@ def _lower_priority(nice: int) -> None:
 
 
 class CapacityGate:
-    """Answer 503 at once to a search request (`POST /v1/hint`, `POST /v1/evaluate`,
-    `POST /v1/analyze`, `GET /v1/games/{id}/hint`, `GET /v1/games/{id}/analysis`) while every
-    search slot is busy and the queue is full, before reading its body."""
+    """Answer 503 at once to a search request (one to a route of `routes` marked `SEARCH_ROUTE`)
+    while every search slot is busy and the queue is full, before reading its body."""
 
-    def __init__(self, app: ASGIApp, pool: Callable[[], SearchPool]) -> None:
+    def __init__(
+        self, app: ASGIApp, pool: Callable[[], SearchPool], routes: Callable[[], Sequence[BaseRoute]]
+    ) -> None:
         self.app = app
         self.pool = pool
+        self.routes = routes
+        self._searches: list[BaseRoute] | None = None
+
+    def _is_search(self, scope: Scope) -> bool:
+        if self._searches is None:  # the app's routes are all in place by its first request
+            self._searches = [route for route in self.routes() if is_search_route(route)]
+        return any(route.matches(scope)[0] is Match.FULL for route in self._searches)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and _is_search(scope.get("method", ""), scope.get("path", "")):
+        if scope["type"] == "http" and self._is_search(scope):
             pool = self.pool()
             if pool.full:
                 error = pool.busy_error(" and the queue is full" if pool.queue_size else "")
@@ -290,9 +311,3 @@ class CapacityGate:
                 await send({"type": "http.response.body", "body": payload})
                 return
         await self.app(scope, receive, send)
-
-
-def _is_search(method: str, path: str) -> bool:
-    if method == "POST":
-        return path in ("/v1/hint", "/v1/evaluate", "/v1/analyze")
-    return method == "GET" and path.startswith("/v1/games/") and path.endswith(("/hint", "/analysis"))

@@ -55,6 +55,9 @@ player can see (a *position*, docs/api.md §2.2), and plays stored games against
   cannot be used.
 """
 
+ROUTERS = (service_router.router, rules.router, positions.router, games.router, reviews.router)
+"""The API's routers, included as they are (their routes carry their full paths)."""
+
 TAGS = [
     {"name": "positions", "description": "legal moves, hints and evaluations of a position"},
     {"name": "games", "description": "games stored on the server, against engines or people"},
@@ -95,11 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = metrics
     install_error_handlers(app)
-    app.include_router(service_router.router)
-    app.include_router(rules.router)
-    app.include_router(positions.router)
-    app.include_router(games.router)
-    app.include_router(reviews.router)
+    for router in ROUTERS:
+        app.include_router(router)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -113,7 +113,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout_s=settings.body_timeout_s
     )
-    app.add_middleware(CapacityGate, pool=lambda: services_of(app).pool)
+    app.add_middleware(
+        CapacityGate,
+        pool=lambda: services_of(app).pool,
+        routes=lambda: [route for router in ROUTERS for route in router.routes],
+    )
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

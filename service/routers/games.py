@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
+from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep, TokenDep
 from service.errors import error_responses
 from service.schemas import (
@@ -85,6 +86,7 @@ async def play_move(
     "/{game_id}/hint",
     response_model=HintResponse,
     responses=error_responses(401, 403, 404, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
 )
 async def game_hint(
     game_id: GameId,
@@ -135,6 +137,7 @@ async def game_tracker(
     "/{game_id}/analysis",
     response_model=AnalysisResponse,
     responses=error_responses(401, 403, 404, 409, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
 )
 async def game_analysis(
     game_id: GameId,

@@ -12,6 +12,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep
 from service.errors import error_responses
 from service.schemas import (
@@ -53,7 +54,10 @@ def moves(body: MovesRequest, services: ServicesDep) -> JSONResponse:
     )
 
 
-@router.post("/hint", response_model=HintResponse, responses=error_responses(413, 422, 429, 503))
+@router.post(
+    "/hint", response_model=HintResponse, responses=error_responses(413, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
+)
 async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """Ranked moves for the seat to move, best first, with scores, 95% intervals and visits.
 
@@ -73,7 +77,10 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
     return JSONResponse(answer.to_json())
 
 
-@router.post("/evaluate", response_model=EvaluateResponse, responses=error_responses(413, 422, 429, 503))
+@router.post(
+    "/evaluate", response_model=EvaluateResponse, responses=error_responses(413, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
+)
 async def evaluate(body: EvaluateRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """How good the position is for its seat: expected score (docs/rules.md §1.5), every seat's
     expected score and chance to lose. `exact` where the value is proven."""

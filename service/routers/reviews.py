@@ -11,6 +11,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep
 from service.errors import error_responses
 from service.schemas import AnalysisResponse, AnalyzeRequest
@@ -22,7 +23,12 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["reviews"])
 
 
-@router.post("/analyze", response_model=AnalysisResponse, responses=error_responses(413, 422, 429, 503))
+@router.post(
+    "/analyze",
+    response_model=AnalysisResponse,
+    responses=error_responses(413, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
+)
 async def analyze(body: AnalyzeRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """Review every decision the record's seat made in play: the move played, the engine's choice,
     both expected scores, the loss and its label (good, inaccuracy, mistake, blunder; forced for
