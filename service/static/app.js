@@ -15,8 +15,6 @@
   const RANKS = "23456789TJQKA";
   const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const SUIT_ORDER = "shcd"; // alternate black and red in the hand
-  const PLAYERS_FALLBACK = { tan: [2, 4], durak: [2, 6], perevodnoy: [2, 6] };
-  const SEARCH_ENGINES = ["ismcts", "pimc"];
   // The engine and its thinking time behind each difficulty: Easy plays the greedy policy, Medium
   // and Hard search (ISMCTS) for a short and a longer time a move (BENCHMARKS.md: strength grows
   // with the time).
@@ -53,8 +51,11 @@
     trackerError: null,
     busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
     review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
-    playersRange: { ...PLAYERS_FALLBACK },
+    playersRange: {}, // [fewest, most] seats of each preset, from GET /v1/rules
     presets: {}, // every option of each preset, from GET /v1/rules
+    engines: {}, // each engine a seat may be, by name, from GET /v1/rules (engine_details)
+    limits: null, // the most the server accepts (seats, match_games, time_ms), from GET /v1/rules
+    saved: null, // the form's last choices, put back once GET /v1/rules has built the form
     pace: "normal", // how engine moves are shown: "off" (at once), "normal" or "slow"
     pending: null, // {move, base}: seat 0's move on its way, shown on the table at once
     playback: null, // {base, history, entries, at}: an answer's new moves, shown one at a time
@@ -80,9 +81,11 @@
 
   // -- language ------------------------------------------------------------------------------
 
-  function t(key, vars) {
+  // `fallback`: the text when neither language has the key (an engine or a rule the server lists
+  // that this page has no words for: the server's own description).
+  function t(key, vars, fallback) {
     const words = TEXT[state.lang] || TEXT.en;
-    let text = key in words ? words[key] : TEXT.en[key] ?? key;
+    let text = key in words ? words[key] : TEXT.en[key] ?? fallback ?? key;
     if (vars) for (const [name, value] of Object.entries(vars)) text = text.split(`{${name}}`).join(String(value));
     return text;
   }
@@ -92,10 +95,11 @@
     store.set("localStorage", LANG_KEY, state.lang);
     document.documentElement.lang = state.lang;
     $("lang").value = state.lang;
-    for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n, null, el.dataset.i18nFallback);
     for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
     for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
     document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
+    $("time-note").textContent = t("timeNote", { engines: searchingNames() });
     render();
   }
 
@@ -1065,26 +1069,26 @@
     const timeMs = expert ? Number($("time-ms").value) : LEVELS[level].timeMs;
     const seedText = $("seed").value.trim();
     if (seedText !== "" && !/^\d+$/.test(seedText)) throw new Error(t("badSeed"));
-    if (SEARCH_ENGINES.includes(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= 10000)) {
-      throw new Error(t("badTime"));
+    const maxMs = state.limits ? state.limits.time_ms : Infinity; // unknown: the server judges
+    if (searches(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= maxMs)) {
+      throw new Error(t("badTime", { max: maxMs }));
     }
     // Left blank, the server draws the seed (63 bits) and shows it only once the game is over: a
     // seed deals every hand. Kept as its digits, since JavaScript numbers stop at 2^53.
     const seed = seedText === "" ? null : seedText.replace(/^0+(?=\d)/, "");
     if (seed !== null && BigInt(seed) > MAX_SEED) throw new Error(t("badSeed"));
     const games = Number($("games").value || "1");
-    if (!(Number.isInteger(games) && games >= 1 && games <= 100)) throw new Error(t("badGames"));
+    const maxGames = state.limits ? state.limits.match_games : Infinity;
+    if (!(Number.isInteger(games) && games >= 1 && games <= maxGames)) throw new Error(t("badGames", { max: maxGames }));
     const options = {};
     for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
-      if (!box.checked || box.disabled) continue;
-      if (box.name === "trump_repeat") options.trump_repeat_limit = 3;
-      else options[box.name] = true;
+      if (box.checked && !box.disabled) options[box.name] = JSON.parse(box.dataset.toggle);
     }
     return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
   }
 
   function startGame(setup) {
-    const engineSeat = SEARCH_ENGINES.includes(setup.engine)
+    const engineSeat = searches(setup.engine)
       ? { engine: setup.engine, limits: { time_ms: setup.timeMs } }
       : { engine: setup.engine };
     const seats = ["human"];
@@ -1177,9 +1181,67 @@
 
   // -- rendering -----------------------------------------------------------------------------
 
+  // Whether an engine searches (takes a time per move): as GET /v1/rules says, or, before it has
+  // answered, as the difficulties use it.
+  function searches(name) {
+    if (state.engines[name]) return state.engines[name].searches;
+    return Object.values(LEVELS).some((level) => level.engine === name && level.timeMs);
+  }
+
+  const searchingNames = () => Object.values(state.engines).filter((engine) => engine.searches)
+    .map((engine) => engine.name.toUpperCase()).join(", ");
+
+  // The form's lists from GET /v1/rules: the engines, the side rules a tick switches on, the limits.
+  function buildForm(rules) {
+    for (const [name, preset] of Object.entries(rules.presets || {})) {
+      state.presets[name] = preset;
+      if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
+    }
+    state.limits = rules.limits || null;
+    const select = $("engine");
+    for (const engine of rules.engine_details || []) {
+      state.engines[engine.name] = engine;
+      const option = document.createElement("option");
+      option.value = engine.name;
+      option.dataset.i18n = engine.label;
+      option.dataset.i18nFallback = engine.name;
+      option.textContent = t(engine.label, null, engine.name);
+      select.append(option);
+    }
+    const box = $("side-rules");
+    for (const option of rules.options || []) {
+      if (option.toggle === null || option.toggle === undefined) continue;
+      const label = document.createElement("label");
+      label.className = "check";
+      label.id = `option-${option.name}`;
+      const input = document.createElement("input");
+      input.type = "checkbox";
+      input.name = option.name;
+      input.dataset.toggle = JSON.stringify(option.toggle);
+      input.dataset.requires = JSON.stringify(option.requires || {});
+      const name = document.createElement("b");
+      name.dataset.i18n = `option_${option.name}`;
+      name.dataset.i18nFallback = option.name;
+      name.textContent = t(name.dataset.i18n, null, option.name);
+      const note = document.createElement("span");
+      note.dataset.i18n = `option_${option.name}_note`;
+      note.dataset.i18nFallback = option.description;
+      note.textContent = t(note.dataset.i18n, null, option.description);
+      const text = document.createElement("span");
+      text.append(name, " — ", note);
+      label.append(input, text);
+      box.append(label);
+    }
+    if (state.limits) {
+      $("time-ms").max = String(state.limits.time_ms);
+      $("games").max = String(state.limits.match_games);
+    }
+    $("time-note").textContent = t("timeNote", { engines: searchingNames() });
+  }
+
   function fillPlayers() {
     const preset = $("preset").value;
-    const [low, high] = state.playersRange[preset] || [2, 4];
+    const [low, high] = state.playersRange[preset] || [1, 0]; // none until GET /v1/rules answers
     const select = $("players");
     const before = Number(select.value) || 2;
     select.replaceChildren();
@@ -1192,15 +1254,20 @@
     select.value = String(Math.min(Math.max(before, low), high));
   }
 
+  // A side rule that needs other options (twos_last: the 52-card deck) is off where the preset
+  // has other values.
   function syncRuleFields() {
-    const box = $("side-rules").querySelector("input[name=twos_last]");
-    box.disabled = $("preset").value !== "tan"; // 2s are only in the 52-card deck
-    $("twos-last-option").classList.toggle("disabled", box.disabled);
+    const preset = state.presets[$("preset").value] || {};
+    for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
+      const requires = JSON.parse(box.dataset.requires || "{}");
+      box.disabled = Object.entries(requires).some(([name, value]) => preset[name] !== value);
+      box.closest("label").classList.toggle("disabled", box.disabled);
+    }
   }
 
   function syncEngineFields() {
     const expert = $("engine").value;
-    $("time-ms").disabled = !SEARCH_ENGINES.includes(expert);
+    $("time-ms").disabled = !searches(expert);
     $("levels").classList.toggle("overridden", !!expert);
     $("level-note").textContent = expert ? t("levelOverridden") : t("levelNote_" + chosenLevel());
   }
@@ -1271,7 +1338,7 @@
     const info = [seed !== null ? t("gameInfo", { id: state.id, seed }) : t("gameInfoNoSeed", { id: state.id })];
     const setup = state.setup;
     if (setup && setup.level) info.push(t("gameLevel", { level: t("level_" + setup.level) }));
-    else if (setup && setup.engine) info.push(setup.timeMs && SEARCH_ENGINES.includes(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
+    else if (setup && setup.engine) info.push(setup.timeMs && searches(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
     $("game-info").textContent = info.join(" · ");
     $("replay").hidden = !(state.setup && seed !== null);
     if (!state.busy) refreshTracker(); // after the game view is shown
@@ -1838,37 +1905,42 @@
 
   // -- start ---------------------------------------------------------------------------------
 
-  async function loadPresets() {
+  // The form's lists come from GET /v1/rules; then the last choices that need them are put back.
+  async function loadForm() {
     try {
-      const rules = await api("GET", "/v1/rules");
-      for (const [name, preset] of Object.entries(rules.presets || {})) {
-        state.presets[name] = preset;
-        if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
-      }
+      buildForm(await api("GET", "/v1/rules"));
     } catch (error) {
-      showError(error); // the fallback ranges still work
+      showError(error); // the difficulties still choose an engine; the server judges the rest
     }
     fillPlayers();
+    restoreLists();
   }
 
+  // The form's last choices that need no list from the server, at once; the rest after loadForm.
   function restoreForm() {
     let saved = null;
     try { saved = JSON.parse(store.get("localStorage", SETUP_KEY) || "null"); } catch { saved = null; }
-    if (saved && typeof saved === "object") {
+    state.saved = saved && typeof saved === "object" ? saved : null;
+    if (state.saved) {
       if (saved.preset) $("preset").value = saved.preset;
-      fillPlayers();
-      if (saved.players) $("players").value = String(saved.players);
       if (saved.level && LEVELS[saved.level]) $("level-" + saved.level).checked = true;
-      else if (saved.engine) {
+      if (saved.games) $("games").value = String(saved.games);
+    }
+    syncEngineFields();
+    syncRuleFields();
+  }
+
+  function restoreLists() {
+    const saved = state.saved;
+    if (saved) {
+      if (saved.players) $("players").value = String(saved.players);
+      if (!(saved.level && LEVELS[saved.level]) && saved.engine) {
         $("engine").value = saved.engine;
         if (saved.timeMs) $("time-ms").value = String(saved.timeMs);
         $("advanced").open = true;
       }
-      if (saved.games) $("games").value = String(saved.games);
       const options = saved.options || {};
-      for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
-        box.checked = box.name === "trump_repeat" ? !!options.trump_repeat_limit : !!options[box.name];
-      }
+      for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) box.checked = !!options[box.name];
     }
     syncEngineFields();
     syncRuleFields();
@@ -1929,7 +2001,7 @@
     });
     document.addEventListener("keydown", onKey);
 
-    loadPresets(); // refines the seat ranges; keeps what is chosen
+    loadForm(); // the engines, side rules, seat ranges and limits
     resume();
   }
 
