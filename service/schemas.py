@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from solver.game.limits import MAX_SEATS
 from solver.game.moves import Action
+from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 from solver.search import ALGORITHMS
 from solver.search.review import LABELS, Label
@@ -69,6 +70,27 @@ def _seat_spec_schema(schema: dict[str, Any]) -> None:
         '`"human"` (moves come over HTTP with the seat\'s token), an engine name '
         f'({names}) or `{{"engine": name, "limits": {{...}}}}`'
     )
+
+
+_OPTION_TYPES: dict[str, dict[str, Any]] = {
+    "integer": {"type": "integer"},
+    "integer or null": {"type": ["integer", "null"]},
+    "boolean": {"type": "boolean"},
+    "boolean or null": {"type": ["boolean", "null"]},
+}
+
+
+def _rules_schema(schema: dict[str, Any]) -> None:
+    """A request's `rules`: a preset name, or a preset with options — each option with its type,
+    default and meaning, read from `solver.game.rules.RULE_OPTIONS` when the OpenAPI is built."""
+    options: dict[str, Any] = {"preset": {"type": "string", "enum": list(PRESETS), "default": "tan"}}
+    for declared in RULE_OPTIONS.values():
+        kind = _OPTION_TYPES.get(declared.type, {"type": "string", "enum": list(declared.choices or ())})
+        options[declared.name] = {**kind, "default": declared.default, "description": declared.meaning}
+    schema["anyOf"] = [
+        {"type": "string", "enum": list(PRESETS), "description": "a preset"},
+        {"type": "object", "title": "RulesOptions", "properties": options, "additionalProperties": False},
+    ]
 
 
 def _label_description() -> str:
@@ -160,9 +182,9 @@ class PositionIn(_Strict):
     model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
 
     rules: str | dict[str, Any] = Field(
-        description='a preset name (`tan`, `durak`, `perevodnoy`) or `{"preset": name, option: value, …}` '
-        "(see GET /v1/rules)",
+        description='a preset name or `{"preset": name, option: value, …}` (see GET /v1/rules)',
         examples=["durak"],
+        json_schema_extra=_rules_schema,
     )
     players: int = Field(description="number of seats", examples=[2])
     seat: Seat = Field(description="the viewpoint: whose hand `hand` is")
@@ -362,7 +384,10 @@ class GameCreateRequest(_Strict):
     )
 
     rules: str | dict[str, Any] = Field(
-        "tan", description="a preset name or {\"preset\": name, option: value, …}", examples=["durak"]
+        "tan",
+        description="a preset name or {\"preset\": name, option: value, …}",
+        examples=["durak"],
+        json_schema_extra=_rules_schema,
     )
     players: int | None = Field(None, description="number of seats (default: the length of `seats`)")
     seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS, description="who plays each seat")
