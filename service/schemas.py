@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 from solver.game.limits import MAX_SEATS
 from solver.game.moves import Action
+from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 from solver.search import ALGORITHMS
@@ -102,26 +103,6 @@ def _label_description() -> str:
         f"{Label.UNSCORED.value}: the search never tried the move played"
     )
 
-EXAMPLE_POSITION: dict[str, Any] = {
-    "rules": "durak",
-    "players": 2,
-    "seat": 0,
-    "hand": ["7s", "Js", "6h", "Th", "Jh", "9d"],
-    "hand_counts": [6, 5],
-    "trump": "7c",
-    "stock": 24,
-    "discard": [],
-    "table": [{"attack": "8h", "defense": None}],
-    "attacker": 1,
-    "defender": 0,
-    "to_move": 0,
-    "taking": False,
-    "passed": [],
-    "known": {},
-    "finished": [],
-    "defended_once": False,
-}
-
 CardText = Annotated[
     str,
     Field(
@@ -176,50 +157,73 @@ class TablePairIn(_Strict):
     defense: CardText | None = Field(None, description="the card that beat it; null while undefended")
 
 
-class PositionIn(_Strict):
+class TablePairOut(BaseModel):
+    attack: str
+    defense: str | None
+
+
+# -- a position's fields, from their declaration on `solver.game.position.Position` --------------
+
+EXAMPLE_POSITION: dict[str, Any] = {
+    declared.name: declared.example for declared in POSITION_FIELDS if declared.example is not None
+}
+
+_IN_TYPES: dict[str, Any] = {
+    "rules": str | dict[str, Any],
+    "count": int,
+    "seat": Seat,
+    "seat or null": int | None,
+    "card": CardText,
+    "cards": list[CardText],
+    "counts": list[int],
+    "seats": list[int],
+    "table": list[TablePairIn],
+    "known": dict[str, list[CardText]],
+    "flag": bool,
+    "phase": Literal["setup", "play"],
+    "block": dict[str, Any],
+}
+_OUT_TYPES: dict[str, Any] = {
+    **_IN_TYPES,
+    "seat": int,
+    "card": str,
+    "cards": list[str],
+    "table": list[TablePairOut],
+    "known": dict[str, list[str]],
+}
+
+
+def _position_fields(types: dict[str, Any], answer: bool) -> dict[str, Any]:
+    """Pydantic fields of a position: a request's (required as `from_json` needs them, the others
+    at their JSON defaults) or an answer's (every field but the quiet ones, which may be absent)."""
+    fields: dict[str, Any] = {}
+    for declared in POSITION_FIELDS:
+        kind = types[declared.shape]
+        extra: dict[str, Any] = {"description": declared.meaning}
+        if declared.shape == "rules":
+            extra.update(examples=[declared.example], json_schema_extra=_rules_schema)
+        elif declared.name == "players":
+            extra["examples"] = [declared.example]
+        if answer:
+            if declared.quiet:
+                fields[declared.name] = (kind | None, Field(None, **extra))
+            else:
+                fields[declared.name] = (kind, Field(**extra))
+        elif declared.required:
+            fields[declared.name] = (kind, Field(**extra))
+        elif isinstance(declared.json_default, list | dict):
+            fields[declared.name] = (kind, Field(default_factory=type(declared.json_default), **extra))
+        elif declared.json_default is None:
+            fields[declared.name] = (kind | None, Field(None, **extra))
+        else:
+            fields[declared.name] = (kind, Field(declared.json_default, **extra))
+    return fields
+
+
+class _PositionInBase(_Strict):
     """What one seat sees (docs/api.md §2.2). Every card of the deck must be in exactly one place."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
-
-    rules: str | dict[str, Any] = Field(
-        description='a preset name or `{"preset": name, option: value, …}` (see GET /v1/rules)',
-        examples=["durak"],
-        json_schema_extra=_rules_schema,
-    )
-    players: int = Field(description="number of seats", examples=[2])
-    seat: Seat = Field(description="the viewpoint: whose hand `hand` is")
-    hand: list[CardText] = Field(description="the seat's own cards")
-    hand_counts: list[int] = Field(description="cards in every seat's hand, by seat")
-    trump: CardText = Field(description="the trump card (lies at the bottom of the stock while it lasts)")
-    stock: int = Field(description="cards left in the stock, the trump card included while it lies there")
-    discard: list[CardText] = Field(default_factory=list, description="every card in the discard pile")
-    table: list[TablePairIn] = Field(default_factory=list, description="the bout's pairs, in play order")
-    attacker: Seat = Field(description="the main attacker of the bout")
-    defender: Seat = Field(description="the defender of the bout")
-    to_move: int | None = Field(description="the seat to move; null once the game is over")
-    taking: bool = Field(False, description="the defender has declared take (throw-ins may follow)")
-    passed: list[int] = Field(default_factory=list, description="seats that passed since the last card")
-    known: dict[str, list[CardText]] = Field(
-        default_factory=dict,
-        description='cards known to be in other seats\' hands, by seat: `{"1": ["Kc"]}`',
-    )
-    finished: list[int] = Field(default_factory=list, description="seats that have finished, in order")
-    defended_once: bool | None = Field(
-        None, description="a bout of this game already ended in a defence (default: discard is non-empty)"
-    )
-    phase: Literal["setup", "play"] = Field("play", description="before the first lead (setup) or after")
-    setup: dict[str, Any] | None = Field(
-        None,
-        description='in the setup: {"step", "leader", "redealt", "sets", "shown", "tribute"} '
-        "(docs/api.md §2.2)",
-    )
-    in_stock: list[CardText] = Field(
-        default_factory=list, description="cards this seat knows lie in the stock"
-    )
-    match: dict[str, Any] | None = Field(
-        None,
-        description='in a match: {"game", "dealer", "previous_winner", "previous_loser", "trump_suits"}',
-    )
+    model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"examples": [EXAMPLE_POSITION]})
 
     def to_json(self) -> dict[str, Any]:
         """The docs/api.md §2.2 JSON as sent, for `Position.from_json` to judge."""
@@ -441,37 +445,24 @@ class MoveOut(BaseModel):
     set: int | None = Field(None, description="pick only: which of the two offered hands")
 
 
-class TablePairOut(BaseModel):
-    attack: str
-    defense: str | None
-
-
-class PositionOut(BaseModel):
+class _PositionOutBase(BaseModel):
     """What one seat sees (docs/api.md §2.2), canonical."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_POSITION]})
 
-    rules: str | dict[str, Any]
-    players: int
-    seat: int
-    hand: list[str]
-    hand_counts: list[int]
-    trump: str
-    stock: int
-    discard: list[str]
-    table: list[TablePairOut]
-    attacker: int
-    defender: int
-    to_move: int | None
-    taking: bool
-    passed: list[int]
-    known: dict[str, list[str]]
-    finished: list[int]
-    defended_once: bool
-    phase: Literal["setup", "play"] | None = Field(None, description="present in the setup: setup")
-    setup: dict[str, Any] | None = Field(None, description="the setup block, in the setup")
-    in_stock: list[str] | None = Field(None, description="cards this seat knows lie in the stock")
-    match: dict[str, Any] | None = Field(None, description="the match block, in a match")
+
+if TYPE_CHECKING:
+    PositionIn = _PositionInBase
+    PositionOut = _PositionOutBase
+else:
+    PositionIn = create_model(
+        "PositionIn", __base__=_PositionInBase, __doc__=_PositionInBase.__doc__,
+        **_position_fields(_IN_TYPES, answer=False),
+    )
+    PositionOut = create_model(
+        "PositionOut", __base__=_PositionOutBase, __doc__=_PositionOutBase.__doc__,
+        **_position_fields(_OUT_TYPES, answer=True),
+    )
 
 
 class MovesResponse(BaseModel):

@@ -38,6 +38,7 @@ assignment of the unseen cards and `sample_game()` draws one uniformly
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,24 +51,41 @@ from solver.game.moves import Move
 from solver.game.reference import Game, SetupState
 from solver.game.rules import PRESETS, Rules
 
-__all__ = ["HiddenSlots", "MatchInfo", "Position", "SetupView"]
+__all__ = ["POSITION_FIELDS", "HiddenSlots", "MatchInfo", "Position", "PositionField", "SetupView"]
 
-_REQUIRED = (
-    "rules",
-    "players",
-    "seat",
-    "hand",
-    "hand_counts",
-    "trump",
-    "stock",
-    "attacker",
-    "defender",
-    "to_move",
-)
-_OPTIONAL = (
-    "discard", "table", "taking", "passed", "known", "finished", "defended_once",
-    "phase", "setup", "in_stock", "match",
-)  # fmt: skip
+_NO_DEFAULT: Any = dataclasses.MISSING
+
+
+@dataclass(frozen=True)
+class PositionField:
+    """One field of a docs/api.md §2.2 position: its JSON `shape` (rules, count, seat, seat or
+    null, card, cards, counts, seats, table, known, flag, phase, block), what it means, whether a
+    position must give it, its `json_default` when left out (None for `defended_once`: worked
+    out from the discard pile), whether `to_json` leaves it out at its default (`quiet`), and its
+    value in the docs' example position (None: not in the example)."""
+
+    name: str
+    shape: str
+    meaning: str
+    required: bool
+    json_default: Any = None
+    quiet: bool = False
+    example: Any = None
+
+
+def _declare(
+    shape: str,
+    meaning: str,
+    *,
+    default: Any = _NO_DEFAULT,
+    json_default: Any = None,
+    quiet: bool = False,
+    example: Any = None,
+) -> Any:
+    """A `Position` field with its `PositionField` declaration in the field's metadata."""
+    metadata = {"shape": shape, "meaning": meaning, "json_default": json_default, "quiet": quiet,
+                "example": example}
+    return field(default=default, metadata=metadata)
 _STEPS = ("redeal", "pick", "swap")
 
 
@@ -134,35 +152,82 @@ class MatchInfo:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Position:
     """What one seat sees (docs/api.md §2.2). Construction validates; cards are `Card`s, rules `Rules`.
 
     `known[s]` are the cards known to be in seat `s`'s hand (empty for `seat`
     itself, whose whole hand is `hand`). `to_move` None means the game is over.
+
+    The fields are declared once, in JSON order, each with its JSON shape, meaning and example
+    (`POSITION_FIELDS`): `from_json`'s required and optional names, `to_json` and the service's
+    request and answer schemas are read from them.
     """
 
-    rules: Rules
-    players: int
-    seat: int
-    hand: tuple[Card, ...]
-    hand_counts: tuple[int, ...]
-    trump: Card
-    stock: int
-    attacker: int
-    defender: int
-    to_move: int | None
-    discard: tuple[Card, ...] = ()
-    table: tuple[tuple[Card, Card | None], ...] = ()
-    taking: bool = False
-    passed: tuple[int, ...] = ()
-    known: tuple[tuple[Card, ...], ...] = field(default=())
-    finished: tuple[int, ...] = ()
-    defended_once: bool = False
-    phase: str = "play"
-    setup: SetupView | None = None
-    in_stock: tuple[Card, ...] = ()
-    match: MatchInfo | None = None
+    rules: Rules = _declare(
+        "rules",
+        'a preset name (`tan`, `durak`, `perevodnoy`) or `{"preset": name, option: value, …}` '
+        "(see GET /v1/rules)",
+        example="durak",
+    )
+    players: int = _declare("count", "number of seats", example=2)
+    seat: int = _declare("seat", "the viewpoint: whose hand `hand` is", example=0)
+    hand: tuple[Card, ...] = _declare(
+        "cards", "the seat's own cards", example=["7s", "Js", "6h", "Th", "Jh", "9d"]
+    )
+    hand_counts: tuple[int, ...] = _declare("counts", "cards in every seat's hand, by seat", example=[6, 5])
+    trump: Card = _declare(
+        "card", "the trump card (lies at the bottom of the stock while it lasts)", example="7c"
+    )
+    stock: int = _declare(
+        "count", "cards left in the stock, the trump card included while it lies there", example=24
+    )
+    discard: tuple[Card, ...] = _declare(
+        "cards", "every card in the discard pile", default=(), json_default=[], example=[]
+    )
+    table: tuple[tuple[Card, Card | None], ...] = _declare(
+        "table", "the bout's pairs, in play order", default=(), json_default=[],
+        example=[{"attack": "8h", "defense": None}],
+    )
+    attacker: int = _declare("seat", "the main attacker of the bout", example=1)
+    defender: int = _declare("seat", "the defender of the bout", example=0)
+    to_move: int | None = _declare("seat or null", "the seat to move; null once the game is over", example=0)
+    taking: bool = _declare(
+        "flag", "the defender has declared take (throw-ins may follow)", default=False, json_default=False,
+        example=False,
+    )
+    passed: tuple[int, ...] = _declare(
+        "seats", "seats that passed since the last card", default=(), json_default=[], example=[]
+    )
+    known: tuple[tuple[Card, ...], ...] = _declare(
+        "known", 'cards known to be in other seats\' hands, by seat: `{"1": ["Kc"]}`', default=(),
+        json_default={}, example={},
+    )
+    finished: tuple[int, ...] = _declare(
+        "seats", "seats that have finished, in order", default=(), json_default=[], example=[]
+    )
+    # Only a defence fills the discard pile, so that is the default (docs/rules.md §1.4).
+    defended_once: bool = _declare(
+        "flag", "a bout of this game already ended in a defence (default: discard is non-empty)",
+        default=False, json_default=None, example=False,
+    )
+    # The side rules' fields (docs/api.md §2.2), in the JSON only where they say something.
+    phase: str = _declare(
+        "phase", "before the first lead (setup) or after", default="play", json_default="play", quiet=True
+    )
+    setup: SetupView | None = _declare(
+        "block",
+        'in the setup: {"step", "leader", "redealt", "sets", "shown", "tribute"} (docs/api.md §2.2)',
+        default=None, json_default=None, quiet=True,
+    )
+    in_stock: tuple[Card, ...] = _declare(
+        "cards", "cards this seat knows lie in the stock", default=(), json_default=[], quiet=True
+    )
+    match: MatchInfo | None = _declare(
+        "block",
+        'in a match: {"game", "dealer", "previous_winner", "previous_loser", "trump_suits"}',
+        default=None, json_default=None, quiet=True,
+    )
 
     def __post_init__(self) -> None:
         # Canonical order, so equal positions compare and print equal.
@@ -228,37 +293,15 @@ class Position:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The docs/api.md §2.2 JSON; `from_json` reads it back to an equal `Position`."""
-        preset = PRESETS.get(self.rules.preset)
-        return {
-            "rules": self.rules.preset if preset == self.rules else self.rules.to_json(),
-            "players": self.players,
-            "seat": self.seat,
-            "hand": [str(card) for card in self.hand],
-            "hand_counts": list(self.hand_counts),
-            "trump": str(self.trump),
-            "stock": self.stock,
-            "discard": [str(card) for card in self.discard],
-            "table": [
-                {"attack": str(attack), "defense": None if defense is None else str(defense)}
-                for attack, defense in self.table
-            ],
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "to_move": self.to_move,
-            "taking": self.taking,
-            "passed": list(self.passed),
-            "known": {
-                str(seat): [str(card) for card in cards] for seat, cards in enumerate(self.known) if cards
-            },
-            "finished": list(self.finished),
-            "defended_once": self.defended_once,
-            # The side rules' fields only where they say something (docs/api.md §2.2).
-            **({"phase": self.phase} if self.phase != "play" else {}),
-            **({"setup": self.setup.to_json()} if self.setup is not None else {}),
-            **({"in_stock": [str(card) for card in self.in_stock]} if self.in_stock else {}),
-            **({"match": self.match.to_json()} if self.match is not None else {}),
-        }
+        """The docs/api.md §2.2 JSON; `from_json` reads it back to an equal `Position`. A quiet
+        field (the side rules') is written only where it differs from its default."""
+        out: dict[str, Any] = {}
+        for declared in dataclasses.fields(self):
+            value = getattr(self, declared.name)
+            if declared.metadata["quiet"] and value == declared.default:
+                continue
+            out[declared.name] = _ENCODERS[declared.metadata["shape"]](value)
+        return out
 
     @classmethod
     def from_game(
@@ -729,6 +772,55 @@ class Position:
 
 
 # -- reading JSON fields ----------------------------------------------------------------
+
+
+def _encode_rules(rules: Rules) -> str | dict[str, Any]:
+    """A preset by its name; changed options as the full option set."""
+    return rules.preset if PRESETS.get(rules.preset) == rules else rules.to_json()
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+_ENCODERS: dict[str, Any] = {
+    "rules": _encode_rules,
+    "count": _as_is,
+    "seat": _as_is,
+    "seat or null": _as_is,
+    "flag": _as_is,
+    "phase": _as_is,
+    "card": str,
+    "cards": lambda cards: [str(card) for card in cards],
+    "counts": list,
+    "seats": list,
+    "table": lambda table: [
+        {"attack": str(attack), "defense": None if defense is None else str(defense)}
+        for attack, defense in table
+    ],
+    "known": lambda known: {
+        str(seat): [str(card) for card in cards] for seat, cards in enumerate(known) if cards
+    },
+    "block": lambda block: block.to_json(),
+}
+"""How `to_json` writes a field of each shape."""
+
+POSITION_FIELDS: tuple[PositionField, ...] = tuple(
+    PositionField(
+        name=declared.name,
+        shape=declared.metadata["shape"],
+        meaning=declared.metadata["meaning"],
+        required=declared.default is dataclasses.MISSING,
+        json_default=declared.metadata["json_default"],
+        quiet=declared.metadata["quiet"],
+        example=declared.metadata["example"],
+    )
+    for declared in dataclasses.fields(Position)
+)
+"""Every field of a position, in JSON order, as its declaration on `Position` says."""
+
+_REQUIRED = tuple(declared.name for declared in POSITION_FIELDS if declared.required)
+_OPTIONAL = tuple(declared.name for declared in POSITION_FIELDS if not declared.required)
 
 
 def _rules(value: Any) -> Rules:
