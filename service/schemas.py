@@ -44,13 +44,14 @@ __all__ = [
 
 MAX_SEED = 2**63 - 1
 MAX_MATCH_GAMES = 100  # most games in one match
+DEFAULT_ALGORITHM = next(iter(ALGORITHMS))  # the search a request names none of
 
 if TYPE_CHECKING:
     AlgorithmName = str
     ActionName = str
     LabelName = str
 else:  # Literals of the solver's own lists, so that a new entry is in the schema at once
-    AlgorithmName = Literal[ALGORITHMS]
+    AlgorithmName = Literal[tuple(ALGORITHMS)]
     ActionName = Literal[tuple(action.value for action in Action)]
     LabelName = Literal[tuple(label.value for label in Label)]
 
@@ -293,8 +294,8 @@ class HintRequest(_Strict):
     seed: SeedField = 0
     multipv: int | None = Field(None, ge=1, le=1000, description="answer only the best N moves")
     algorithm: AlgorithmName = Field(
-        ALGORITHMS[0],
-        description="; ".join(f"`{name}`: {ENGINES[name].meaning}" for name in ALGORITHMS),
+        DEFAULT_ALGORITHM,
+        description="; ".join(f"`{name}`: {meaning}" for name, meaning in ALGORITHMS.items()),
     )
 
 

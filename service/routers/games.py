@@ -16,6 +16,7 @@ from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep, TokenDep
 from service.errors import error_responses
 from service.schemas import (
+    DEFAULT_ALGORITHM,
     MAX_SEED,
     AlgorithmName,
     AnalysisResponse,
@@ -98,7 +99,7 @@ async def game_hint(
     time_ms: Annotated[float | None, Query(description="search time in ms (capped)")] = None,
     seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="search seed")] = 0,
     multipv: Annotated[int | None, Query(ge=1, le=1000, description="answer only the best N moves")] = None,
-    algorithm: Annotated[AlgorithmName, Query(description=" or ".join(ALGORITHMS))] = ALGORITHMS[0],
+    algorithm: Annotated[AlgorithmName, Query(description=" or ".join(ALGORITHMS))] = DEFAULT_ALGORITHM,
 ) -> JSONResponse:
     """A hint for the seat to move, from everything that seat has seen in this game."""
     searcher = services.searcher

@@ -128,22 +128,17 @@ def searching(algorithm: str) -> Callable[[dict[str, Any]], Player]:
     return build
 
 
-_SEARCH_MEANINGS = {
-    "ismcts": "information-set Monte Carlo tree search (the strongest)",
-    "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the hidden cards",
-}
-
 ENGINES: dict[str, Engine] = {
     **{
         algorithm: Engine(
             algorithm,
-            _SEARCH_MEANINGS.get(algorithm, f"the {algorithm} search"),
+            meaning,
             searching(algorithm),
             searches=True,
             limits=SEARCH_LIMITS,
             options=search_options(),
         )
-        for algorithm in ALGORITHMS
+        for algorithm, meaning in ALGORITHMS.items()
     },
     "greedy": Engine("greedy", "the search's greedy policy: no look-ahead", simple(GreedyPlayer)),
     "random": Engine("random", "uniformly random legal moves", simple(RandomPlayer)),

@@ -32,7 +32,11 @@ from solver.search.sampling import Root, prepare
 
 __all__ = ["ALGORITHMS", "POLICIES", "Solver"]
 
-ALGORITHMS = ("ismcts", "pimc")
+ALGORITHMS: dict[str, str] = {
+    "ismcts": "information-set Monte Carlo tree search (the strongest)",
+    "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the hidden cards",
+}
+"""The search algorithms and what each is, the default first; each is an engine a seat may be."""
 
 
 POLICIES = ("random", "heuristic")

@@ -19,10 +19,11 @@ import pytest
 
 from service.capacity import is_search_route
 from service.main import ROUTERS, create_app
+from service.schemas import EXAMPLE_POSITION, PositionIn, PositionOut
 from service.settings import Settings
 from solver.cli import build_parser
 from solver.game.moves import Move
-from solver.game.position import Position
+from solver.game.position import POSITION_FIELDS, Position
 from solver.game.rules import RULE_OPTIONS, RuleOption
 from solver.players import ENGINES, Engine, make_player
 from solver.players.specs import search_options, simple
@@ -133,6 +134,18 @@ def test_search_endpoints_are_the_marked_routes() -> None:
     openapi = create_app().openapi()
     assert openapi["paths"]["/v1/hint"]["post"]["x-search-slot"] is True
     assert "x-search-slot" not in openapi["paths"]["/v1/moves"]["post"]
+
+
+def test_a_positions_fields_are_declared_once() -> None:
+    """The request and answer models and the example have the fields `Position` declares, in its
+    order; `to_json` writes them in that order too."""
+    names = [declared.name for declared in POSITION_FIELDS]
+    assert list(PositionIn.model_fields) == names and list(PositionOut.model_fields) == names
+    required = [declared.name for declared in POSITION_FIELDS if declared.required]
+    assert [name for name, info in PositionIn.model_fields.items() if info.is_required()] == required
+    position = Position.from_json(EXAMPLE_POSITION)
+    assert list(position.to_json()) == [declared.name for declared in POSITION_FIELDS if not declared.quiet]
+    assert position.to_json() == EXAMPLE_POSITION
 
 
 # -- the page's form, from what the server answers ---------------------------------------------
