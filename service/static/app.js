@@ -99,7 +99,7 @@
     for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
     for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
     document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
-    $("time-note").textContent = t("timeNote", { engines: searchingNames() });
+    showTimeNote();
     render();
   }
 
@@ -1188,8 +1188,12 @@
     return Object.values(LEVELS).some((level) => level.engine === name && level.timeMs);
   }
 
-  const searchingNames = () => Object.values(state.engines).filter((engine) => engine.searches)
-    .map((engine) => engine.name.toUpperCase()).join(", ");
+  // The time field's note: which engines it is for (none known yet: no note).
+  function showTimeNote() {
+    const names = Object.values(state.engines).filter((engine) => engine.searches)
+      .map((engine) => engine.name.toUpperCase()).join(", ");
+    $("time-note").textContent = names ? t("timeNote", { engines: names }) : "";
+  }
 
   // The form's lists from GET /v1/rules: the engines, the side rules a tick switches on, the limits.
   function buildForm(rules) {
@@ -1236,7 +1240,7 @@
       $("time-ms").max = String(state.limits.time_ms);
       $("games").max = String(state.limits.match_games);
     }
-    $("time-note").textContent = t("timeNote", { engines: searchingNames() });
+    showTimeNote();
   }
 
   function fillPlayers() {

@@ -4,6 +4,10 @@
 nothing can change it under them. `Rules.from_json` accepts what docs/rules.md §1.6
 allows in JSON — a preset name, or `{"preset": name, option: value, …}` — and
 every refusal is a `RulesError` whose message names the option.
+
+Each option is declared once, as a field of `Rules` (`option(default, meaning, …)`); its type is
+the field's. `RULE_OPTIONS` reads those declarations, and everything that lists the options —
+`GET /v1/rules`, the OpenAPI, the CLI's help, the web page's side-rule form — reads `RULE_OPTIONS`.
 """
 
 from __future__ import annotations
