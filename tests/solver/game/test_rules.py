@@ -14,6 +14,7 @@ from solver.game.errors import RulesError, TanError
 from solver.game.rules import (
     OPTION_DOCS,
     PRESETS,
+    RULE_OPTIONS,
     DefenderEmpty,
     FirstAttacker,
     RefillOrder,
@@ -126,6 +127,22 @@ def test_every_option_is_documented() -> None:
     fields = {field.name for field in dataclasses.fields(Rules)} - {"preset"}
     assert set(OPTION_DOCS) == fields
     assert all(text.strip() for text in OPTION_DOCS.values())
+
+
+def test_the_option_registry_is_read_from_the_fields() -> None:
+    """Every option's declared default is the tan preset's, its type says what values it takes,
+    and the values a tick gives a side rule are ones the rules accept."""
+    tan = PRESETS["tan"].to_json()
+    for name, declared in RULE_OPTIONS.items():
+        assert declared.default == tan[name], name
+        if declared.type == "choice":
+            assert declared.choices and declared.default in declared.choices
+        if declared.toggle is not None:
+            changed = Rules.preset_named("tan", **{name: declared.toggle, **declared.requires})
+            assert getattr(changed, name) == declared.toggle
+    assert {name for name, declared in RULE_OPTIONS.items() if declared.type == "boolean"} == {
+        name for name, value in tan.items() if isinstance(value, bool)
+    }
 
 
 def test_rules_are_frozen_and_hashable() -> None:
