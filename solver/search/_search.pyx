@@ -30,6 +30,7 @@ from solver.core._core cimport (
 )
 
 from solver.core._core cimport CoreGame
+from solver.search._model cimport ValueModel, ValueNet, net_scores
 
 from solver.search.results import ExactSolution, RootMove, SearchResult
 
@@ -531,6 +532,9 @@ ctypedef struct SearchParams:
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
+    const ValueNet* value    # a learned value for the leaves (NULL: play them out)
+    int value_depth          # greedy plies played before the value is asked
+    double value_mix         # the value's weight against a playout's result (1: no playout)
 
 
 cdef inline int find_child(const Tree* t, int parent, int move) noexcept nogil:
@@ -574,6 +578,32 @@ cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* 
     for seat in range(st.players):
         cards += tan_popcount(st.hands[seat])
     return cards <= p.exact_cards and endgame_scores(sv, st, scores, p.exact_budget)
+
+
+cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores) noexcept nogil:
+    """The scores a leaf of the tree backs up: a playout's, the learned value's, or a mix of the two.
+
+    With a value, the leaf is played on by `value_depth` greedy plies and then valued by the net;
+    a world the net cannot value (more than two seats still in, the setup) is played out.
+    """
+    cdef double learned[MAX_SEATS]
+    cdef int plies = 0, seat
+    if p.value != NULL:
+        while not st.over and plies < p.value_depth:
+            apply_move(st, heuristic_move(st, rng, p.noise))
+            plies += 1
+        if not st.over and net_scores(p.value, st, learned):
+            if p.value_mix >= 1.0:
+                for seat in range(st.players):
+                    scores[seat] = learned[seat]
+                return
+            policy_playout(st, rng, p.policy, p.noise)
+            state_scores(st, scores)
+            for seat in range(st.players):
+                scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
+            return
+    policy_playout(st, rng, p.policy, p.noise)
+    state_scores(st, scores)
 
 
 cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
@@ -678,8 +708,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             node = child
         # Simulation.
         if not done and not solved_endgame(sv, &st, p, scores):
-            policy_playout(&st, rng, p.policy, p.noise)
-            state_scores(&st, scores)
+            leaf_scores(&st, p, rng, scores)
         # Backpropagation (max^n: each node keeps its mover's reward).
         for i in range(depth):
             c = &t.nodes[path[i]]
@@ -791,11 +820,14 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000,
-               unsigned char[::1] stop=None) -> SearchResult:
+               unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
+               double value_mix=1.0) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.limits.StopFlag`);
     the search then ends within an iteration, with what it has found so far.
+    `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
+    `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
 
     Returns the root statistics as a `SearchResult`: per root move its visits,
     reward sum and sum of squares for the searcher and availability, plus
@@ -824,6 +856,11 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget
+    if not 0.0 <= value_mix <= 1.0 or value_depth < 0:
+        raise ValueError("value_mix must lie in [0, 1] and value_depth must not be negative")
+    p.value = &value.net if value is not None else NULL
+    p.value_depth = value_depth
+    p.value_mix = value_mix
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")
