@@ -37,7 +37,7 @@ def make_player(spec: str | dict[str, Any] | Player) -> Player:
         allowed = {
             "exploration", "policy", "noise", "prior", "opponent_policy",
             "pimc_worlds", "exact_cards", "exact_budget", "practical", "setup", "beliefs", "particles",
-            "sees_hands", "value", "value_depth", "value_mix",
+            "sees_hands", "value", "value_depth", "value_mix", "policy_opponent", "policy_playouts", "policy_prior",
         }
         unknown = sorted(set(data) - allowed)
         if unknown:

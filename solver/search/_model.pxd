@@ -5,7 +5,7 @@ The search (solver/search/_search.pyx) calls `net_value` at the leaves of its
 tree, without the interpreter; everything here is plain C data.
 """
 
-from solver.core._core cimport State
+from solver.core._core cimport Rng, State
 
 cdef enum:
     SLOTS = 26          # a card's slot: its rank (0 = 2 … 12 = ace), + 13 when a trump
@@ -31,3 +31,23 @@ cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcep
 cdef class ValueModel:
     cdef ValueNet net
     cdef readonly int hidden
+
+
+# -- the policy: a probability for each legal move, from what the mover sees ----------------
+
+cdef enum:
+    P_FEATURES = 333    # kind, card, target, same rank, hand sizes, table (see _model.pyx)
+    P_ACTIVE = 6        # at most this many features are on for one move
+
+ctypedef struct PolicyNet:
+    double w[P_FEATURES]
+    double temperature  # the softmax's: 1 as trained, lower sharper
+
+cdef int move_features(const State* s, int move, int* idx) noexcept nogil
+cdef int policy_probabilities(const PolicyNet* net, const State* s, const int* moves, int n,
+                              double* out) noexcept nogil
+cdef int policy_sample(const PolicyNet* net, const State* s, Rng* rng) noexcept nogil
+
+
+cdef class PolicyModel:
+    cdef PolicyNet net

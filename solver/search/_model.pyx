@@ -27,7 +27,10 @@ from libc.string cimport memset
 
 import numpy as np
 
-from solver.core._core cimport MAX_SEATS, PHASE_PLAY, State, tan_highbit, tan_lowbit, tan_popcount
+from solver.core._core cimport (
+    MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER, PHASE_PLAY, Rng, State,
+    gen_moves, move_card, move_kind, move_target, rng_next, tan_highbit, tan_lowbit, tan_popcount,
+)
 from solver.core._core cimport CoreGame
 
 
@@ -143,10 +146,159 @@ cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcep
     return 1
 
 
+# -- the policy ------------------------------------------------------------------------------
+#
+# A move's features are read only from what its mover sees — its own hand, the table, the size
+# of the stock and of the other hands — so the same policy models a seat whose hand the searcher
+# cannot see without peeking at the world the search dealt it. Offsets of the groups (each
+# split by the stock: 0 while it lasts, 1 once empty):
+#   0   kind (lead, throw-in, defend, take, pass, transfer, other) × stock            14
+#   14  the card's slot × its use (lead, throw-in, defend, transfer) × stock         208
+#   222 a defence's target slot × stock                                              52
+#   274 a lead's cards of its rank in the mover's hand (1–4) × stock                  8
+#   282 kind × (mover's cards − the fewest of another seat still in: ≤−3, −2…−1, 0, 1…2, ≥3)  35
+#   317 take or pass × attack cards on the table (1, 2, 3, 4+) × stock               16
+
+cdef enum:
+    K_LEAD = 0
+    K_THROW = 1
+    K_DEFEND = 2
+    K_TAKE = 3
+    K_PASS = 4
+    K_TRANSFER = 5
+    K_OTHER = 6
+
+
+cdef int move_features(const State* s, int move, int* idx) noexcept nogil:
+    """The features that are on for `move` of the seat to move in `s`; returns how many."""
+    cdef int kind = move_kind(move), k, n = 0, card, use = -1, stock = 1 if s.n_stock == 0 else 0
+    cdef int seat, fewest = 99, diff, bucket, table, same
+    cdef uint64_t hand = s.hands[s.to_move]
+    if kind == MK_ATTACK:
+        k = K_LEAD if s.n_table == 0 else K_THROW
+    elif kind == MK_DEFEND:
+        k = K_DEFEND
+    elif kind == MK_TAKE:
+        k = K_TAKE
+    elif kind == MK_PASS:
+        k = K_PASS
+    elif kind == MK_TRANSFER:
+        k = K_TRANSFER
+    else:
+        k = K_OTHER
+    idx[n] = k * 2 + stock
+    n += 1
+    if k == K_LEAD or k == K_THROW or k == K_DEFEND or k == K_TRANSFER:
+        card = move_card(move)
+        use = 0 if k == K_LEAD else 1 if k == K_THROW else 2 if k == K_DEFEND else 3
+        idx[n] = 14 + (slot_of(s, card) * 4 + use) * 2 + stock
+        n += 1
+        if k == K_DEFEND:
+            idx[n] = 222 + slot_of(s, move_target(move)) * 2 + stock
+            n += 1
+        if k == K_LEAD:
+            same = tan_popcount(hand & ((<uint64_t>0x8004002001) << (card % 13)))  # the four suits of its rank
+            idx[n] = 274 + (same - 1) * 2 + stock
+            n += 1
+    for seat in range(s.players):
+        if seat != s.to_move and (s.active >> seat) & 1 and tan_popcount(s.hands[seat]) < fewest:
+            fewest = tan_popcount(s.hands[seat])
+    if fewest == 99:
+        fewest = 0
+    diff = tan_popcount(hand) - fewest
+    bucket = 0 if diff <= -3 else 1 if diff < 0 else 2 if diff == 0 else 3 if diff <= 2 else 4
+    idx[n] = 282 + k * 5 + bucket
+    n += 1
+    if k == K_TAKE or k == K_PASS:
+        table = s.n_table if s.n_table < 4 else 4
+        if table > 0:
+            idx[n] = 317 + ((table - 1) * 2 + (0 if k == K_TAKE else 1)) * 2 + stock
+            n += 1
+    return n
+
+
+cdef int policy_probabilities(const PolicyNet* net, const State* s, const int* moves, int n,
+                              double* out) noexcept nogil:
+    """The policy's probability of each of the `n` `moves` (legal in `s`) in `out`; returns n."""
+    cdef int idx[P_ACTIVE]
+    cdef int i, j, m
+    cdef double top = -1.0e300, total = 0.0, score
+    for i in range(n):
+        m = move_features(s, moves[i], idx)
+        score = 0.0
+        for j in range(m):
+            score += net.w[idx[j]]
+        out[i] = score / net.temperature
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = exp(out[i] - top)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+    return n
+
+
+cdef int policy_sample(const PolicyNet* net, const State* s, Rng* rng) noexcept nogil:
+    """A move of the seat to move in `s`, drawn from the policy."""
+    cdef int moves[MAX_MOVES]
+    cdef double p[MAX_MOVES]
+    cdef int n = gen_moves(s, moves), i
+    cdef double u, run = 0.0
+    if n == 1:
+        return moves[0]
+    policy_probabilities(net, s, moves, n, p)
+    u = (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+    for i in range(n - 1):
+        run += p[i]
+        if u < run:
+            return moves[i]
+    return moves[n - 1]
+
+
 # -- Python faces ------------------------------------------------------------------------
 
 FEATURES = N_FEATURES
 HIDDEN_MAX = MAX_HIDDEN
+POLICY_FEATURES = P_FEATURES
+POLICY_ACTIVE = P_ACTIVE
+
+
+def policy_features(CoreGame game, int code) -> list[int]:
+    """The policy features that are on for the legal move `code` of the seat to move."""
+    cdef int idx[P_ACTIVE]
+    cdef int n
+    if game.state.over or code not in game.legal_codes():
+        raise ValueError(f"move {code} is not legal here")
+    n = move_features(&game.state, code, idx)
+    return [idx[i] for i in range(n)]
+
+
+cdef class PolicyModel:
+    """A policy's weights in C, for the search (`net` is read without the GIL)."""
+
+    def __init__(self, weights, double temperature=1.0):
+        cdef int i
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.shape != (P_FEATURES,) or not np.isfinite(weights).all():
+            raise ValueError(f"a policy needs {P_FEATURES} finite weights")
+        if not temperature > 0.0:
+            raise ValueError("the policy's temperature must be positive")
+        for i in range(P_FEATURES):
+            self.net.w[i] = weights[i]
+        self.net.temperature = temperature
+
+    def probabilities(self, CoreGame game) -> dict[int, float]:
+        """The policy's probability of each legal move code of the seat to move."""
+        cdef int moves[MAX_MOVES]
+        cdef double p[MAX_MOVES]
+        cdef int n, i
+        if game.state.over:
+            return {}
+        with nogil:
+            n = gen_moves(&game.state, moves)
+            policy_probabilities(&self.net, &game.state, moves, n, p)
+        return {moves[i]: p[i] for i in range(n)}
 
 
 def features(CoreGame game, int seat) -> np.ndarray:

@@ -103,7 +103,10 @@ class Solver:
     equally likely); `value`: value the tree's leaves with the learned net shipped for the
     position's rules and seats (solver.search.learned), after `value_depth` greedy plies, mixed
     with a playout's result by `value_mix` (1: the net alone) — where no net was trained for the
-    rules the leaves are played out, and `stats.model` says which answered; `stop`: a flag another thread may set to end every search of this solver at
+    rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
+    `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
+    only what its mover sees) for the other seats' modelled moves instead of the greedy
+    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `stop`: a flag another thread may set to end every search of this solver at
     once, with what it has found so far (an exact solve then gives way to the tree search, which
     stops too).
     """
@@ -130,6 +133,9 @@ class Solver:
         value: bool = False,
         value_depth: int = 0,
         value_mix: float = 1.0,
+        policy_opponent: bool = False,
+        policy_playouts: bool = False,
+        policy_prior: bool = False,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -162,6 +168,11 @@ class Solver:
             raise TanError(f"value_depth must be a whole number ≥ 0, not {value_depth!r}", ErrorCode.BAD_ALGORITHM)
         if isinstance(value_mix, bool) or not isinstance(value_mix, int | float) or not 0.0 <= value_mix <= 1.0:
             raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
+        for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
+                           ("policy_prior", policy_prior)):
+            if not isinstance(flag, bool):
+                raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
+        self.policy_uses = (1 if policy_opponent else 0) | (2 if policy_playouts else 0) | (4 if policy_prior else 0)
         self.value = value
         self.value_depth = value_depth
         self.value_mix = float(value_mix)
@@ -283,12 +294,18 @@ class Solver:
         """The value net the leaves are valued with: the one shipped for these rules, if any."""
         if not self.value:
             return None
-        return model_for(root.position.rules, root.position.players)
+        return model_for(root.position.rules, root.position.players, "value")
+
+    def _policy(self, root: Root) -> ModelFile | None:
+        """The learned policy the search uses somewhere, if it asks for one and one was shipped."""
+        if not self.policy_uses:
+            return None
+        return model_for(root.position.rules, root.position.players, "policy")
 
     def _model_name(self, root: Root) -> str:
-        """What valued the tree's leaves: a shipped net's name, or `playouts`."""
-        net = self._net(root)
-        return net.name if net is not None else "playouts"
+        """What the search's model of play was: `playouts` (greedy), or the shipped nets' names."""
+        names = [model.name for model in (self._net(root), self._policy(root)) if model is not None]
+        return "+".join(names) if names else "playouts"
 
     def _run(self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None) -> SearchResult:
         """The search on `self.threads` root-parallel threads, their statistics merged
@@ -299,6 +316,7 @@ class Solver:
                       for t in range(self.threads)]
 
         net = self._net(root)
+        policy = self._policy(root)
 
         def one(thread: int) -> SearchResult:
             return _search.run_search(
@@ -319,6 +337,8 @@ class Solver:
                 value=net.net if net is not None else None,
                 value_depth=self.value_depth,
                 value_mix=self.value_mix,
+                policy_net=policy.net if policy is not None else None,
+                policy_uses=self.policy_uses,
             )
 
         start = time.perf_counter()

@@ -109,7 +109,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     (docs/rules.md §1.5), the loser, the moves as `[seat, notation]`, the
     searching seats' `predictions` as `[ply, seat, expected score]` at each of
     their decisions (for calibration), their `visits` as `[ply, seat, {move: visits}]` at each
-    decision with a choice (what a policy learns from), and the wall time.
+    decision with a choice the tree searched (what a policy learns from), and the wall time.
     """
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
@@ -135,7 +135,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         if predicted is not None:
             predictions.append([len(moves), seat, round(predicted, 4)])
         counts = getattr(players[seat], "last_visits", None)
-        if counts is not None and len(counts) > 1:
+        if counts is not None and len(counts) > 1 and sum(counts.values()) > 0:  # not an exact solve
             visits.append([len(moves), seat, counts])
         _play(game, move, seat, readers)
         moves.append([seat, move.notation])

@@ -115,16 +115,19 @@ def test_training_learns_something(games: list[dict]) -> None:
 
 
 def test_every_shipped_model_loads_and_says_how_it_was_made() -> None:
-    paths = sorted(MODELS.glob("value-*.json"))
-    assert paths, "no value net ships"
+    paths = sorted(MODELS.glob("*.json"))
+    assert {load_model(path).kind for path in paths} == {"value", "policy"}
     for path in paths:
         model = load_model(path)
         made = model.data["made_by"]
         assert made["command"].startswith("python -m solver.tools.train")
-        assert made["seed"] is not None and made["data_sha256"] and made["games"] > 0
-        assert model_for(PRESETS[model.rules], model.players) is not None
+        assert made["seed"] is not None and (made["data_sha256"] and made["games"] > 0 or made["greedy_games"] > 0)
+        assert model_for(PRESETS[model.rules], model.players, model.kind).name == model.name
         game = random_states(PRESETS[model.rules], model.players, seed=1, count=1)[0]
-        assert 0.0 < model.net.value(game, 0) < 1.0
+        if model.kind == "value":
+            assert 0.0 < model.net.value(game, 0) < 1.0
+        else:
+            assert sum(model.net.probabilities(game).values()) == pytest.approx(1.0)
 
 
 def durak_position(seed: int) -> dict:
@@ -183,3 +186,80 @@ def test_the_net_in_c_answers_what_the_trainer_computes(games: list[dict]) -> No
             z = (features(game, seat) - mean) * scale
             expected = 1.0 / (1.0 + np.exp(-_forward(z[None, :], weights)[0][0]))
             assert net.value(game, seat) == pytest.approx(expected, abs=1e-9)
+
+
+# -- the policy ------------------------------------------------------------------------------
+
+from solver.core import decode_move  # noqa: E402
+from solver.search._model import POLICY_FEATURES, PolicyModel, policy_features  # noqa: E402
+from solver.tools.train import decisions, fit_policy  # noqa: E402
+
+
+def test_a_moves_policy_features_are_what_its_mover_sees() -> None:
+    """Another deal of the cards the mover cannot see (same sizes) leaves every feature as it was."""
+    rules = PRESETS["durak"]
+    rng = random.Random(4)
+    checked = 0
+    for game in random_states(rules, 2, seed=5, count=60):
+        snap = game.snapshot()
+        if snap["over"]:
+            continue
+        mover, other = snap["to_move"], 1 - snap["to_move"]
+        hidden = snap["hands"][other] + snap["stock"][:-1]  # the trump card lies face up
+        rng.shuffle(hidden)
+        size = len(snap["hands"][other])
+        hands = list(snap["hands"])
+        hands[other] = hidden[:size]
+        stock = hidden[size:] + snap["stock"][-1:]
+        table = [(a, d if d >= 0 else None) for a, d in snap["table"]]
+        redealt = CoreGame.from_fields(rules, 2, hands, stock, snap["trump"], table, snap["attacker"],
+                                       snap["defender"], mover, snap["taking"], snap["passed"],
+                                       snap["finished"], snap["defended_once"])
+        assert redealt.legal_codes() == game.legal_codes()
+        for code in game.legal_codes():
+            assert policy_features(redealt, code) == policy_features(game, code)
+        checked += 1
+    assert checked > 30
+
+
+def test_a_policy_gives_every_legal_move_a_probability() -> None:
+    policy = PolicyModel(np.random.default_rng(1).normal(size=POLICY_FEATURES))
+    for game in random_states(PRESETS["tan"], 3, seed=6, count=40):
+        if game.over:
+            continue
+        p = policy.probabilities(game)
+        assert sorted(p) == sorted(game.legal_codes())
+        assert sum(p.values()) == pytest.approx(1.0)
+        assert all(0.0 < value <= 1.0 for value in p.values())
+        assert all(0 <= i < POLICY_FEATURES for code in p for i in policy_features(game, code))
+
+
+def test_a_policy_learns_the_visits_and_the_same_data_gives_the_same_weights() -> None:
+    records = [play_game(task) for task in build_tasks(
+        [{"engine": "ismcts", "beliefs": False, "limits": {"iterations": 200}}], 2, rules="durak", seed=3)]
+    assert all(record["visits"] for record in records)
+    for record in records:
+        for _ply, _seat, counts in record["visits"]:
+            assert sum(counts.values()) == 200
+    data = decisions(records)
+    assert len(data.deal) == sum(len(record["visits"]) for record in records)
+    first, second = fit_policy(data, steps=60, holdout=0), fit_policy(data, steps=60, holdout=0)
+    assert first.weights == second.weights
+    figures = first.figures["train"]
+    assert figures["cross_entropy"] < figures["uniform_cross_entropy"]
+    game = next(iter(replay(records[0])))
+    codes = {decode_move(code).notation for code in game.legal_codes()}
+    assert set(records[0]["visits"][0][2]) <= codes
+
+
+def test_the_search_uses_the_shipped_policy_where_asked() -> None:
+    position = durak_position(4)
+    limits = Limits(iterations=800, time_ms=None)
+    plain = Solver().hint(position, limits, seed=3)
+    for option in ("policy_opponent", "policy_prior", "policy_playouts"):
+        hint = Solver(**{option: True, "prior": 1.0}).hint(position, limits, seed=3)
+        assert hint.stats.model == "policy-durak-2"
+        assert hint.stats.iterations == 800
+        assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
+    both = Solver(value=True, policy_opponent=True).hint(position, limits, seed=3)
+    assert both.stats.model == "value-durak-2+policy-durak-2"
