@@ -332,6 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = PRESETS[args.rules]
     if not args.games and not args.greedy_games:
         parser.error("nothing to learn from: name results files or --greedy-games")
+    args.digest = digest(args.games) if args.games else None  # before reading: a file may still grow
     records = [
         record for path in args.games for record in read_results(path)
         if Rules.from_json(record["rules"]) == rules and record["players"] == args.players
@@ -361,7 +362,7 @@ def _write(args: argparse.Namespace, kind: str, width: int, fit: Fit, records: l
             "command": "python -m solver.tools.train " + " ".join(args.argv),
             "seed": args.seed,
             "data": [str(path) for path in args.games],
-            "data_sha256": digest(args.games) if args.games else None,
+            "data_sha256": args.digest,
             "games": len(records),
             "greedy_games": args.greedy_games if kind == "value" else 0,
             "greedy_noise": args.greedy_noise,
