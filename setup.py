@@ -47,7 +47,7 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=macros,
     )
-    for package, name in (("core", "_core"), ("search", "_search"))
+    for package, name in (("core", "_core"), ("search", "_model"), ("search", "_search"))
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False))

@@ -492,6 +492,11 @@ class StatsOut(BaseModel):
         "greedy player): that engine and the rules the map was fitted on, and the scores are its "
         "calibrated win chances; null: the search's own scores",
     )
+    model: str = Field(
+        default="playouts",
+        description="what valued the search tree's leaves: `playouts` (greedy playouts) or the name of "
+        "the learned value net shipped for the rules and seats (engine option `value`)",
+    )
 
 
 class ValueOut(BaseModel):

@@ -36,6 +36,8 @@ class SearchPlayer:
     sees_hands: bool = False
 
     last_score: float | None = field(default=None, init=False, repr=False)  # the last search's value
+    # The last search's visits per root move (notation), the target a policy learns (expert iteration).
+    last_visits: dict[str, int] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.setup not in SETUP_CHOICES:
@@ -55,8 +57,10 @@ class SearchPlayer:
     def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
         """The searched best move; `last_score` keeps the seat's expected score the search saw."""
         self.last_score = None
+        self.last_visits = None
         if self.setup == "keep" and position.phase == "setup" and Move.keep() in position.legal_moves():
             return Move.keep()
         hint = self.solver.hint(position, self.limits, seed=seed, history=history)
         self.last_score = hint.evaluation.score
+        self.last_visits = {value.move.notation: value.visits for value in hint.moves}
         return hint.best

@@ -26,10 +26,16 @@ from solver.core._core cimport (
     MK_KEEP, MK_PICK, MK_REDEAL, MK_SWAP, PHASE_PLAY, PHASE_SETUP, STEP_PICK, STEP_REDEAL,
     Rng, State, apply_move, attack_limit, beaters_c, bout_key, can_transfer_c, gen_moves, last_word,
     make_move, move_card, move_kind, playable, playout, random_move, rng_below, rng_next,
-    rng_seed, state_copy, state_scores, tan_lowbit, tan_popcount,
+    rng_seed, state_copy, state_scores, state_shuffle_deal, tan_lowbit, tan_popcount,
 )
 
 from solver.core._core cimport CoreGame
+from solver.search._model cimport (
+    N_FEATURES, PolicyModel, PolicyNet, ValueModel, ValueNet, net_scores, policy_probabilities, policy_sample,
+    world_features,
+)
+
+import numpy as np
 
 from solver.search.results import ExactSolution, RootMove, SearchResult
 
@@ -531,6 +537,11 @@ ctypedef struct SearchParams:
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
+    const ValueNet* value    # a learned value for the leaves (NULL: play them out)
+    int value_depth          # greedy plies played before the value is asked
+    double value_mix         # the value's weight against a playout's result (1: no playout)
+    const PolicyNet* policy_net  # a learned policy (NULL: none), used where `policy_uses` says:
+    int policy_uses          # POLICY_OPPONENT | POLICY_PLAYOUTS | POLICY_PRIOR
 
 
 cdef inline int find_child(const Tree* t, int parent, int move) noexcept nogil:
@@ -576,11 +587,60 @@ cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* 
     return cards <= p.exact_cards and endgame_scores(sv, st, scores, p.exact_budget)
 
 
+cdef enum:
+    POLICY_OPPONENT = 1   # the other seats' modelled moves in the tree are drawn from the policy
+    POLICY_PLAYOUTS = 2   # playouts draw their moves from the policy
+    POLICY_PRIOR = 4      # the tree's moves are expanded in the policy's order, biased by it
+
+
+cdef inline int model_move(const SearchParams* p, int use, State* st, Rng* rng) noexcept nogil:
+    """The model's move: the learned policy's where it is used for `use`, else the heuristic's."""
+    if p.policy_net != NULL and p.policy_uses & use:
+        return policy_sample(p.policy_net, st, rng)
+    return heuristic_move(st, rng, p.noise)
+
+
+cdef void play_out(State* st, const SearchParams* p, Rng* rng) noexcept nogil:
+    """A playout to the end of the game, by the policy where it plays them, else as `policy_playout`."""
+    if p.policy_net != NULL and p.policy_uses & POLICY_PLAYOUTS:
+        while not st.over:
+            apply_move(st, policy_sample(p.policy_net, st, rng))
+        return
+    policy_playout(st, rng, p.policy, p.noise)
+
+
+cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores) noexcept nogil:
+    """The scores a leaf of the tree backs up: a playout's, the learned value's, or a mix of the two.
+
+    With a value, the leaf is played on by `value_depth` greedy plies and then valued by the net;
+    a world the net cannot value (more than two seats still in, the setup) is played out.
+    """
+    cdef double learned[MAX_SEATS]
+    cdef int plies = 0, seat
+    if p.value != NULL:
+        while not st.over and plies < p.value_depth:
+            apply_move(st, model_move(p, POLICY_PLAYOUTS, st, rng))
+            plies += 1
+        if not st.over and net_scores(p.value, st, learned):
+            if p.value_mix >= 1.0:
+                for seat in range(st.players):
+                    scores[seat] = learned[seat]
+                return
+            play_out(st, p, rng)
+            state_scores(st, scores)
+            for seat in range(st.players):
+                scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
+            return
+    play_out(st, p, rng)
+    state_scores(st, scores)
+
+
 cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
     """ISMCTS iterations (or UCT in one fixed world) until a limit is reached."""
     cdef State world, st
     cdef int moves[MAX_MOVES]
     cdef int legal_child[MAX_MOVES]
+    cdef double prior[MAX_MOVES]
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
     cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled
@@ -622,7 +682,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             if modelled and st.to_move != smp.seat:
                 # The opponent plays its heuristic move with the hand this world gave it;
                 # the node is still made, so our later decisions are told its move apart.
-                greedy = heuristic_move(&st, rng, p.noise)
+                greedy = model_move(p, POLICY_OPPONENT, &st, rng)
                 child = find_child(t, node, greedy)
                 if child < 0:
                     child = tree_add(t, node, greedy, st.to_move)
@@ -639,9 +699,19 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 node = child
                 continue
             if untried > 0:
-                # Expand the greedy move first when it is untried, else a random untried move.
-                greedy = heuristic_move(&st, rng, 0) if p.prior_weight > 0 else -1
+                # Expand the greedy move first when it is untried, else a random untried move;
+                # with the policy as the prior, the untried move it likes best.
                 pick = -1
+                greedy = -1
+                if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+                    policy_probabilities(p.policy_net, &st, moves, n, prior)
+                    best_ucb = -1.0
+                    for i in range(n):
+                        if legal_child[i] < 0 and prior[i] > best_ucb:
+                            best_ucb = prior[i]
+                            pick = i
+                elif p.prior_weight > 0:
+                    greedy = heuristic_move(&st, rng, 0)
                 for i in range(n):
                     if legal_child[i] < 0 and moves[i] == greedy:
                         pick = i
@@ -657,7 +727,10 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 if child < 0:
                     return
                 t.nodes[child].avail = 1
-                t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
+                if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+                    t.nodes[child].prior = prior[pick]
+                else:
+                    t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
                 apply_move(&st, moves[pick])
                 path[depth] = child
                 depth += 1
@@ -678,8 +751,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             node = child
         # Simulation.
         if not done and not solved_endgame(sv, &st, p, scores):
-            policy_playout(&st, rng, p.policy, p.noise)
-            state_scores(&st, scores)
+            leaf_scores(&st, p, rng, scores)
         # Backpropagation (max^n: each node keeps its mover's reward).
         for i in range(depth):
             c = &t.nodes[path[i]]
@@ -791,11 +863,16 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000,
-               unsigned char[::1] stop=None) -> SearchResult:
+               unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
+               double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.limits.StopFlag`);
     the search then ends within an iteration, with what it has found so far.
+    `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
+    `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
+    `policy_net`: a learned policy, used where `policy_uses` says (bits: 1 the other seats' modelled
+    moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`).
 
     Returns the root statistics as a `SearchResult`: per root move its visits,
     reward sum and sum of squares for the searcher and availability, plus
@@ -824,6 +901,13 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget
+    if not 0.0 <= value_mix <= 1.0 or value_depth < 0:
+        raise ValueError("value_mix must lie in [0, 1] and value_depth must not be negative")
+    p.value = &value.net if value is not None else NULL
+    p.value_depth = value_depth
+    p.value_mix = value_mix
+    p.policy_net = &policy_net.net if policy_net is not None else NULL
+    p.policy_uses = policy_uses if policy_net is not None else 0
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")
@@ -1059,6 +1143,59 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
                     log_weights[i, seat, t] = lw[seat][t] if possible else -1e300
     free(snaps)
     return ruled_out
+
+
+def greedy_examples(CoreGame template, int games, uint64_t seed, int noise=8, double share=0.25):
+    """Training examples from `games` greedy games of `template`'s rules and seats (a uniformly
+    random move `noise` times in 64): the features of a `share` of the two-way states of the
+    play, from each seat still in, with the seat's final score. Returns (features, scores, game).
+
+    A value learned from these predicts how greedy play ends — what a playout says, without a
+    playout's noise; the same seed gives the same examples."""
+    cdef State st
+    cdef Rng rng
+    cdef int g, seat, a, b, row, first, players = template.state.players
+    cdef long n = 0, cap = 1024
+    cdef double scores[MAX_SEATS]
+    cdef uint64_t threshold = <uint64_t>(share * 18446744073709551615.0) if share < 1.0 else 0
+    x = np.zeros((cap, N_FEATURES))
+    y = np.zeros(cap)
+    which = np.zeros(cap, dtype=np.int64)
+    cdef double[:, ::1] xv = x
+    rng_seed(&rng, seed)
+    for g in range(games):
+        state_shuffle_deal(&st, &template.state.rules, players, &rng)
+        first = n
+        while not st.over:
+            if st.phase == PHASE_PLAY and (threshold == 0 or rng_next(&rng) < threshold):
+                a = -1
+                b = -1
+                for seat in range(players):
+                    if (st.active >> seat) & 1:
+                        if a < 0:
+                            a = seat
+                        elif b < 0:
+                            b = seat
+                        else:
+                            b = -2
+                if a >= 0 and b >= 0:
+                    if n + 2 > cap:
+                        cap *= 2
+                        x = np.resize(x, (cap, N_FEATURES))
+                        y = np.resize(y, cap)
+                        which = np.resize(which, cap)
+                        xv = x
+                    world_features(&st, a, &xv[n, 0])
+                    world_features(&st, b, &xv[n + 1, 0])
+                    y[n] = a
+                    y[n + 1] = b
+                    n += 2
+            apply_move(&st, heuristic_move(&st, &rng, noise))
+        state_scores(&st, scores)
+        for row in range(first, n):
+            y[row] = scores[<int>y[row]]
+            which[row] = g
+    return x[:n].copy(), y[:n].copy(), which[:n].copy()
 
 
 def greedy_code(CoreGame game) -> int:

@@ -24,6 +24,7 @@ class SearchStats:
     beliefs: str = "uniform"  # how the worlds were weighed (solver.search.beliefs.Beliefs.mode)
     ess: float | None = None  # their effective sample size, when weighed
     calibrated: str | None = None  # the opponent whose score map the scores went through (calibration.py)
+    model: str = "playouts"  # what valued the tree's leaves: greedy playouts or a learned net's name
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +39,7 @@ class SearchStats:
             "beliefs": self.beliefs,
             "ess": None if self.ess is None else round(self.ess, 1),
             "calibrated": self.calibrated,
+            "model": self.model,
         }
 
 

@@ -26,6 +26,7 @@ from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.intervals import score_interval
+from solver.search.learned import ModelFile, model_for
 from solver.search.limits import Limits, StopFlag
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
@@ -103,7 +104,13 @@ class Solver:
     `particles` worlds by how likely the other seats' moves are under `model`
     and search those — `model` is the kinds of player the others may be
     (default `solver.search.beliefs.KINDS`) — (off: every consistent world is
-    equally likely); `stop`: a flag another thread may set to end every search of this solver at
+    equally likely); `value`: value the tree's leaves with the learned net shipped for the
+    position's rules and seats (solver.search.learned), after `value_depth` greedy plies, mixed
+    with a playout's result by `value_mix` (1: the net alone) — where no net was trained for the
+    rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
+    `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
+    only what its mover sees) for the other seats' modelled moves instead of the greedy
+    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `stop`: a flag another thread may set to end every search of this solver at
     once, with what it has found so far (an exact solve then gives way to the tree search, which
     stops too).
     """
@@ -127,6 +134,12 @@ class Solver:
         particles: int = 16384,
         model: OpponentModel | Sequence[Kind] | None = None,
         stop: StopFlag | None = None,
+        value: bool = False,
+        value_depth: int = 0,
+        value_mix: float = 1.0,
+        policy_opponent: bool = False,
+        policy_playouts: bool = False,
+        policy_prior: bool = False,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -153,6 +166,20 @@ class Solver:
         self.particles = particles
         self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
         self.stop = stop
+        if not isinstance(value, bool):
+            raise TanError(f"value must be true or false, not {value!r}", ErrorCode.BAD_ALGORITHM)
+        if isinstance(value_depth, bool) or not isinstance(value_depth, int) or value_depth < 0:
+            raise TanError(f"value_depth must be a whole number ≥ 0, not {value_depth!r}", ErrorCode.BAD_ALGORITHM)
+        if isinstance(value_mix, bool) or not isinstance(value_mix, int | float) or not 0.0 <= value_mix <= 1.0:
+            raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
+        for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
+                           ("policy_prior", policy_prior)):
+            if not isinstance(flag, bool):
+                raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
+        self.policy_uses = (1 if policy_opponent else 0) | (2 if policy_playouts else 0) | (4 if policy_prior else 0)
+        self.value = value
+        self.value_depth = value_depth
+        self.value_mix = float(value_mix)
 
     # -- the two questions -------------------------------------------------------------
 
@@ -187,7 +214,8 @@ class Solver:
         beliefs = self._believe(root, None if single else history, seed)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         result = self._run(root, run_limits, seed)
-        stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun)
+        stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
+                            self._model_name(root))
         moves = [
             MoveValue(
                 decode_move(root_move.code),
@@ -237,7 +265,7 @@ class Solver:
             exact=False,
             scores=[total / n for total in result.seat_sum],
             p_lose=[losses / n for losses in result.seat_losses],
-            stats=self._stats(result, limits, seed, None, beliefs, begun),
+            stats=self._stats(result, limits, seed, None, beliefs, begun, self._model_name(root)),
             cards=beliefs.card_chances(pos),
         )
 
@@ -266,6 +294,23 @@ class Solver:
 
     # -- search --------------------------------------------------------------------------
 
+    def _net(self, root: Root) -> ModelFile | None:
+        """The value net the leaves are valued with: the one shipped for these rules, if any."""
+        if not self.value:
+            return None
+        return model_for(root.position.rules, root.position.players, "value")
+
+    def _policy(self, root: Root) -> ModelFile | None:
+        """The learned policy the search uses somewhere, if it asks for one and one was shipped."""
+        if not self.policy_uses:
+            return None
+        return model_for(root.position.rules, root.position.players, "policy")
+
+    def _model_name(self, root: Root) -> str:
+        """What the search's model of play was: `playouts` (greedy), or the shipped nets' names."""
+        names = [model.name for model in (self._net(root), self._policy(root)) if model is not None]
+        return "+".join(names) if names else "playouts"
+
     def _run(self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None) -> SearchResult:
         """The search on `self.threads` root-parallel threads, their statistics merged
         (`exact_cards`: in place of the solver's own)."""
@@ -273,6 +318,9 @@ class Solver:
         time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
                       for t in range(self.threads)]
+
+        net = self._net(root)
+        policy = self._policy(root)
 
         def one(thread: int) -> SearchResult:
             return _search.run_search(
@@ -290,6 +338,11 @@ class Solver:
                 exact_cards=self.exact_cards if exact_cards is None else exact_cards,
                 exact_budget=self.exact_budget,
                 stop=self.stop.buffer if self.stop is not None else None,
+                value=net.net if net is not None else None,
+                value_depth=self.value_depth,
+                value_mix=self.value_mix,
+                policy_net=policy.net if policy is not None else None,
+                policy_uses=self.policy_uses,
             )
 
         start = time.perf_counter()
@@ -308,6 +361,7 @@ class Solver:
         reason: str | None,
         beliefs: Beliefs,
         begun: float | None = None,
+        model: str = "playouts",
     ) -> SearchStats:
         """The search's statistics; `time_ms` is the whole answer's wall time since `begun` (the
         search's own when None), `iterations_per_s` the search's own rate."""
@@ -329,6 +383,7 @@ class Solver:
             threads=self.threads,
             beliefs=beliefs.mode,
             ess=beliefs.ess if beliefs.weighted else None,
+            model=model,
         )
 
     @staticmethod

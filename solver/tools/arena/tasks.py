@@ -108,7 +108,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
     holds the task's fields, the deck (top first), who led first, the scores
     (docs/rules.md §1.5), the loser, the moves as `[seat, notation]`, the
     searching seats' `predictions` as `[ply, seat, expected score]` at each of
-    their decisions (for calibration), and the wall time.
+    their decisions (for calibration), their `visits` as `[ply, seat, {move: visits}]` at each
+    decision with a choice the tree searched (what a policy learns from), and the wall time.
     """
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
@@ -122,6 +123,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     readers = _readers(game, players)
     moves: list[list[Any]] = []
     predictions: list[list[Any]] = []
+    visits: list[list[Any]] = []
     while not game.over:
         seat = game.to_move
         assert seat is not None
@@ -132,6 +134,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
         predicted = getattr(players[seat], "last_score", None)
         if predicted is not None:
             predictions.append([len(moves), seat, round(predicted, 4)])
+        counts = getattr(players[seat], "last_visits", None)
+        if counts is not None and len(counts) > 1 and sum(counts.values()) > 0:  # not an exact solve
+            visits.append([len(moves), seat, counts])
         _play(game, move, seat, readers)
         moves.append([seat, move.notation])
     return {
@@ -143,6 +148,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "plies": len(moves),
         "moves": moves,
         "predictions": predictions,
+        "visits": visits,
         "seconds": round(time.perf_counter() - start, 4),
     }
 

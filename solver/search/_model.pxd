@@ -1,0 +1,53 @@
+# cython: language_level=3
+"""Declarations of the learned evaluation: the features of a world and a small value network.
+
+The search (solver/search/_search.pyx) calls `net_value` at the leaves of its
+tree, without the interpreter; everything here is plain C data.
+"""
+
+from solver.core._core cimport Rng, State
+
+cdef enum:
+    SLOTS = 26          # a card's slot: its rank (0 = 2 … 12 = ace), + 13 when a trump
+    N_FEATURES = 94     # three slot blocks (own hand, the others' hands, undefended attacks) + 16
+    MAX_HIDDEN = 64
+
+ctypedef struct ValueNet:
+    # The net's standardization of the features is folded into the weights when it is loaded,
+    # so the net reads raw features and skips the zero ones (most of the three slot blocks).
+    int hidden                          # 0: logistic regression on the features alone
+    double w1[N_FEATURES * MAX_HIDDEN]  # hidden layer (ReLU), by feature: features × hidden
+    double b1[MAX_HIDDEN]
+    double w2[MAX_HIDDEN]
+    double skip[N_FEATURES]             # the linear part, straight from the features
+    double b2
+
+cdef void world_features(const State* s, int seat, double* out) noexcept nogil
+cdef double net_logit(const ValueNet* net, const double* x) noexcept nogil
+cdef double net_value(const ValueNet* net, const State* s, int seat) noexcept nogil
+cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcept nogil
+
+
+cdef class ValueModel:
+    cdef ValueNet net
+    cdef readonly int hidden
+
+
+# -- the policy: a probability for each legal move, from what the mover sees ----------------
+
+cdef enum:
+    P_FEATURES = 333    # kind, card, target, same rank, hand sizes, table (see _model.pyx)
+    P_ACTIVE = 6        # at most this many features are on for one move
+
+ctypedef struct PolicyNet:
+    double w[P_FEATURES]
+    double temperature  # the softmax's: 1 as trained, lower sharper
+
+cdef int move_features(const State* s, int move, int* idx) noexcept nogil
+cdef int policy_probabilities(const PolicyNet* net, const State* s, const int* moves, int n,
+                              double* out) noexcept nogil
+cdef int policy_sample(const PolicyNet* net, const State* s, Rng* rng) noexcept nogil
+
+
+cdef class PolicyModel:
+    cdef PolicyNet net

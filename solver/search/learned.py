@@ -1,0 +1,85 @@
+"""The learned models that ship with Tấn: which rules they were trained for, and loading them.
+
+A model file (solver/search/models/*.json) holds the weights of a value net
+or a policy (solver/search/_model.pyx) and how it was made: the command, the seed, the
+games it learned from and its held-out figures, so anyone can remake it
+(`python -m solver.tools.train`). A model answers only for the rules and table
+size it was trained on; for anything else the search plays its leaves out
+with the greedy policy as before, and a hint's `stats.model` says which.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from solver.game.rules import PRESETS, Rules
+from solver.search._model import FEATURES, POLICY_FEATURES, PolicyModel, ValueModel
+
+__all__ = ["MODELS", "ModelFile", "load_model", "model_for", "model_from_json"]
+
+MODELS = Path(__file__).resolve().parent / "models"
+FORMAT = 1
+
+
+KINDS = ("value", "policy")
+
+
+class ModelFile:
+    """A value net or a policy read from its file: the weights in C and what the file says of itself."""
+
+    def __init__(self, name: str, data: Mapping[str, Any]) -> None:
+        self.name = name
+        self.data = dict(data)
+        self.kind: str = data["kind"]
+        self.rules: str = data["rules"]
+        self.players: int = int(data["players"])
+        self.net: ValueModel | PolicyModel
+        if self.kind == "value":
+            self.net = ValueModel(
+                data["mean"], data["scale"], data["w1"], data["b1"], data["w2"], data["skip"], float(data["b2"])
+            )
+        else:
+            self.net = PolicyModel(data["weights"], float(data.get("temperature", 1.0)))
+
+    def __repr__(self) -> str:
+        return f"ModelFile({self.name!r}, rules={self.rules!r}, players={self.players})"
+
+
+def model_from_json(name: str, data: Mapping[str, Any]) -> ModelFile:
+    """A model from its JSON, checked: a file of another format or feature count is refused."""
+    kind = data.get("kind")
+    if data.get("format") != FORMAT or kind not in KINDS:
+        raise ValueError(f"model {name}: not a format-{FORMAT} value net or policy")
+    features = FEATURES if kind == "value" else POLICY_FEATURES
+    if data.get("features") != features:
+        raise ValueError(f"model {name}: made for {data.get('features')} features, this build has {features}")
+    if data.get("rules") not in PRESETS:
+        raise ValueError(f"model {name}: rules {data.get('rules')!r} are not a preset")
+    return ModelFile(name, data)
+
+
+def load_model(path: str | Path) -> ModelFile:
+    """The model in a file."""
+    path = Path(path)
+    return model_from_json(path.stem, json.loads(path.read_text(encoding="utf-8")))
+
+
+@functools.cache
+def _shipped() -> dict[tuple[str, str, int], ModelFile]:
+    models = {}
+    for path in sorted(MODELS.glob("*.json")):
+        model = load_model(path)
+        models[(model.kind, model.rules, model.players)] = model
+    return models
+
+
+def model_for(rules: Rules, players: int, kind: str = "value") -> ModelFile | None:
+    """The shipped model of `kind` for exactly these rules and seats, or None."""
+    for (of_kind, preset, seats), model in _shipped().items():
+        if of_kind == kind and seats == players and PRESETS[preset] == rules:
+            return model
+    return None

@@ -1,0 +1,388 @@
+"""Training the value net from games the engine played: the worlds it passed through and how they ended.
+
+    python -m solver.tools.train --rules durak --players 2 --seed 1 --hidden 32 \\
+        --out solver/search/models/value-durak-2.json GAMES.jsonl [GAMES.jsonl ...]
+
+Every game of an arena results file (`tan arena --out`) is replayed on the
+fast core from its deck and moves; each state of the play with two seats
+still in gives one example per seat: the world's features from that seat
+(solver/search/_model.pyx) and the seat's final score. The net — a logistic
+regression plus a small ReLU layer — is fitted with Adam on the
+cross-entropy; a fifth of the deals (by deal number) is held out, and the
+file records the held-out log-loss and Brier score beside the same figures
+of the best constant, with the command, the seed and the data's digest.
+The same files, seed and options give the same weights, bit for bit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.core import CoreGame
+from solver.game.cards import Card
+from solver.game.rules import PRESETS, Rules
+from solver.search import _search
+from solver.core import decode_move
+from solver.search._model import FEATURES, POLICY_ACTIVE, POLICY_FEATURES, features, policy_features
+from solver.search.learned import FORMAT
+from solver.tools.arena import read_results
+
+__all__ = ["Examples", "Fit", "examples", "fit_value", "main", "replay"]
+
+
+def replay(record: Mapping[str, Any]) -> Iterator[CoreGame]:
+    """The states of a recorded game, before each move (the same object, moved on in place)."""
+    rules = Rules.from_json(record["rules"])
+    deck = [Card.parse(text).index for text in record["deck"]]
+    game = CoreGame.deal(rules, int(record["players"]), deck, int(record["first_attacker"]),
+                         chance_seed=int(record["deal_seed"]))
+    for _, notation in record["moves"]:
+        yield game
+        game.play(notation)
+    if game.scores() != [float(score) for score in record["scores"]]:
+        raise ValueError(f"deal {record['deal']}: the replay does not end as the record says")
+
+
+@dataclass
+class Examples:
+    """Features (one row per seat and state), the seat's final score, and each row's deal."""
+
+    x: np.ndarray
+    y: np.ndarray
+    deal: np.ndarray
+
+
+def examples(records: Iterable[Mapping[str, Any]]) -> Examples:
+    """One example per seat still in, for every state of the play with exactly two seats in."""
+    rows: list[np.ndarray] = []
+    labels: list[float] = []
+    deals: list[int] = []
+    for record in records:
+        if record.get("match") or record.get("games"):
+            continue
+        scores = [float(score) for score in record["scores"]]
+        for game in replay(record):
+            snapshot = game.snapshot()
+            seats = [seat for seat in range(snapshot["players"]) if seat not in snapshot["finished"]]
+            if len(seats) != 2 or snapshot["phase"] != "play" or snapshot["over"]:
+                continue
+            for seat in seats:
+                rows.append(features(game, seat))
+                labels.append(scores[seat])
+                deals.append(int(record["deal"]))
+    if not rows:
+        return Examples(np.zeros((0, FEATURES)), np.zeros(0), np.zeros(0, dtype=np.int64))
+    return Examples(np.vstack(rows), np.asarray(labels), np.asarray(deals, dtype=np.int64))
+
+
+def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) -> Examples:
+    """Examples from `games` greedy games played on the core (a random move `noise` times in 64),
+    numbered after any recorded deal so the held-out fifth takes its share of them too."""
+    template = CoreGame.deal(rules, players, list(range(rules.deck)) if rules.deck == 52 else
+                             [suit * 13 + rank for suit in range(4) for rank in range(13 - rules.deck // 4, 13)])
+    x, y, game = _search.greedy_examples(template, games, seed, noise)
+    return Examples(x, y, game + 1_000_000)
+
+
+def concatenate(first: Examples, second: Examples) -> Examples:
+    return Examples(np.vstack([first.x, second.x]), np.concatenate([first.y, second.y]),
+                    np.concatenate([first.deal, second.deal]))
+
+
+@dataclass
+class Fit:
+    """A fitted net's weights and its figures."""
+
+    weights: dict[str, Any]
+    figures: dict[str, Any]
+
+
+def _loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-7, 1 - 1e-7)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def _forward(z: np.ndarray, w: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    hidden = np.maximum(z @ w["w1"].T + w["b1"], 0.0)
+    logit = z @ w["skip"] + hidden @ w["w2"] + w["b2"]
+    return logit, hidden
+
+
+def fit_value(
+    data: Examples, hidden: int = 32, epochs: int = 20, seed: int = 1, batch: int = 256,
+    rate: float = 1e-3, l2: float = 1e-5, holdout: int = 5,
+) -> Fit:
+    """Fit the net on every deal but those with `deal % holdout == 0`, which are held out."""
+    if not len(data.y):
+        raise ValueError("no examples to learn from")
+    rng = np.random.default_rng(seed)
+    held = data.deal % holdout == 0 if holdout else np.zeros(len(data.y), dtype=bool)
+    train_x, train_y = data.x[~held], data.y[~held]
+    mean = train_x.mean(axis=0)
+    std = train_x.std(axis=0)
+    scale = np.where(std > 1e-6, 1.0 / np.maximum(std, 1e-6), 0.0)
+    z = (train_x - mean) * scale
+    w = {
+        "w1": rng.normal(0.0, math.sqrt(2.0 / FEATURES), (hidden, FEATURES)),
+        "b1": np.zeros(hidden),
+        "w2": rng.normal(0.0, math.sqrt(1.0 / max(hidden, 1)), hidden) * 0.1,
+        "skip": np.zeros(FEATURES),
+        "b2": np.zeros(()),
+    }
+    moments = {name: (np.zeros_like(value), np.zeros_like(value)) for name, value in w.items()}
+    step = 0
+    start = time.perf_counter()
+    for _ in range(epochs):
+        order = rng.permutation(len(train_y))
+        for begin in range(0, len(order), batch):
+            rows = order[begin:begin + batch]
+            zb, yb = z[rows], train_y[rows]
+            logit, h = _forward(zb, w)
+            p = 1.0 / (1.0 + np.exp(-logit))
+            g = (p - yb) / len(rows)  # d loss / d logit
+            gh = np.outer(g, w["w2"]) * (h > 0)
+            grads = {
+                "w1": gh.T @ zb + 2 * l2 * w["w1"],
+                "b1": gh.sum(axis=0),
+                "w2": h.T @ g + 2 * l2 * w["w2"],
+                "skip": zb.T @ g + 2 * l2 * w["skip"],
+                "b2": np.asarray(g.sum()),
+            }
+            step += 1
+            for name, grad in grads.items():
+                m, v = moments[name]
+                m *= 0.9
+                m += 0.1 * grad
+                v *= 0.999
+                v += 0.001 * grad * grad
+                w[name] = w[name] - rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    seconds = time.perf_counter() - start
+
+    def figures(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+        if not len(y):
+            return {"examples": 0}
+        p = 1.0 / (1.0 + np.exp(-_forward((x - mean) * scale, w)[0]))
+        base = float(np.clip(train_y.mean(), 1e-7, 1 - 1e-7))
+        return {
+            "examples": len(y),
+            "log_loss": round(_loss(p, y), 4),
+            "brier": round(float(np.mean((p - y) ** 2)), 4),
+            "constant_log_loss": round(_loss(np.full(len(y), base), y), 4),
+            "constant_brier": round(float(np.mean((base - y) ** 2)), 4),
+        }
+
+    weights = {
+        "hidden": hidden,
+        "mean": mean.tolist(),
+        "scale": scale.tolist(),
+        "w1": w["w1"].tolist(),
+        "b1": w["b1"].tolist(),
+        "w2": w["w2"].tolist(),
+        "skip": w["skip"].tolist(),
+        "b2": float(w["b2"]),
+    }
+    return Fit(weights, {
+        "train": figures(train_x, train_y),
+        "held_out": figures(data.x[held], data.y[held]),
+        "seconds": round(seconds, 1),
+    })
+
+
+@dataclass
+class Decisions:
+    """The searched decisions of recorded games: each legal move's policy features (padded with
+    POLICY_FEATURES), which moves are there, the root's visit shares, and each decision's deal."""
+
+    features: np.ndarray  # (decisions, moves, POLICY_ACTIVE) int
+    legal: np.ndarray     # (decisions, moves) bool
+    target: np.ndarray    # (decisions, moves) visit shares
+    deal: np.ndarray
+    greedy: np.ndarray    # the move the greedy heuristic plays, by index
+
+
+def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
+    """Every decision with a choice whose root visits the records kept (`visits`)."""
+    rows: list[list[list[int]]] = []
+    targets: list[list[float]] = []
+    deals: list[int] = []
+    greedy: list[int] = []
+    for record in records:
+        wanted = {int(ply): counts for ply, _seat, counts in record.get("visits") or ()}
+        if not wanted or record.get("match"):
+            continue
+        for ply, game in enumerate(replay(record)):
+            counts = wanted.get(ply)
+            if counts is None:
+                continue
+            codes = game.legal_codes()
+            total = sum(counts.values())
+            if len(codes) < 2 or not total:
+                continue
+            rows.append([policy_features(game, code) for code in codes])
+            targets.append([counts.get(decode_move(code).notation, 0) / total for code in codes])
+            deals.append(int(record["deal"]))
+            greedy.append(codes.index(_search.greedy_code(game)))
+    width = max((len(row) for row in rows), default=1)
+    features_ = np.full((len(rows), width, POLICY_ACTIVE), POLICY_FEATURES, dtype=np.int64)
+    legal = np.zeros((len(rows), width), dtype=bool)
+    target = np.zeros((len(rows), width))
+    for d, (row, shares) in enumerate(zip(rows, targets, strict=True)):
+        for m, on in enumerate(row):
+            features_[d, m, : len(on)] = on
+            legal[d, m] = True
+            target[d, m] = shares[m]
+    return Decisions(features_, legal, target, np.asarray(deals, dtype=np.int64), np.asarray(greedy, dtype=np.int64))
+
+
+def _policy_probabilities(theta: np.ndarray, data: Decisions) -> np.ndarray:
+    padded = np.append(theta, 0.0)
+    scores = padded[data.features].sum(axis=2)
+    scores = np.where(data.legal, scores, -np.inf)
+    scores -= scores.max(axis=1, keepdims=True)
+    p = np.exp(scores)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float = 1e-4,
+               holdout: int = 5, sharpen: float = 1.0) -> Fit:
+    """Fit the policy's weights to the visit shares raised to the power `sharpen` (1: as they are;
+    large: the most visited move alone), by cross-entropy and full-batch Adam, holding out the
+    decisions of every deal with `deal % holdout == 0`. Deterministic: no random draws."""
+    if sharpen != 1.0:
+        target = np.where(data.legal, data.target / np.maximum(data.target.max(axis=1, keepdims=True), 1e-12), 0.0)
+        target = target**sharpen
+        data = Decisions(data.features, data.legal, target / target.sum(axis=1, keepdims=True), data.deal, data.greedy)
+    if not len(data.deal):
+        raise ValueError("no decisions to learn from")
+    held = data.deal % holdout == 0 if holdout else np.zeros(len(data.deal), dtype=bool)
+    train = Decisions(*(part[~held] for part in (data.features, data.legal, data.target, data.deal, data.greedy)))
+    test = Decisions(*(part[held] for part in (data.features, data.legal, data.target, data.deal, data.greedy)))
+    theta = np.zeros(POLICY_FEATURES)
+    m = np.zeros_like(theta)
+    v = np.zeros_like(theta)
+    start = time.perf_counter()
+    flat = train.features.reshape(-1)
+    for step in range(1, steps + 1):
+        p = _policy_probabilities(theta, train)
+        g = np.where(train.legal, p - train.target, 0.0) / len(train.deal)
+        grad = np.zeros(POLICY_FEATURES + 1)
+        np.add.at(grad, flat, np.repeat(g.reshape(-1), POLICY_ACTIVE))
+        grad = grad[:-1] + 2 * l2 * theta
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        theta = theta - rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    seconds = time.perf_counter() - start
+
+    def figures(part: Decisions) -> dict[str, Any]:
+        if not len(part.deal):
+            return {"decisions": 0}
+        p = _policy_probabilities(theta, part)
+        logp = np.log(np.where(part.legal, np.maximum(p, 1e-12), 1.0))
+        uniform = np.log(1.0 / part.legal.sum(axis=1, keepdims=True))
+        top = np.where(part.legal, part.target, -1.0).argmax(axis=1)
+        return {
+            "decisions": len(part.deal),
+            "cross_entropy": round(float(-(part.target * logp).sum(axis=1).mean()), 4),
+            "uniform_cross_entropy": round(float(-(part.target * uniform).sum(axis=1).mean()), 4),
+            "top_move_agreement": round(float((p.argmax(axis=1) == top).mean()), 4),
+            "greedy_top_move_agreement": round(float((part.greedy == top).mean()), 4),
+        }
+
+    return Fit({"weights": theta.tolist(), "temperature": 1.0},
+               {"train": figures(train), "held_out": figures(test), "seconds": round(seconds, 1)})
+
+
+def digest(paths: Sequence[Path]) -> str:
+    """A SHA-256 over the data files, in the order given."""
+    hasher = hashlib.sha256()
+    for path in paths:
+        hasher.update(path.read_bytes())
+    return hasher.hexdigest()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m solver.tools.train", description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", type=Path, help="arena results files (JSON lines)")
+    parser.add_argument("--greedy-games", type=int, default=0,
+                        help="also learn from this many greedy games played here (seeded by --seed)")
+    parser.add_argument("--greedy-noise", type=int, default=8, help="their random moves in 64")
+    parser.add_argument("--kind", default="value", choices=("value", "policy"),
+                        help="a value net (from outcomes) or a policy (from the root visits)")
+    parser.add_argument("--rules", default="durak", choices=sorted(PRESETS), help="the preset the net is for")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sharpen", type=float, default=4.0,
+                        help="a policy learns the visit shares raised to this power (1: as they are)")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    rules = PRESETS[args.rules]
+    if not args.games and not args.greedy_games:
+        parser.error("nothing to learn from: name results files or --greedy-games")
+    args.digest = digest(args.games) if args.games else None  # before reading: a file may still grow
+    records = [
+        record for path in args.games for record in read_results(path)
+        if Rules.from_json(record["rules"]) == rules and record["players"] == args.players
+    ]
+    if args.kind == "policy":
+        return _main_policy(args, records)
+    data = examples(records)
+    if args.greedy_games:
+        data = concatenate(data, greedy(rules, args.players, args.greedy_games, args.seed, args.greedy_noise))
+    print(f"{len(records)} recorded games, {args.greedy_games} greedy games, {len(data.y)} examples",
+          file=sys.stderr)
+    fit = fit_value(data, hidden=args.hidden, epochs=args.epochs, seed=args.seed)
+    _write(args, "value", FEATURES, fit, records)
+    return 0
+
+
+def _write(args: argparse.Namespace, kind: str, width: int, fit: Fit, records: list[dict[str, Any]]) -> None:
+    """The model file: its weights and how it was made."""
+    model = {
+        "format": FORMAT,
+        "kind": kind,
+        "rules": args.rules,
+        "players": args.players,
+        "features": width,
+        **fit.weights,
+        "made_by": {
+            "command": "python -m solver.tools.train " + " ".join(args.argv),
+            "seed": args.seed,
+            "data": [str(path) for path in args.games],
+            "data_sha256": args.digest,
+            "games": len(records),
+            "greedy_games": args.greedy_games if kind == "value" else 0,
+            "greedy_noise": args.greedy_noise,
+            **fit.figures,
+        },
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(model) + "\n", encoding="utf-8")
+    print(json.dumps(model["made_by"], indent=1))
+
+
+def _main_policy(args: argparse.Namespace, records: list[dict[str, Any]]) -> int:
+    data = decisions(records)
+    print(f"{len(records)} recorded games, {len(data.deal)} decisions", file=sys.stderr)
+    if not len(data.deal):
+        raise SystemExit("no decisions with root visits in these games: play them with this version's arena")
+    fit = fit_policy(data, sharpen=args.sharpen)
+    _write(args, "policy", POLICY_FEATURES, fit, records)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,265 @@
+"""The learned value: its features in C and in Python, the shipped nets, training, the search with them."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from solver.core import CoreGame
+from solver.game.reference import random_deck
+from solver.game.rules import PRESETS, Rules
+from solver.search import Limits, Solver
+from solver.search._model import FEATURES, ValueModel, features
+from solver.search.features import world_features
+from solver.search.learned import MODELS, load_model, model_for
+from solver.tools.arena import build_tasks, play_game
+from solver.tools.train import examples, fit_value, replay
+
+
+def random_states(rules: Rules, players: int, seed: int, count: int) -> list[CoreGame]:
+    """States met along random games: copies, so each stays as it was."""
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        game = CoreGame.deal(rules, players, random_deck(rules, rng.getrandbits(32)))
+        while not game.over and len(states) < count:
+            if rng.random() < 0.3:
+                states.append(game.copy())
+            game.play(rng.choice(game.legal_codes()))
+    return states
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_c_features_are_the_readable_ones(preset: str, players: int) -> None:
+    rules = PRESETS[preset]
+    for game in random_states(rules, players, seed=players * 7 + len(preset), count=60):
+        snapshot = game.snapshot()
+        for seat in range(players):
+            assert features(game, seat).tolist() == pytest.approx(world_features(rules, snapshot, seat), abs=1e-12)
+
+
+def test_features_are_suit_blind() -> None:
+    """Two deals that differ only by which suit is trump give the same features."""
+    rules = PRESETS["durak"]
+    deck = random_deck(rules, 5)
+    swapped = [card.index + 13 if card.index < 13 else card.index - 13 if card.index < 26 else card.index
+               for card in deck]
+    first, second = CoreGame.deal(rules, 2, deck), CoreGame.deal(rules, 2, swapped)
+    for seat in range(2):
+        assert features(first, seat).tolist() == features(second, seat).tolist()
+
+
+def tiny_net(hidden: int = 3) -> ValueModel:
+    rng = np.random.default_rng(0)
+    return ValueModel(np.zeros(FEATURES), np.ones(FEATURES), rng.normal(size=(hidden, FEATURES)),
+                      rng.normal(size=hidden), rng.normal(size=hidden), rng.normal(size=FEATURES), 0.1)
+
+
+def test_a_net_values_two_way_fights_and_only_those() -> None:
+    net = tiny_net()
+    for game in random_states(PRESETS["durak"], 3, seed=3, count=80):
+        scores = net.scores(game)
+        snapshot = game.snapshot()
+        active = [seat for seat in range(3) if seat not in snapshot["finished"]]
+        if snapshot["over"] or len(active) != 2:
+            assert scores is None
+            continue
+        assert scores is not None
+        assert sum(scores[seat] for seat in active) == pytest.approx(1.0)
+        assert all(0.0 <= score <= 1.0 for score in scores)
+        assert all(scores[seat] == 1.0 for seat in range(3) if seat not in active)
+
+
+def test_a_net_with_wrong_shapes_or_weights_is_refused() -> None:
+    with pytest.raises(ValueError, match="means, scales"):
+        ValueModel(np.zeros(3), np.ones(3), [], [], [], np.zeros(3), 0.0)
+    with pytest.raises(ValueError, match="finite"):
+        ValueModel(np.full(FEATURES, np.nan), np.ones(FEATURES), [], [], [], np.zeros(FEATURES), 0.0)
+    with pytest.raises(ValueError, match="hidden"):
+        ValueModel(np.zeros(FEATURES), np.ones(FEATURES), np.zeros((65, FEATURES)), np.zeros(65),
+                   np.zeros(65), np.zeros(FEATURES), 0.0)
+
+
+@pytest.fixture(scope="module")
+def games() -> list[dict]:
+    """A few greedy games of durak, played as an arena plays them."""
+    return [play_game(task) for task in build_tasks(["greedy"], 6, rules="durak", seed=9)]
+
+
+def test_a_record_replays_to_its_end(games: list[dict]) -> None:
+    for record in games:
+        states = list(replay(record))
+        assert len(states) == len(record["moves"])
+
+
+def test_a_seeded_training_run_gives_the_same_weights_twice(games: list[dict]) -> None:
+    data = examples(games)
+    assert data.x.shape == (len(data.y), FEATURES) and len(data.y) > 100
+    assert set(np.unique(data.y)) <= {0.0, 0.5, 1.0}
+    first = fit_value(data, hidden=4, epochs=2, seed=3)
+    second = fit_value(data, hidden=4, epochs=2, seed=3)
+    other = fit_value(data, hidden=4, epochs=2, seed=4)
+    assert json.dumps(first.weights) == json.dumps(second.weights)
+    assert json.dumps(first.weights) != json.dumps(other.weights)
+    assert first.figures["held_out"]["examples"] > 0
+
+
+def test_training_learns_something(games: list[dict]) -> None:
+    """On the games it learned from, the net beats the best constant."""
+    fit = fit_value(examples(games), hidden=8, epochs=30, seed=1, holdout=0)
+    assert fit.figures["train"]["log_loss"] < fit.figures["train"]["constant_log_loss"]
+
+
+def test_every_shipped_model_loads_and_says_how_it_was_made() -> None:
+    paths = sorted(MODELS.glob("*.json"))
+    assert {load_model(path).kind for path in paths} == {"value", "policy"}
+    for path in paths:
+        model = load_model(path)
+        made = model.data["made_by"]
+        assert made["command"].startswith("python -m solver.tools.train")
+        assert made["seed"] is not None and (made["data_sha256"] and made["games"] > 0 or made["greedy_games"] > 0)
+        assert model_for(PRESETS[model.rules], model.players, model.kind).name == model.name
+        game = random_states(PRESETS[model.rules], model.players, seed=1, count=1)[0]
+        if model.kind == "value":
+            assert 0.0 < model.net.value(game, 0) < 1.0
+        else:
+            assert sum(model.net.probabilities(game).values()) == pytest.approx(1.0)
+
+
+def durak_position(seed: int) -> dict:
+    rules = PRESETS["durak"]
+    from solver.game.position import Position
+    from solver.game.reference import Game
+
+    game = Game.deal(rules, 2, deck=random_deck(rules, seed))
+    return Position.from_game(game, game.to_move).to_json()
+
+
+def test_the_search_values_its_leaves_with_the_shipped_net() -> None:
+    position = durak_position(4)
+    with_net = Solver(value=True).hint(position, Limits(iterations=600, time_ms=None), seed=2)
+    without = Solver().hint(position, Limits(iterations=600, time_ms=None), seed=2)
+    assert with_net.stats.model == "value-durak-2"
+    assert without.stats.model == "playouts"
+    assert with_net.stats.iterations == 600
+    again = Solver(value=True).hint(position, Limits(iterations=600, time_ms=None), seed=2)
+    assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in with_net.moves]
+    assert [(m.move, m.visits) for m in with_net.moves] != [(m.move, m.visits) for m in without.moves]
+
+
+def test_without_a_net_for_the_rules_the_search_plays_its_leaves_out() -> None:
+    rules = PRESETS["durak"]
+    from solver.game.position import Position
+    from solver.game.reference import Game
+
+    game = Game.deal(rules, 3, deck=random_deck(rules, 8))
+    position = Position.from_game(game, game.to_move).to_json()
+    hint = Solver(value=True).hint(position, Limits(iterations=300, time_ms=None), seed=1)
+    assert hint.stats.model == "playouts"
+    assert hint.best in {m.move for m in hint.moves}
+
+
+@pytest.mark.parametrize("bad", [{"value": 1}, {"value_depth": -1}, {"value_mix": 1.5}, {"value_mix": True}])
+def test_bad_value_options_are_refused(bad: dict) -> None:
+    from solver.game.errors import TanError
+
+    with pytest.raises(TanError):
+        Solver(**bad)
+
+
+def test_the_net_in_c_answers_what_the_trainer_computes(games: list[dict]) -> None:
+    """The weights folded into C give the trainer's own forward pass, state by state."""
+    from solver.tools.train import _forward
+
+    data = examples(games)
+    fit = fit_value(data, hidden=5, epochs=1, seed=2)
+    w = fit.weights
+    net = ValueModel(w["mean"], w["scale"], w["w1"], w["b1"], w["w2"], w["skip"], w["b2"])
+    weights = {name: np.asarray(w[name]) for name in ("w1", "b1", "w2", "skip", "b2")}
+    mean, scale = np.asarray(w["mean"]), np.asarray(w["scale"])
+    for game in random_states(PRESETS["durak"], 2, seed=11, count=40):
+        for seat in range(2):
+            z = (features(game, seat) - mean) * scale
+            expected = 1.0 / (1.0 + np.exp(-_forward(z[None, :], weights)[0][0]))
+            assert net.value(game, seat) == pytest.approx(expected, abs=1e-9)
+
+
+# -- the policy ------------------------------------------------------------------------------
+
+from solver.core import decode_move  # noqa: E402
+from solver.search._model import POLICY_FEATURES, PolicyModel, policy_features  # noqa: E402
+from solver.tools.train import decisions, fit_policy  # noqa: E402
+
+
+def test_a_moves_policy_features_are_what_its_mover_sees() -> None:
+    """Another deal of the cards the mover cannot see (same sizes) leaves every feature as it was."""
+    rules = PRESETS["durak"]
+    rng = random.Random(4)
+    checked = 0
+    for game in random_states(rules, 2, seed=5, count=60):
+        snap = game.snapshot()
+        if snap["over"]:
+            continue
+        mover, other = snap["to_move"], 1 - snap["to_move"]
+        hidden = snap["hands"][other] + snap["stock"][:-1]  # the trump card lies face up
+        rng.shuffle(hidden)
+        size = len(snap["hands"][other])
+        hands = list(snap["hands"])
+        hands[other] = hidden[:size]
+        stock = hidden[size:] + snap["stock"][-1:]
+        table = [(a, d if d >= 0 else None) for a, d in snap["table"]]
+        redealt = CoreGame.from_fields(rules, 2, hands, stock, snap["trump"], table, snap["attacker"],
+                                       snap["defender"], mover, snap["taking"], snap["passed"],
+                                       snap["finished"], snap["defended_once"])
+        assert redealt.legal_codes() == game.legal_codes()
+        for code in game.legal_codes():
+            assert policy_features(redealt, code) == policy_features(game, code)
+        checked += 1
+    assert checked > 30
+
+
+def test_a_policy_gives_every_legal_move_a_probability() -> None:
+    policy = PolicyModel(np.random.default_rng(1).normal(size=POLICY_FEATURES))
+    for game in random_states(PRESETS["tan"], 3, seed=6, count=40):
+        if game.over:
+            continue
+        p = policy.probabilities(game)
+        assert sorted(p) == sorted(game.legal_codes())
+        assert sum(p.values()) == pytest.approx(1.0)
+        assert all(0.0 < value <= 1.0 for value in p.values())
+        assert all(0 <= i < POLICY_FEATURES for code in p for i in policy_features(game, code))
+
+
+def test_a_policy_learns_the_visits_and_the_same_data_gives_the_same_weights() -> None:
+    records = [play_game(task) for task in build_tasks(
+        [{"engine": "ismcts", "beliefs": False, "limits": {"iterations": 200}}], 2, rules="durak", seed=3)]
+    assert all(record["visits"] for record in records)
+    for record in records:
+        for _ply, _seat, counts in record["visits"]:
+            assert sum(counts.values()) == 200
+    data = decisions(records)
+    assert len(data.deal) == sum(len(record["visits"]) for record in records)
+    first, second = fit_policy(data, steps=60, holdout=0), fit_policy(data, steps=60, holdout=0)
+    assert first.weights == second.weights
+    figures = first.figures["train"]
+    assert figures["cross_entropy"] < figures["uniform_cross_entropy"]
+    game = next(iter(replay(records[0])))
+    codes = {decode_move(code).notation for code in game.legal_codes()}
+    assert set(records[0]["visits"][0][2]) <= codes
+
+
+def test_the_search_uses_the_shipped_policy_where_asked() -> None:
+    position = durak_position(4)
+    limits = Limits(iterations=800, time_ms=None)
+    plain = Solver().hint(position, limits, seed=3)
+    for option in ("policy_opponent", "policy_prior", "policy_playouts"):
+        hint = Solver(**{option: True, "prior": 1.0}).hint(position, limits, seed=3)
+        assert hint.stats.model == "policy-durak-2"
+        assert hint.stats.iterations == 800
+        assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
+    both = Solver(value=True, policy_opponent=True).hint(position, limits, seed=3)
+    assert both.stats.model == "value-durak-2+policy-durak-2"
