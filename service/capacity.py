@@ -38,10 +38,9 @@ from typing import Any, TypeVar
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.errors import ApiError
+from service.errors import ApiError, ServiceCode
 from service.metrics import Metrics
 from service.quota import Quota
-from solver.game.errors import ErrorCode
 from solver.search import StopFlag
 
 __all__ = ["CapacityGate", "SearchPool"]
@@ -102,7 +101,7 @@ class SearchPool:
     def busy_error(self, why: str = "") -> ApiError:
         self.metrics.searches_rejected.inc()
         return ApiError(
-            ErrorCode.BUSY,
+            ServiceCode.BUSY,
             f"all {self.slots} search slots are busy{why}; retry in {self.retry_after_s} s",
             {"Retry-After": str(self.retry_after_s)},
         )

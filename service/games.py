@@ -36,7 +36,7 @@ import anyio
 
 from service.capacity import SearchPool
 from service.engine import Searcher
-from service.errors import ApiError
+from service.errors import ApiError, ServiceCode
 from service.metrics import Metrics
 from service.quota import Quota
 from service.settings import Settings
@@ -234,7 +234,7 @@ class GameManager:
             return cached
         record = self.store.load(game_id)
         if record is None:
-            raise ApiError(ErrorCode.NOT_FOUND, f"no game with id {game_id!r}")
+            raise ApiError(ServiceCode.NOT_FOUND, f"no game with id {game_id!r}")
         self.authorize(record.setup, seat, token)
         live = LiveGame.rebuild(record)
         self._remember(live)
@@ -294,7 +294,7 @@ class GameManager:
         tell a game that exists from one that does not (both answer 401)."""
         if not token:
             raise ApiError(
-                ErrorCode.UNAUTHORIZED,
+                ServiceCode.UNAUTHORIZED,
                 f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
                 {"WWW-Authenticate": "Bearer"},
             )
@@ -309,14 +309,14 @@ class GameManager:
         if spec != HUMAN:
             engine = spec["engine"] if isinstance(spec, dict) else spec
             raise ApiError(
-                ErrorCode.ENGINE_SEAT,
+                ServiceCode.ENGINE_SEAT,
                 f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
             )
         expected = setup["token_hashes"][seat]
         self.require_token(seat, token)
         assert token is not None
         if not hmac.compare_digest(_hash(token), expected):
-            raise ApiError(ErrorCode.FORBIDDEN, f"wrong token for seat {seat}")
+            raise ApiError(ServiceCode.FORBIDDEN, f"wrong token for seat {seat}")
 
     # -- views ----------------------------------------------------------------------------------
 
@@ -514,7 +514,7 @@ class GameManager:
             seen = stored.seen_plies(seat)
             if expected_ply is not None and expected_ply != seen:
                 raise ApiError(
-                    ErrorCode.GAME_MOVED_ON,
+                    ServiceCode.GAME_MOVED_ON,
                     f"expected_ply is {expected_ply} but seat {seat}'s history holds {seen} moves: the "
                     "game has moved on (an earlier try of this move may have been stored); read it again",
                 )
@@ -535,7 +535,9 @@ class GameManager:
             self.metrics.moves_played.labels("human").inc()
             self.metrics.moves_played.labels("engine").inc(played - 1)
             return answer
-        raise ApiError(ErrorCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry")
+        raise ApiError(
+            ServiceCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry"
+        )
 
     async def hint(
         self,
@@ -586,7 +588,7 @@ class GameManager:
         live = await self._load(game_id, seat, token)
         if not live.over:
             raise ApiError(
-                ErrorCode.GAME_NOT_OVER,
+                ServiceCode.GAME_NOT_OVER,
                 f"game {game_id} is still being played: its review comes once it is over",
             )
         with self._admitted(game_id):
@@ -596,7 +598,7 @@ class GameManager:
 
 def _too_many(cap: int) -> ApiError:
     return ApiError(
-        ErrorCode.TOO_MANY_REQUESTS,
+        ServiceCode.TOO_MANY_REQUESTS,
         f"this client already has {cap} games being played: finish one (or leave it; an abandoned game "
         "is deleted after a while) before dealing another",
     )
