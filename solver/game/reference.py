@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any
 
+from solver.game.bounds import HISTORY_CAP
 from solver.game.bout import (
     Pair,
     attack_limit,
@@ -35,7 +36,6 @@ from solver.game.bout import (
 from solver.game.cards import Card, Rank, Suit, deck, parse_cards
 from solver.game.chance import ChanceRng
 from solver.game.errors import ErrorCode, GameOverError, IllegalMoveError, NotYourTurnError, PositionError
-from solver.game.limits import HISTORY_CAP
 from solver.game.moves import Action, Move
 from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 

@@ -794,7 +794,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                unsigned char[::1] stop=None) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
-    `stop`: a one-byte buffer another thread may set non-zero (`solver.search.limits.StopFlag`);
+    `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
     the search then ends within an iteration, with what it has found so far.
 
     Returns the root statistics as a `SearchResult`: per root move its visits,

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from solver.core import CoreGame, encode_move
+from solver.game.bounds import MAX_SEATS
 from solver.game.cards import Card
-from solver.game.limits import MAX_SEATS
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.record import Play, Record

@@ -40,7 +40,7 @@ from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search.answers import Hint, MoveValue
 from solver.search.beliefs import History, HistoryReader
-from solver.search.limits import Limits
+from solver.search.budget import Limits
 from solver.search.solver import Solver
 
 __all__ = [

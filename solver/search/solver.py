@@ -25,8 +25,8 @@ from solver.game.position import Position
 from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
+from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
-from solver.search.limits import Limits, StopFlag
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
