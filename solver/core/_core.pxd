@@ -90,6 +90,7 @@ ctypedef struct RulesC:
     int trump_swap_cedes_lead
     int take_when_beaten
     int twos_last
+    int has_setup               # Rules.has_setup: a setup before the first lead
 
 ctypedef struct State:
     RulesC rules

@@ -29,6 +29,7 @@ from typing import Any
 from solver.game.cards import Card, deck, parse_cards
 from solver.game.errors import CardError, ErrorCode, MoveError, TanError
 from solver.game.moves import Action, Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -260,7 +261,7 @@ class Record:
     def _skip_secret_keeps(self, world: Game, event: Play) -> None:
         """Another seat's setup decision the record's seat could not see: it kept, unless the event
         is that decision."""
-        while world.phase == "setup" and not world.over and world.to_move not in (None, self.seat):
+        while world.phase is Phase.SETUP and not world.over and world.to_move not in (None, self.seat):
             if world.to_move == event.seat and event.move.is_setup:
                 return
             world.play(Move.keep(), world.to_move)
