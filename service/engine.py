@@ -17,7 +17,6 @@ from service.metrics import Metrics
 from service.settings import Settings
 from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
-from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.players import SEARCH_ENGINES, GreedyPlayer, make_player
 from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
@@ -62,7 +61,7 @@ class Searcher:
     @staticmethod
     def check_to_move(position: Position) -> None:
         """Hints and move lists are for the seat to move: refuse a finished game or another's turn."""
-        if position.to_move is None and position.phase is Phase.SETUP:
+        if position.waiting:
             raise NotYourTurnError(
                 f"seat {position.seat} is not to move: another seat is making a setup decision it may not see"
             )

@@ -44,7 +44,8 @@ from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesErr
 from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
-from solver.game.moves import Action, Move
+from solver.game.moves import Move
+from solver.game.phases import seen_by
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
@@ -103,7 +104,7 @@ class LiveGame:
 
     def seen_plies(self, seat: int) -> int:
         """How many moves `seat`'s history shows: every move but another seat's secret keep."""
-        return sum(1 for _number, mover, move in self.history if not _secret(move, mover, seat))
+        return sum(1 for _number, mover, move in self.history if seen_by(move, mover, seat))
 
     @property
     def status(self) -> str:
@@ -345,7 +346,7 @@ class GameManager:
                 {**({"game": number} if live.is_match else {}), "seat": mover, "move": move.to_json(),
                  "notation": move.notation, "after": after}
                 for (number, mover, move), after in zip(live.history, live.after, strict=True)
-                if not _secret(move, mover, seat)
+                if seen_by(move, mover, seat)
             ],
             "seats": seats,
         }
@@ -625,11 +626,6 @@ def public_state(game: Game) -> dict[str, Any]:
         "to_move": game.to_move,
         "taking": game.taking,
     }
-
-
-def _secret(move: Move, mover: int, viewer: int) -> bool:
-    """A keep in the setup is seen by nobody but the seat that kept (docs/rules.md §1.7)."""
-    return move.action is Action.KEEP and mover != viewer
 
 
 def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str, Any] | None:

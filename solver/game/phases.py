@@ -2,11 +2,13 @@
 
 A game is in its setup (`Phase.SETUP`, docs/rules.md §1.7) until the first lead,
 then in play (`Phase.PLAY`) until it ends (§1.5). Whether a redeal is offered,
-whether a hand of trumps has won, whether the trump ace left alone has lost,
-who lost and what every seat scores need only the rules, counts and the cards
-a seat can see, so the readable engine (`solver.game.reference`) and a seat's
-position (`solver.game.position`) ask them here, as they ask `solver.game.bout`
-about the bout. Whether a game has a setup at all is `Rules.has_setup`.
+which setup decisions the other seats may not see, whether a hand of trumps
+has won, whether the trump ace left alone has lost, who lost and what every
+seat scores need only the rules, counts and the cards a seat can see, so the
+readable engine (`solver.game.reference`), a seat's position
+(`solver.game.position`), the record reader and the service ask them here, as
+they ask `solver.game.bout` about the bout. Whether a game has a setup at all
+is `Rules.has_setup`.
 
 The Cython core (`solver/core/_core.pyx`) runs without the interpreter, so it
 mirrors these functions over bit sets (each mirror names its source here) and
@@ -20,6 +22,7 @@ import enum
 from collections.abc import Collection, Sequence
 
 from solver.game.cards import Card, Suit
+from solver.game.moves import Action, Move
 from solver.game.rules import Rules
 
 __all__ = [
@@ -28,6 +31,8 @@ __all__ = [
     "final_scores",
     "game_loser",
     "redeal_offered",
+    "secret_decision",
+    "seen_by",
     "trump_ace_loses",
 ]
 
@@ -44,6 +49,18 @@ def redeal_offered(rules: Rules, holds_trump: bool, redealt: bool, stock: int) -
     and has not redealt yet, and the stock of `stock` cards holds two new hands above the trump
     card at its bottom."""
     return rules.redeal_without_trump and not holds_trump and not redealt and stock - 1 >= 2 * rules.hand_size
+
+
+def secret_decision(step: str | None) -> bool:
+    """Whether a seat's decision at this setup step is hidden from the others until it is made
+    (docs/rules.md §1.7): whether to redeal, whether to swap. A pick follows a redeal everyone saw."""
+    return step in ("redeal", "swap")
+
+
+def seen_by(move: Move, mover: int, viewer: int) -> bool:
+    """Whether `viewer` sees `mover` play `move`: every move but another seat's keep in the setup,
+    which nobody else learns of (docs/rules.md §1.7)."""
+    return move.action is not Action.KEEP or mover == viewer
 
 
 def all_trumps_win(rules: Rules, hand: Collection[Card], trump_suit: Suit, redealt: bool) -> bool:

@@ -53,6 +53,7 @@ from solver.game.phases import (
     final_scores,
     game_loser,
     redeal_offered,
+    secret_decision,
     trump_ace_loses,
 )
 from solver.game.reference import Game, SetupState
@@ -532,6 +533,12 @@ class Position:
         decides in secret)."""
         return self.to_move is None and self.phase is Phase.PLAY
 
+    @property
+    def waiting(self) -> bool:
+        """Another seat is making a setup decision this seat may not see (docs/rules.md §1.7): the
+        game is not over, but nobody is to move as far as this seat can tell."""
+        return self.to_move is None and self.phase is Phase.SETUP
+
     def final_scores(self) -> list[float]:
         """docs/rules.md §1.5 scores of a finished game (`to_move` null), as far as this seat can tell.
 
@@ -900,7 +907,7 @@ def _match(value: Any) -> MatchInfo | None:
 
 def _secret_decision(game: Game, seat: int) -> bool:
     """Another seat is deciding whether to redeal or to swap: nobody else may see that it is."""
-    secret = game.setup_step in ("redeal", "swap") and game.to_move != seat
+    secret = secret_decision(game.setup_step) and game.to_move != seat
     return game.phase is Phase.SETUP and not game.over and secret
 
 

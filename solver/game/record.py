@@ -29,7 +29,7 @@ from typing import Any
 from solver.game.cards import Card, deck, parse_cards
 from solver.game.errors import CardError, ErrorCode, MoveError, TanError
 from solver.game.moves import Action, Move
-from solver.game.phases import Phase
+from solver.game.phases import Phase, seen_by
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -146,9 +146,7 @@ class Record:
         by_ply = {ply: tuple(cards) for ply, cards in draws}
         events: list[Event] = []
         for ply, (mover, move) in enumerate(history):
-            if move.action is Action.KEEP and mover != seat:
-                pass  # another seat's keep is secret
-            else:
+            if seen_by(move, mover, seat):  # not another seat's keep, which is secret
                 events.append(Play(mover, move))
             if ply in by_ply:
                 events.append(Draw(by_ply[ply]))

@@ -51,7 +51,7 @@ class Root:
 def prepare(position: Position | dict[str, Any]) -> Root:
     """The sampler of the worlds consistent with `position` (a `Position` or its JSON)."""
     pos = position if isinstance(position, Position) else Position.from_json(position)
-    if pos.phase is Phase.SETUP and pos.to_move is None:
+    if pos.waiting:
         raise PositionError(
             "another seat is making a setup decision in secret: this seat cannot search until it is made",
             ErrorCode.INCONSISTENT_TURN,

@@ -249,7 +249,7 @@ class Solver:
         by `history` as an evaluation with the same seed weighs them (its `cards`)."""
         pos = position if isinstance(position, Position) else Position.from_json(position)
         known = {seat: pos.known[seat] for seat in range(pos.players) if seat != pos.seat}
-        if pos.phase is Phase.SETUP and pos.to_move is None:
+        if pos.waiting:
             # Another seat decides in secret (docs/rules.md §1.7): no world is drawn until it has.
             return Tracker(pos.seat, pos.discard, known, uniform_card_chances(pos))
         beliefs = self._believe(prepare(pos), history, seed)

@@ -20,13 +20,15 @@ from solver.game.phases import (
     final_scores,
     game_loser,
     redeal_offered,
+    secret_decision,
+    seen_by,
     trump_ace_loses,
 )
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from tests.support.games import twin_games, variants
-from tests.support.positions import to_move_position
+from tests.support.games import ordered_deck, twin_games, variants
+from tests.support.positions import to_move_position, waiting_position
 
 TAN = Rules.preset_named("tan")
 REDEAL = TAN.with_options(redeal_without_trump=True)
@@ -43,6 +45,26 @@ def test_a_position_holds_its_phase_as_a_phase() -> None:
     assert Position.from_json(data).phase is Phase.PLAY
     with pytest.raises(PositionError, match="phase must be setup or play"):
         Position.from_json({**data, "phase": "bidding"})
+
+
+def test_whether_to_redeal_or_swap_is_decided_in_secret_and_a_keep_is_seen_by_nobody_else() -> None:
+    assert secret_decision("redeal") and secret_decision("swap")
+    assert not secret_decision("pick") and not secret_decision(None)
+    assert not seen_by(Move.keep(), 1, 0) and seen_by(Move.keep(), 1, 1)
+    assert seen_by(Move.redeal(), 1, 0) and seen_by(Move.parse("take"), 1, 0)
+
+
+def test_a_seat_waits_while_another_decides_in_secret() -> None:
+    hands = [
+        ["2h", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
+        ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
+    ]
+    game = Game.deal(REDEAL, 2, deck=ordered_deck(REDEAL, hands, "9h"))
+    assert game.setup_step == "redeal" and game.to_move == 1  # seat 1 holds no trump
+    waiting, deciding = Position.from_game(game, 0), Position.from_game(game, 1)
+    assert waiting.waiting and not waiting.over and waiting.to_move is None
+    assert not deciding.waiting and deciding.to_move == 1
+    assert not Position.from_json(waiting_position()).waiting  # another's turn in play is no secret
 
 
 @pytest.mark.parametrize(
