@@ -1,15 +1,16 @@
 # cython: language_level=3
 """The fast game core: docs/rules.md over 64-bit card sets, without the interpreter.
 
-This is the same game as `solver/game/reference.py`, written for speed: a state
-is a plain struct that copies with one `memcpy`, moves are ints, and whole random
+This is the same game as `solver/game/reference.py`, written for speed: a state is
+a plain struct that copies with one `memcpy`, moves are ints, and whole random
 games run in `nogil` loops. The differential tests drive both implementations
 through random games and hold them to identical moves and states; the rule
-readings they share are in docs/rules.md. The rule questions on public fields
-(`solver.game.phases`: a redeal offered, a win by trumps, the trump ace's loss,
-the scores) cannot be called without the interpreter, so each is mirrored here
-over bit sets and names its source; `Rules.has_setup` is read once, into the
-C rules.
+readings they share are in docs/rules.md.
+
+The rule questions on public fields (`solver.game.phases`: a redeal offered, a
+win by trumps, the trump ace's loss, the scores) cannot be called without the
+interpreter, so each is mirrored here over bit sets and names its source;
+`Rules.has_setup` is read once, into the C rules.
 
 Only `solver` modules import this one; everyone else uses the Python faces.
 """

@@ -168,7 +168,7 @@ class Position:
     known: tuple[tuple[Card, ...], ...] = field(default=())
     finished: tuple[int, ...] = ()
     defended_once: bool = False
-    phase: Phase = Phase.PLAY
+    phase: str = "play"
     setup: SetupView | None = None
     in_stock: tuple[Card, ...] = ()
     match: MatchInfo | None = None
@@ -184,6 +184,7 @@ class Position:
         known = self.known or tuple(() for _ in range(self.players))
         object.__setattr__(self, "known", tuple(tuple(sorted(cards)) for cards in known))
         object.__setattr__(self, "in_stock", tuple(sorted(self.in_stock)))
+        # Held as a `Phase`, whether given as one or as its text.
         object.__setattr__(self, "phase", _phase(self.phase))
         self._validate()
 
@@ -264,7 +265,7 @@ class Position:
             "finished": list(self.finished),
             "defended_once": self.defended_once,
             # The side rules' fields only where they say something (docs/api.md §2.2).
-            **({"phase": self.phase.value} if self.phase is not Phase.PLAY else {}),
+            **({"phase": self.phase} if self.phase != "play" else {}),
             **({"setup": self.setup.to_json()} if self.setup is not None else {}),
             **({"in_stock": [str(card) for card in self.in_stock]} if self.in_stock else {}),
             **({"match": self.match.to_json()} if self.match is not None else {}),
