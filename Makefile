@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/limits.py
+SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/bounds.py
 
 .PHONY: run test build browser lint bench bench-long test-long clean
 

@@ -4,8 +4,8 @@
 - `solver.search._search` (solver/search/_search.pyx): sampling, the tree
   searches, exact endgames and the greedy policy.
 
-The C array sizes (most seats, the repetition history) are defined once, in
-solver/game/limits.py, and handed to the C compiler as macros.
+The C array sizes (most seats, the repetition history) are defined once, as
+bounds in solver/game/bounds.py, and handed to the C compiler as macros.
 
 Flags: portable by default (`-O3`), so a wheel runs on any machine of its
 architecture. `TAN_NATIVE=1` adds `-march=native` for the machine that
@@ -21,7 +21,7 @@ from setuptools import Extension, setup
 
 DEBUG = os.environ.get("TAN_DEBUG") == "1"
 NATIVE = os.environ.get("TAN_NATIVE") == "1"
-LIMITS = runpy.run_path(os.path.join("solver", "game", "limits.py"))
+BOUNDS = runpy.run_path(os.path.join("solver", "game", "bounds.py"))
 
 directives = {
     "language_level": "3",
@@ -36,7 +36,7 @@ if DEBUG:
     compile_args = ["-O0", "-g"]
 else:
     compile_args = ["-O3", "-funroll-loops"] + (["-march=native"] if NATIVE else [])
-macros = [(f"TAN_{name}", str(LIMITS[name])) for name in LIMITS["C_CONSTANTS"]]
+macros = [(f"TAN_{name}", str(BOUNDS[name])) for name in BOUNDS["C_CONSTANTS"]]
 if not DEBUG:
     macros.append(("NDEBUG", "1"))
 

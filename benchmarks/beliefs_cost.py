@@ -25,6 +25,7 @@ from typing import Any
 
 from solver.game.cards import Card
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game
@@ -52,7 +53,7 @@ def cases(records: list[dict[str, Any]], count: int, min_ply: int) -> list[tuple
         draws: dict[int, list[tuple[int, list[Card]]]] = {seat: [] for seat in range(game.players)}
         for ply, (seat, text) in enumerate(record["moves"]):
             mover = game.to_move
-            if ply >= min_ply and mover is not None and game.stock and game.phase == "play":
+            if ply >= min_ply and mover is not None and game.stock and game.phase is Phase.PLAY:
                 deck = [Card.parse(card) for card in record["deck"]]
                 found.append(
                     (

@@ -23,6 +23,7 @@ engine, `{"engine": "ismcts"}`), so every later model runs the same ladder.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import statistics
@@ -120,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     rungs = []
-    for (low, high), deals in zip(zip(budgets, budgets[1:], strict=False), deal_counts, strict=True):
+    for (low, high), deals in zip(itertools.pairwise(budgets), deal_counts, strict=True):
         path = args.out / f"{high}-{low}.jsonl"
         if not args.summary_only:
             tasks = build_tasks(

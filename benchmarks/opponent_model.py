@@ -30,6 +30,7 @@ import numpy as np
 from solver.core import decode_move
 from solver.game.cards import Card
 from solver.game.moves import Action, Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -51,7 +52,7 @@ def decisions(records: Iterable[dict[str, Any]], engine: str) -> dict[str, list[
         game = Game.deal(rules, record["players"], deck=record["deck"], chance_seed=record["deal_seed"])
         for seat, text in record["moves"]:
             move = Move.parse(text)
-            if game.phase == "play" and record["engines"][seat].startswith(engine):
+            if game.phase is Phase.PLAY and record["engines"][seat].startswith(engine):
                 greedy = decode_move(_search.greedy_code(prepare(Position.from_game(game, seat)).world()))
                 found[_role(game, seat)].append(_term(game, move, greedy))
             game.play(move, seat)

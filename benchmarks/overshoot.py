@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -51,7 +52,7 @@ def decisions(preset: str, count: int, seed: int) -> dict[str, list[Position]]:
         while not game.over and game.to_move is not None:
             seat = game.to_move
             position = Position.from_game(game, seat)
-            choice = game.phase == "play" and len(position.legal_moves()) > 1
+            choice = game.phase is Phase.PLAY and len(position.legal_moves()) > 1
             if choice and not game.stock and not endgame and len(found["endgame"]) < count:
                 found["endgame"].append(position)
                 endgame = True

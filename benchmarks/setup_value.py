@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from solver.game.phases import Phase
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.tools.arena import GameTask, build_tasks, run_arena, summarize
@@ -35,7 +36,7 @@ def has_decision(task: GameTask) -> bool:
     """Whether the deal starts with a seat's setup decision (the first step of its setup)."""
     rules = Rules.from_json(task.rules)
     game = Game.deal(rules, task.players, deck=random_deck(rules, task.deal_seed), chance_seed=task.deal_seed)
-    return game.phase == "setup" and game.setup_step is not None
+    return game.phase is Phase.SETUP and game.setup_step is not None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             game = Game.deal(rules, record["players"], deck=record["deck"], chance_seed=record["deal_seed"])
             readers = [HistoryReader(seat, game.trump) for seat in range(game.players)]
             for ply, (mover, text) in enumerate(record["moves"]):
-                if ply % args.every == 0 and game.phase == "play":
+                if ply % args.every == 0 and game.phase is Phase.PLAY:
                     for seat, reader in enumerate(readers):
                         if not game.hands[seat]:
                             continue

@@ -41,10 +41,9 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.errors import ApiError
+from service.errors import ApiError, ServiceCode
 from service.metrics import Metrics
 from service.quota import Quota
-from solver.game.errors import ErrorCode
 from solver.search import StopFlag
 
 __all__ = ["SEARCH_ROUTE", "CapacityGate", "SearchPool", "is_search_route"]
@@ -115,7 +114,7 @@ class SearchPool:
     def busy_error(self, why: str = "") -> ApiError:
         self.metrics.searches_rejected.inc()
         return ApiError(
-            ErrorCode.BUSY,
+            ServiceCode.BUSY,
             f"all {self.slots} search slots are busy{why}; retry in {self.retry_after_s} s",
             {"Retry-After": str(self.retry_after_s)},
         )

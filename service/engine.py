@@ -61,7 +61,7 @@ class Searcher:
     @staticmethod
     def check_to_move(position: Position) -> None:
         """Hints and move lists are for the seat to move: refuse a finished game or another's turn."""
-        if position.to_move is None and position.phase == "setup":
+        if position.waiting:
             raise NotYourTurnError(
                 f"seat {position.seat} is not to move: another seat is making a setup decision it may not see"
             )

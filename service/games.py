@@ -36,7 +36,7 @@ import anyio
 
 from service.capacity import SearchPool
 from service.engine import Searcher
-from service.errors import ApiError
+from service.errors import ApiError, ServiceCode
 from service.metrics import Metrics
 from service.quota import Quota
 from service.settings import Settings
@@ -44,7 +44,8 @@ from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesErr
 from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
-from solver.game.moves import Action, Move
+from solver.game.moves import Move
+from solver.game.phases import seen_by
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
@@ -103,7 +104,7 @@ class LiveGame:
 
     def seen_plies(self, seat: int) -> int:
         """How many moves `seat`'s history shows: every move but another seat's secret keep."""
-        return sum(1 for _number, mover, move in self.history if not _secret(move, mover, seat))
+        return sum(1 for _number, mover, move in self.history if seen_by(move, mover, seat))
 
     @property
     def status(self) -> str:
@@ -234,7 +235,7 @@ class GameManager:
             return cached
         record = self.store.load(game_id)
         if record is None:
-            raise ApiError(ErrorCode.NOT_FOUND, f"no game with id {game_id!r}")
+            raise ApiError(ServiceCode.NOT_FOUND, f"no game with id {game_id!r}")
         self.authorize(record.setup, seat, token)
         live = LiveGame.rebuild(record)
         self._remember(live)
@@ -294,7 +295,7 @@ class GameManager:
         tell a game that exists from one that does not (both answer 401)."""
         if not token:
             raise ApiError(
-                ErrorCode.UNAUTHORIZED,
+                ServiceCode.UNAUTHORIZED,
                 f"seat {seat} needs its token: send the header 'Authorization: Bearer <token>'",
                 {"WWW-Authenticate": "Bearer"},
             )
@@ -309,14 +310,14 @@ class GameManager:
         if spec != HUMAN:
             engine = spec["engine"] if isinstance(spec, dict) else spec
             raise ApiError(
-                ErrorCode.ENGINE_SEAT,
+                ServiceCode.ENGINE_SEAT,
                 f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
             )
         expected = setup["token_hashes"][seat]
         self.require_token(seat, token)
         assert token is not None
         if not hmac.compare_digest(_hash(token), expected):
-            raise ApiError(ErrorCode.FORBIDDEN, f"wrong token for seat {seat}")
+            raise ApiError(ServiceCode.FORBIDDEN, f"wrong token for seat {seat}")
 
     # -- views ----------------------------------------------------------------------------------
 
@@ -345,7 +346,7 @@ class GameManager:
                 {**({"game": number} if live.is_match else {}), "seat": mover, "move": move.to_json(),
                  "notation": move.notation, "after": after}
                 for (number, mover, move), after in zip(live.history, live.after, strict=True)
-                if not _secret(move, mover, seat)
+                if seen_by(move, mover, seat)
             ],
             "seats": seats,
         }
@@ -514,7 +515,7 @@ class GameManager:
             seen = stored.seen_plies(seat)
             if expected_ply is not None and expected_ply != seen:
                 raise ApiError(
-                    ErrorCode.GAME_MOVED_ON,
+                    ServiceCode.GAME_MOVED_ON,
                     f"expected_ply is {expected_ply} but seat {seat}'s history holds {seen} moves: the "
                     "game has moved on (an earlier try of this move may have been stored); read it again",
                 )
@@ -535,7 +536,9 @@ class GameManager:
             self.metrics.moves_played.labels("human").inc()
             self.metrics.moves_played.labels("engine").inc(played - 1)
             return answer
-        raise ApiError(ErrorCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry")
+        raise ApiError(
+            ServiceCode.CONFLICT, f"game {game_id} kept changing while this move was played; retry"
+        )
 
     async def hint(
         self,
@@ -586,7 +589,7 @@ class GameManager:
         live = await self._load(game_id, seat, token)
         if not live.over:
             raise ApiError(
-                ErrorCode.GAME_NOT_OVER,
+                ServiceCode.GAME_NOT_OVER,
                 f"game {game_id} is still being played: its review comes once it is over",
             )
         with self._admitted(game_id):
@@ -596,7 +599,7 @@ class GameManager:
 
 def _too_many(cap: int) -> ApiError:
     return ApiError(
-        ErrorCode.TOO_MANY_REQUESTS,
+        ServiceCode.TOO_MANY_REQUESTS,
         f"this client already has {cap} games being played: finish one (or leave it; an abandoned game "
         "is deleted after a while) before dealing another",
     )
@@ -623,11 +626,6 @@ def public_state(game: Game) -> dict[str, Any]:
         "to_move": game.to_move,
         "taking": game.taking,
     }
-
-
-def _secret(move: Move, mover: int, viewer: int) -> bool:
-    """A keep in the setup is seen by nobody but the seat that kept (docs/rules.md §1.7)."""
-    return move.action is Action.KEEP and mover != viewer
 
 
 def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ import json
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver.game.errors import ErrorCode
+from service.errors import ServiceCode
 
 __all__ = ["PAGE_POLICY", "BodyLimitMiddleware", "SecurityHeadersMiddleware"]
 
@@ -124,14 +124,14 @@ class BodyLimitMiddleware:
 
     async def _refuse(self, send: Send) -> None:
         detail = f"the request body is larger than {self.max_bytes} bytes"
-        await _answer(send, 413, detail, ErrorCode.TOO_LARGE)
+        await _answer(send, 413, detail, ServiceCode.TOO_LARGE)
 
     async def _too_slow(self, send: Send) -> None:
         detail = f"the request body did not arrive within {self.timeout_s:g} s"
-        await _answer(send, 408, detail, ErrorCode.REQUEST_TIMEOUT, close=True)
+        await _answer(send, 408, detail, ServiceCode.REQUEST_TIMEOUT, close=True)
 
 
-async def _answer(send: Send, status: int, detail: str, code: ErrorCode, close: bool = False) -> None:
+async def _answer(send: Send, status: int, detail: str, code: ServiceCode, close: bool = False) -> None:
     """An error answer of docs/api.md §3 straight from a middleware; `close`: and the connection."""
     payload = json.dumps({"detail": detail, "code": code.value}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]

@@ -17,13 +17,13 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from solver.game.errors import ErrorCode
+from service.errors import ServiceCode
 
 __all__ = ["timed_protocol"]
 
 
 def _timeout_answer(detail: str) -> bytes:
-    body = json.dumps({"detail": detail, "code": ErrorCode.REQUEST_TIMEOUT.value}).encode()
+    body = json.dumps({"detail": detail, "code": ServiceCode.REQUEST_TIMEOUT.value}).encode()
     head = (
         "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nconnection: close\r\nx-content-type-options: nosniff\r\n\r\n"

@@ -11,8 +11,7 @@ import contextlib
 import threading
 from collections.abc import Callable, Iterator
 
-from service.errors import ApiError
-from solver.game.errors import ErrorCode
+from service.errors import ApiError, ServiceCode
 
 __all__ = ["Quota"]
 
@@ -49,7 +48,7 @@ class Quota:
                     self.refused()
                 retry = str(self.retry_after_s)
                 raise ApiError(
-                    ErrorCode.TOO_MANY_REQUESTS,
+                    ServiceCode.TOO_MANY_REQUESTS,
                     f"{self.refusal(key, self.cap)}; retry in {retry} s",
                     {"Retry-After": retry},
                 )

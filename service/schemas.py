@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from solver.game.limits import MAX_SEATS
+from solver.game.bounds import MAX_SEATS
 from solver.game.moves import Action
 from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS

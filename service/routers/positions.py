@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep
-from service.errors import error_responses
+from service.errors import ApiError, ServiceCode, error_responses
 from service.schemas import (
     EvaluateRequest,
     EvaluateResponse,
@@ -23,7 +23,6 @@ from service.schemas import (
     MovesRequest,
     MovesResponse,
 )
-from solver.game.errors import ErrorCode, TanError
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.search.beliefs import History, read_record
@@ -37,7 +36,7 @@ async def seen_position(body: HintRequest | EvaluateRequest) -> tuple[Position, 
     """The request's position, or the position its record replays to and the history it shows
     (replayed in a worker thread)."""
     if (body.position is None) == (body.record is None):
-        raise TanError("give exactly one of position and record", ErrorCode.INVALID_REQUEST)
+        raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
     if body.position is not None:
         return Position.from_json(body.position.to_json()), None
     record = Record.from_json(body.record)

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from service.deps import ServicesDep
 from service.schemas import MAX_MATCH_GAMES, RulesResponse
-from solver.game.limits import MAX_SEATS
+from solver.game.bounds import MAX_SEATS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 

@@ -11,11 +11,11 @@ without the interpreter (`nogil`).
 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
-# The array sizes come from solver/game/limits.py, passed by setup.py as macros.
+# The array sizes come from solver/game/bounds.py, passed by setup.py as macros.
 cdef extern from *:
     """
     #if !defined(TAN_MAX_SEATS) || !defined(TAN_HISTORY_CAP) || !defined(TAN_MAX_TABLE) || !defined(TAN_MAX_MOVES)
-    #error "build with setup.py: it defines the TAN_* limits from solver/game/limits.py"
+    #error "build with setup.py: it defines the TAN_* limits from solver/game/bounds.py"
     #endif
     enum { MAX_SEATS = TAN_MAX_SEATS, HISTORY_CAP = TAN_HISTORY_CAP,
            MAX_TABLE = TAN_MAX_TABLE, MAX_MOVES = TAN_MAX_MOVES };
@@ -90,6 +90,7 @@ ctypedef struct RulesC:
     int trump_swap_cedes_lead
     int take_when_beaten
     int twos_last
+    int has_setup               # Rules.has_setup: a setup before the first lead
 
 ctypedef struct State:
     RulesC rules

@@ -1,11 +1,16 @@
 # cython: language_level=3
 """The fast game core: docs/rules.md over 64-bit card sets, without the interpreter.
 
-This is the same game as `solver/reference.py`, written for speed: a state is
+This is the same game as `solver/game/reference.py`, written for speed: a state is
 a plain struct that copies with one `memcpy`, moves are ints, and whole random
 games run in `nogil` loops. The differential tests drive both implementations
 through random games and hold them to identical moves and states; the rule
 readings they share are in docs/rules.md.
+
+The rule questions on public fields (`solver.game.phases`: a redeal offered, a
+win by trumps, the trump ace's loss, the scores) cannot be called without the
+interpreter, so each is mirrored here over bit sets and names its source;
+`Rules.has_setup` is read once, into the C rules.
 
 Only `solver` modules import this one; everyone else uses the Python faces.
 """
@@ -18,6 +23,7 @@ from time import perf_counter
 
 from solver.game.cards import Card
 from solver.game.moves import Action, Move
+from solver.game import phases
 from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 
 # The four cards of one rank: bits r, r+13, r+26, r+39.
@@ -172,7 +178,8 @@ cdef inline void set_over(State* s, int loser) noexcept nogil:
 
 
 cdef inline int check_trump_ace(State* s) noexcept nogil:
-    """thối A chủ (docs/rules.md §1.5): an active seat holding only the trump ace, stock empty, loses."""
+    """thối A chủ (docs/rules.md §1.5): an active seat holding only the trump ace, stock empty, loses
+    (mirrors `solver.game.phases.trump_ace_loses`)."""
     cdef int seat
     cdef uint64_t ace
     if not s.rules.trump_ace_last_loses or s.n_stock > 0:
@@ -514,7 +521,8 @@ cdef int playout(State* s, Rng* rng) noexcept nogil:
 
 
 cdef void state_scores(const State* s, double* scores) noexcept nogil:
-    """docs/rules.md §1.5 scores of a finished game (loser 0; no loser: seats in the last bout 0.5)."""
+    """docs/rules.md §1.5 scores of a finished game (loser 0; no loser: seats in the last bout 0.5;
+    mirrors `solver.game.phases.final_scores`)."""
     cdef int seat
     for seat in range(s.players):
         if s.loser >= 0:
@@ -576,7 +584,7 @@ cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* 
     if rules.tribute and tribute_giver >= 0:
         s.tribute_giver = tribute_giver
         s.tribute_receiver = tribute_receiver
-    if rules.redeal_without_trump or rules.tribute or rules.all_trumps_wins or rules.trump_swap:
+    if rules.has_setup:
         s.phase = PHASE_SETUP
         advance_setup(s)
     else:
@@ -611,7 +619,8 @@ cdef inline int low_trump(const State* s) noexcept nogil:
 
 
 cdef inline int may_redeal(const State* s, int seat) noexcept nogil:
-    """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card."""
+    """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card
+    (mirrors `solver.game.phases.redeal_offered`)."""
     return (s.rules.redeal_without_trump and not ((s.redealt >> seat) & 1)
             and not (s.hands[seat] & s.trump_mask) and s.n_stock - 1 >= 2 * s.rules.hand_size)
 
@@ -653,6 +662,7 @@ cdef void advance_setup(State* s) noexcept nogil:
             if seat < 0:
                 break
             hand = s.hands[seat]
+            # Mirrors solver.game.phases.all_trumps_win.
             if (not ((s.redealt >> seat) & 1) and tan_popcount(hand) >= s.rules.hand_size
                     and not (hand & ~s.trump_mask)):
                 s.winner = seat
@@ -781,6 +791,7 @@ cdef RulesC rules_to_c(rules: Rules):
     r.trump_swap_cedes_lead = rules.trump_swap_cedes_lead
     r.take_when_beaten = rules.take_when_beaten
     r.twos_last = rules.twos_last
+    r.has_setup = rules.has_setup
     return r
 
 
@@ -989,7 +1000,7 @@ cdef class CoreGame:
             "over": bool(s.over),
             "loser": s.loser,
             "scores": self.scores(),
-            "phase": "setup" if s.phase == PHASE_SETUP else "play",
+            "phase": phases.Phase.SETUP if s.phase == PHASE_SETUP else phases.Phase.PLAY,
             "setup_step": _STEPS[s.setup_step],
             "leader": s.leader,
             "redealt": [seat for seat in range(s.players) if (s.redealt >> seat) & 1],

@@ -48,6 +48,15 @@ from solver.game.bout import Pair, check_reachable, check_turn, place_cards
 from solver.game.cards import Card, Rank, Suit, deck
 from solver.game.errors import CardError, ErrorCode, NotYourTurnError, PositionError, RulesError, TanError
 from solver.game.moves import Move
+from solver.game.phases import (
+    Phase,
+    all_trumps_win,
+    final_scores,
+    game_loser,
+    redeal_offered,
+    secret_decision,
+    trump_ace_loses,
+)
 from solver.game.reference import Game, SetupState
 from solver.game.rules import PRESETS, Rules
 
@@ -240,6 +249,8 @@ class Position:
         known = self.known or tuple(() for _ in range(self.players))
         object.__setattr__(self, "known", tuple(tuple(sorted(cards)) for cards in known))
         object.__setattr__(self, "in_stock", tuple(sorted(self.in_stock)))
+        # Held as a `Phase`, whether given as one or as its text.
+        object.__setattr__(self, "phase", _phase(self.phase))
         self._validate()
 
     # -- JSON -----------------------------------------------------------------------
@@ -286,7 +297,7 @@ class Position:
             finished=tuple(_seats(data.get("finished", []), "finished")),
             # Only a defence fills the discard pile, so that is the default (docs/rules.md §1.4).
             defended_once=_bool(data.get("defended_once", bool(discard)), "defended_once"),
-            phase=_phase(data.get("phase", "play")),
+            phase=_phase(data.get("phase", Phase.PLAY)),
             setup=_setup(data.get("setup")),
             in_stock=tuple(_cards(data.get("in_stock", []), "in_stock")),
             match=_match(data.get("match")),
@@ -343,7 +354,7 @@ class Position:
             ),
             finished=tuple(game.finished),
             defended_once=game.defended_once,
-            phase=game.phase if not game.over else "play",
+            phase=game.phase if not game.over else Phase.PLAY,
             setup=_setup_view(game, seat),
             in_stock=tuple(game.in_stock[seat]),
             match=match,
@@ -416,7 +427,7 @@ class Position:
             self.to_move,
             sitting_out=self._sitting_out(),
         )
-        if self.phase == "setup":
+        if self.phase is Phase.SETUP:
             self._check_setup()
             return
         if self.setup is not None:
@@ -497,7 +508,8 @@ class Position:
             raise PositionError(f"setup.step: {setup.step} needs {option[setup.step]} on",
                                 ErrorCode.INCONSISTENT_TURN)
         if setup.step == "redeal":
-            if mover in setup.redealt or self.stock - 1 < 2 * h:
+            # Whether this seat holds a trump is asked next, so the message can say which refusal it is.
+            if not redeal_offered(rules, False, mover in setup.redealt, self.stock):
                 raise PositionError(
                     f"setup: seat {mover} may not redeal (redealt already, or the stock is short)",
                     ErrorCode.INCONSISTENT_TURN,
@@ -563,7 +575,13 @@ class Position:
     def over(self) -> bool:
         """The game has ended (a position in its setup may also have nobody to move: another seat
         decides in secret)."""
-        return self.to_move is None and self.phase == "play"
+        return self.to_move is None and self.phase is Phase.PLAY
+
+    @property
+    def waiting(self) -> bool:
+        """Another seat is making a setup decision this seat may not see (docs/rules.md §1.7): the
+        game is not over, but nobody is to move as far as this seat can tell."""
+        return self.to_move is None and self.phase is Phase.SETUP
 
     def final_scores(self) -> list[float]:
         """docs/rules.md §1.5 scores of a finished game (`to_move` null), as far as this seat can tell.
@@ -582,15 +600,12 @@ class Position:
             raise TanError("the game is not over: it has no final scores", ErrorCode.INCONSISTENT_TURN)
         won = self._all_trumps_winner()
         if won is not None:
-            return [1.0 if seat == won else 0.0 for seat in range(self.players)]
+            return final_scores(self.players, None, won, ())
         holding = [seat for seat in range(self.players) if self.hand_counts[seat] > 0]
-        loser = self._trump_ace_loser()
-        if loser is None and len(holding) == 1:
-            loser = holding[0]
-        if loser is not None:
-            return [0.0 if seat == loser else 1.0 for seat in range(self.players)]
+        ace_alone = self._trump_ace_loser()
+        loser = game_loser(self.rules, self.stock, holding, () if ace_alone is None else (ace_alone,))
         drawn = set(holding) if holding else set(self.finished[-2:])
-        return [0.5 if seat in drawn else 1.0 for seat in range(self.players)]
+        return final_scores(self.players, loser, None, drawn)
 
     def _all_trumps_winner(self) -> int | None:
         """The seat that won before the first lead with a shown hand of trumps (docs/rules.md §1.7)."""
@@ -598,14 +613,15 @@ class Position:
             return None
         for seat in range(self.players):
             cards = self.hand if seat == self.seat else self.known[seat]
-            full = len(cards) == self.hand_counts[seat] >= self.rules.hand_size
-            if full and all(card.suit == self.trump.suit for card in cards):
+            # Only a hand this seat sees whole; a finished game shows no redeal, none is assumed.
+            whole = len(cards) == self.hand_counts[seat]
+            if whole and all_trumps_win(self.rules, cards, self.trump.suit, redealt=False):
                 return seat
         return None
 
     def _trump_ace_loser(self) -> int | None:
         """The seat that lost holding only the trump ace (docs/rules.md §1.5), if the position shows one."""
-        if not self.rules.trump_ace_last_loses or self.stock > 0:
+        if not trump_ace_loses(self.rules, self.stock):
             return None
         ace = Card(Rank.ACE, self.trump.suit)
         for seat in range(self.players):
@@ -729,7 +745,7 @@ class Position:
 
     def _setup_state(self, offered: list[list[Card]]) -> SetupState | None:
         setup = self.setup
-        if self.phase != "setup" or setup is None:
+        if self.phase is not Phase.SETUP or setup is None:
             return None
         if setup.step is None:
             raise PositionError(
@@ -905,10 +921,11 @@ def _known(value: Any, players: int) -> tuple[tuple[Card, ...], ...]:
     return tuple(known)
 
 
-def _phase(value: Any) -> str:
-    if value not in ("setup", "play"):
-        raise PositionError(f"phase must be setup or play, not {value!r}")
-    return str(value)
+def _phase(value: Any) -> Phase:
+    try:
+        return Phase(value)
+    except ValueError:
+        raise PositionError(f"phase must be setup or play, not {value!r}") from None
 
 
 def _optional_seat(value: Any, name: str) -> int | None:
@@ -983,14 +1000,14 @@ def _match(value: Any) -> MatchInfo | None:
 
 def _secret_decision(game: Game, seat: int) -> bool:
     """Another seat is deciding whether to redeal or to swap: nobody else may see that it is."""
-    secret = game.setup_step in ("redeal", "swap") and game.to_move != seat
-    return game.phase == "setup" and not game.over and secret
+    secret = secret_decision(game.setup_step) and game.to_move != seat
+    return game.phase is Phase.SETUP and not game.over and secret
 
 
 def _setup_view(game: Game, seat: int) -> SetupView | None:
     """What `seat` sees of a game's pending setup: the step only if the decision is public or its
     own, the offered hands only to the seat picking (docs/rules.md §1.7)."""
-    if game.phase != "setup" or game.over:
+    if game.phase is not Phase.SETUP or game.over:
         return None
     step = None if _secret_decision(game, seat) else game.setup_step
     sets = game.redeal_sets if step == "pick" and game.to_move == seat else None

@@ -29,6 +29,7 @@ from typing import Any
 from solver.game.cards import Card, deck, parse_cards
 from solver.game.errors import CardError, ErrorCode, MoveError, TanError
 from solver.game.moves import Action, Move
+from solver.game.phases import Phase, seen_by
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -145,9 +146,7 @@ class Record:
         by_ply = {ply: tuple(cards) for ply, cards in draws}
         events: list[Event] = []
         for ply, (mover, move) in enumerate(history):
-            if move.action is Action.KEEP and mover != seat:
-                pass  # another seat's keep is secret
-            else:
+            if seen_by(move, mover, seat):  # not another seat's keep, which is secret
                 events.append(Play(mover, move))
             if ply in by_ply:
                 events.append(Draw(by_ply[ply]))
@@ -260,7 +259,7 @@ class Record:
     def _skip_secret_keeps(self, world: Game, event: Play) -> None:
         """Another seat's setup decision the record's seat could not see: it kept, unless the event
         is that decision."""
-        while world.phase == "setup" and not world.over and world.to_move not in (None, self.seat):
+        while world.phase is Phase.SETUP and not world.over and world.to_move not in (None, self.seat):
             if world.to_move == event.seat and event.move.is_setup:
                 return
             world.play(Move.keep(), world.to_move)

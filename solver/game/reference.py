@@ -10,8 +10,10 @@ Each action has three faces, as in pokerkit: `verify()` raises with the
 reason a move is refused, `can()` answers a bool, `play()` applies a move and
 returns a `MoveRecord`.
 
-Questions that need only public fields (whose turn, the attack limit, what
-a table may hold) live in `solver.game.bout`, shared with positions.
+Questions that need only public fields live beside it, shared with positions:
+whose turn, the attack limit and what a table may hold in `solver.game.bout`;
+the phases, a redeal offered, a win by trumps, the loser and the scores in
+`solver.game.phases`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any
 
+from solver.game.bounds import HISTORY_CAP
 from solver.game.bout import (
     Pair,
     attack_limit,
@@ -35,8 +38,15 @@ from solver.game.bout import (
 from solver.game.cards import Card, Rank, Suit, deck, parse_cards
 from solver.game.chance import ChanceRng
 from solver.game.errors import ErrorCode, GameOverError, IllegalMoveError, NotYourTurnError, PositionError
-from solver.game.limits import HISTORY_CAP
 from solver.game.moves import Action, Move
+from solver.game.phases import (
+    Phase,
+    all_trumps_win,
+    final_scores,
+    game_loser,
+    redeal_offered,
+    trump_ace_loses,
+)
 from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
 
 __all__ = [
@@ -75,9 +85,6 @@ class MoveRecord:
 
 # -- the game -------------------------------------------------------------------------
 
-SETUP = "setup"  # before the first lead (docs/rules.md §1.7)
-PLAY = "play"
-
 
 class Game:
     """A full-information game of bài Tấn / Durak (docs/rules.md), mutable, in plain Python.
@@ -107,7 +114,7 @@ class Game:
     scores: list[float] | None
     plies: int
     # The setup before the first lead (docs/rules.md §1.7) and the game's winner (§1.8).
-    phase: str
+    phase: Phase
     setup_step: str | None
     leader: int
     redealt: set[int]
@@ -145,7 +152,7 @@ class Game:
         self.loser = None
         self.scores = None
         self.plies = 0  # moves played since the deal (or since `from_parts`)
-        self.phase = PLAY
+        self.phase = Phase.PLAY
         self.setup_step = None
         self.leader = 0
         self.redealt = set()
@@ -236,7 +243,7 @@ class Game:
         if not self.rules.has_setup:
             self._start_play()
             return
-        self.phase = SETUP
+        self.phase = Phase.SETUP
         self._redeal_index = 0
         self._advance_setup()
 
@@ -247,12 +254,8 @@ class Game:
 
     def _may_redeal(self, seat: int) -> bool:
         """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card."""
-        return (
-            self.rules.redeal_without_trump
-            and seat not in self.redealt
-            and not any(card.suit == self.trump_suit for card in self.hands[seat])
-            and len(self.stock) - 1 >= 2 * self.rules.hand_size
-        )
+        holds_trump = any(card.suit == self.trump_suit for card in self.hands[seat])
+        return redeal_offered(self.rules, holds_trump, seat in self.redealt, len(self.stock))
 
     def _low_trump(self) -> Card:
         """The lowest trump of the deck: the 2 in 52 cards, the 6 in 36."""
@@ -274,8 +277,7 @@ class Game:
         if self.rules.all_trumps_wins:
             for seat in order:
                 hand = self.hands[seat]
-                if (seat not in self.redealt and len(hand) >= self.rules.hand_size
-                        and all(card.suit == self.trump_suit for card in hand)):
+                if all_trumps_win(self.rules, hand, self.trump_suit, seat in self.redealt):
                     self.known[seat] |= hand  # shown to claim the win
                     self.winner = seat
                     self._end_setup()
@@ -375,7 +377,7 @@ class Game:
 
     def _start_play(self) -> None:
         """The first bout begins with the seat that leads (docs/rules.md §1.7, step 5)."""
-        self.phase = PLAY
+        self.phase = Phase.PLAY
         self.setup_step = None
         self._start_bout(self.leader)
         self._check_trump_ace()
@@ -507,7 +509,7 @@ class Game:
                 "setup: a game in its setup needs the seat to move",
                 ErrorCode.INCONSISTENT_TURN,
             )
-        self.phase = SETUP
+        self.phase = Phase.SETUP
         self.setup_step = setup.step
         self.leader = setup.leader
         self.redealt = set(setup.redealt)
@@ -555,10 +557,7 @@ class Game:
             holding = [seat for seat in self._active() if self.hands[seat]]
             ace = Card(Rank.ACE, self.trump_suit)
             aces = [seat for seat in holding if self.hands[seat] == {ace}]
-            if self.rules.trump_ace_last_loses and not self.stock and aces:
-                loser = aces[0]
-            elif len(holding) == 1:
-                loser = holding[0]
+            loser = game_loser(self.rules, len(self.stock), holding, aces)
         elif loser not in range(self.players):
             raise PositionError(
                 f"loser: no seat {loser} in a {self.players}-seat game",
@@ -659,7 +658,7 @@ class Game:
         """Every legal move of the seat to move, sorted; [] once the game is over."""
         if self.over or self.to_move is None:
             return []
-        if self.phase == SETUP:
+        if self.phase is Phase.SETUP:
             return self._setup_moves()
         hand = self.hands[self.to_move]
         phase = self._phase()
@@ -714,7 +713,7 @@ class Game:
                 f"seat {seat} cannot {move}: it is seat {self.to_move}'s turn "
                 f"({role_of(self.to_move, self.attacker, self.defender)})"
             )
-        if self.phase == SETUP or move.is_setup:
+        if self.phase is Phase.SETUP or move.is_setup:
             if move not in self.legal_moves():
                 raise IllegalMoveError(f"seat {seat} cannot {move} now: {self._setup_situation()}")
             return move
@@ -744,7 +743,7 @@ class Game:
         return move
 
     def _setup_situation(self) -> str:
-        if self.phase != SETUP:
+        if self.phase is not Phase.SETUP:
             return "the setup is over, the game is being played"
         if self.setup_step == "redeal":
             return "seat may redeal (show its trumpless hand and pick a new one) or keep"
@@ -827,7 +826,7 @@ class Game:
         mover = self.to_move
         assert mover is not None
         self.drawn = [[] for _ in range(self.players)]
-        if self.phase == SETUP:
+        if self.phase is Phase.SETUP:
             self._play_setup(move, mover)
             self.plies += 1
             return MoveRecord(mover, move, game_over=self.over)
@@ -1007,7 +1006,7 @@ class Game:
 
     def _check_trump_ace(self) -> bool:
         """thối A chủ (docs/rules.md §1.5): an active seat holding only the trump ace, stock empty, loses."""
-        if not self.rules.trump_ace_last_loses or self.stock:
+        if not trump_ace_loses(self.rules, len(self.stock)):
             return False
         ace = Card(Rank.ACE, self.trump_suit)
         for seat in self._active():
@@ -1045,11 +1044,7 @@ class Game:
     def _scores(self) -> list[float]:
         """docs/rules.md §1.5: loser 0, others 1; no loser: seats active when the last bout began 0.5;
         a win by all trumps (§1.7): the winner 1, every other seat 0."""
-        if self.loser is None and self.winner is not None:
-            return [1.0 if seat == self.winner else 0.0 for seat in range(self.players)]
-        if self.loser is not None:
-            return [0.0 if seat == self.loser else 1.0 for seat in range(self.players)]
-        return [0.5 if seat in self._bout_active else 1.0 for seat in range(self.players)]
+        return final_scores(self.players, self.loser, self.winner, self._bout_active)
 
     # -- copies and views -----------------------------------------------------------
 

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from solver.game.bounds import MAX_SEATS
 from solver.game.errors import RulesError
-from solver.game.limits import MAX_SEATS
 
 __all__ = [
     "OPTION_DOCS",

@@ -7,6 +7,7 @@ from typing import Any
 
 from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.search import Limits, Solver
 from solver.search.beliefs import History
@@ -58,7 +59,7 @@ class SearchPlayer:
         """The searched best move; `last_score` keeps the seat's expected score the search saw."""
         self.last_score = None
         self.last_visits = None
-        if self.setup == "keep" and position.phase == "setup" and Move.keep() in position.legal_moves():
+        if self.setup == "keep" and position.phase is Phase.SETUP and Move.keep() in position.legal_moves():
             return Move.keep()
         hint = self.solver.hint(position, self.limits, seed=seed, history=history)
         self.last_score = hint.evaluation.score

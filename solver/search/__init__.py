@@ -6,7 +6,7 @@ Cython search draws worlds from.
 """
 
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
-from solver.search.limits import Limits, LimitsError, StopFlag
+from solver.search.budget import Limits, LimitsError, StopFlag
 from solver.search.sampling import Root, prepare
 from solver.search.solver import ALGORITHMS, POLICIES, Solver
 

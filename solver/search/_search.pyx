@@ -867,7 +867,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
-    `stop`: a one-byte buffer another thread may set non-zero (`solver.search.limits.StopFlag`);
+    `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
     the search then ends within an iteration, with what it has found so far.
     `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
     `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).

@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from solver.core import CoreGame, encode_move
+from solver.game.bounds import MAX_SEATS
 from solver.game.cards import Card
-from solver.game.limits import MAX_SEATS
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
@@ -175,7 +176,7 @@ class HistoryReader:
         for seat in range(before.players):
             if seat == self.seat:
                 continue
-            if mover == seat and before.phase == "play":
+            if mover == seat and before.phase is Phase.PLAY:
                 role = _role(before, seat)
                 self.rows.append((_DECIDE, seat, 0, 0, 0, len(self.states), encode_move(move), role))
                 self.states.append(snapshot if snapshot is not None else decision_snapshot(before))

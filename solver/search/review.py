@@ -35,12 +35,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search.answers import Hint, MoveValue
 from solver.search.beliefs import History, HistoryReader
-from solver.search.limits import Limits
+from solver.search.budget import Limits
 from solver.search.solver import Solver
 
 __all__ = [
@@ -114,7 +115,7 @@ def decisions(record: Record) -> list[Decision]:
     reader = HistoryReader(record.seat, record.trump)
 
     def watch(index: int, event: Play, before: Game, after: Game) -> None:
-        if event.seat == record.seat and before.phase == "play":
+        if event.seat == record.seat and before.phase is Phase.PLAY:
             position = Position.from_game(before, record.seat)
             found.append(Decision(index, before.plies, position, event.move, reader.history()))
         reader.observe(event.seat, event.move, before, after)

@@ -17,6 +17,7 @@ from typing import Any
 from solver.core import CoreGame
 from solver.game.errors import ErrorCode, PositionError
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.search import _search
 
@@ -50,7 +51,7 @@ class Root:
 def prepare(position: Position | dict[str, Any]) -> Root:
     """The sampler of the worlds consistent with `position` (a `Position` or its JSON)."""
     pos = position if isinstance(position, Position) else Position.from_json(position)
-    if pos.phase == "setup" and pos.to_move is None:
+    if pos.waiting:
         raise PositionError(
             "another seat is making a setup decision in secret: this seat cannot search until it is made",
             ErrorCode.INCONSISTENT_TURN,
@@ -72,7 +73,7 @@ def prepare(position: Position | dict[str, Any]) -> Root:
         passed=list(pos.passed),
         finished=list(pos.finished),
         defended_once=pos.defended_once,
-        setup=pos.setup if pos.phase == "setup" else None,
+        setup=pos.setup if pos.phase is Phase.SETUP else None,
     )
     sampler = _search.Sampler(
         template,

@@ -21,13 +21,14 @@ from typing import Any
 
 from solver.core import decode_move
 from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanError
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.search import _search
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
+from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.learned import ModelFile, model_for
-from solver.search.limits import Limits, StopFlag
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -280,7 +281,7 @@ class Solver:
         by `history` as an evaluation with the same seed weighs them (its `cards`)."""
         pos = position if isinstance(position, Position) else Position.from_json(position)
         known = {seat: pos.known[seat] for seat in range(pos.players) if seat != pos.seat}
-        if pos.phase == "setup" and pos.to_move is None:
+        if pos.waiting:
             # Another seat decides in secret (docs/rules.md §1.7): no world is drawn until it has.
             return Tracker(pos.seat, pos.discard, known, uniform_card_chances(pos))
         beliefs = self._believe(prepare(pos), history, seed)
@@ -289,7 +290,7 @@ class Solver:
 
     def _believe(self, root: Root, history: History | None, seed: int) -> Beliefs:
         """The worlds the search draws: weighed by `history` when beliefs are on."""
-        weighed = history if self.beliefs and root.position.phase == "play" else None
+        weighed = history if self.beliefs and root.position.phase is Phase.PLAY else None
         return weigh(root, weighed, self.model, self.particles, _seed_of(seed, 1 << 20))
 
     # -- search --------------------------------------------------------------------------

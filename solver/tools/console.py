@@ -17,6 +17,7 @@ from solver.game.cards import Card, Suit
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import GameResult, Match
 from solver.game.moves import Action, Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import PRESETS, Rules
@@ -425,7 +426,7 @@ class TerminalGame:
 
     def _situation(self) -> str:
         game = self.game
-        if game.phase == "setup":
+        if game.phase is Phase.SETUP:
             return self._setup_situation()
         if not game.table:
             return "you lead"

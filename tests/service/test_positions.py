@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from service.deps import services_of
+from service.errors import CATALOGUE, ServiceCode
 from service.main import VERSION
-from solver.game.errors import ErrorCode
 from solver.game.position import Position
 from solver.game.rules import OPTION_DOCS, PRESETS
 from solver.search import Limits
@@ -70,13 +70,14 @@ def test_index_page_and_docs(client: TestClient) -> None:
     ):
         assert path in schema["paths"]
     assert "examples" in schema["components"]["schemas"]["HintRequest"]
-    codes = schema["components"]["schemas"]["ErrorCode"]["enum"]
-    assert codes == [code.value for code in ErrorCode]  # the manual lists the whole catalogue
+    components = schema["components"]["schemas"]
+    codes = components["ErrorCode"]["enum"] + components["ServiceCode"]["enum"]
+    assert codes == [code.value for code in CATALOGUE]  # the manual lists the whole catalogue
 
 
 def test_error_answers_use_the_catalogue(client: TestClient) -> None:
-    assert error(client.get("/v1/nowhere"), 404, ErrorCode.NOT_FOUND)
-    assert error(client.delete("/v1/rules"), 405, ErrorCode.METHOD_NOT_ALLOWED)
+    assert error(client.get("/v1/nowhere"), 404, ServiceCode.NOT_FOUND)
+    assert error(client.delete("/v1/rules"), 405, ServiceCode.METHOD_NOT_ALLOWED)
 
 
 def test_rules_lists_presets_and_every_option(client: TestClient) -> None:

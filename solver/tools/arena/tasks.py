@@ -23,6 +23,7 @@ from solver.game.cards import Card
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import Match
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
@@ -170,7 +171,7 @@ def _play(game: Game, move: Move, seat: int, readers: Sequence[HistoryReader | N
         return
     before = game.clone()
     game.play(move, seat)
-    others = before.phase == "play" and any(reader.seat != seat for reader in watching)
+    others = before.phase is Phase.PLAY and any(reader.seat != seat for reader in watching)
     snapshot = decision_snapshot(before) if others else None
     for reader in watching:
         reader.observe(seat, move, before, game, snapshot)
@@ -199,7 +200,7 @@ def _play_match(
         if any(reader is not None for reader in readers):
             before = game.clone()
             match.play(move, seat)
-            others = before.phase == "play" and any(r is not None and r.seat != seat for r in readers)
+            others = before.phase is Phase.PLAY and any(r is not None and r.seat != seat for r in readers)
             snapshot = decision_snapshot(before) if others else None
             if match.game is game:
                 for reader in readers:

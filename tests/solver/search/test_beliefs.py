@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from solver.game.bounds import MAX_SEATS
 from solver.game.cards import Card
-from solver.game.limits import MAX_SEATS
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck

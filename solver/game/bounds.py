@@ -1,4 +1,5 @@
-"""Limits shared by the readable rules and the Cython core, defined once.
+"""Bounds on a game's size shared by the readable rules and the Cython core, defined once:
+most seats, most bout starts remembered, most table cards, most legal moves.
 
 The build (setup.py) hands each name of `C_CONSTANTS` to the C compiler as
 `TAN_<NAME>`, where the core sizes its arrays by them; the readable engine and

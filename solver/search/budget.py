@@ -1,4 +1,5 @@
-"""Search limits: iterations, time, or both, whichever comes first (docs/api.md §3)."""
+"""A search's budget: `Limits` (iterations, time, or both, whichever comes first, docs/api.md §3)
+and the `StopFlag` that ends a search early."""
 
 from __future__ import annotations
 
