@@ -483,6 +483,8 @@ ctypedef struct Tree:
     long seat_losses[MAX_SEATS]
     long iterations
     long worlds
+    long solve_nodes         # nodes of the endgames solved inside the tree
+    long solves_skipped      # endgames played out because the solves had taken their share
     int failed
 
 
@@ -537,6 +539,7 @@ ctypedef struct SearchParams:
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
+    long exact_average       # the solves' nodes an iteration may take on average (0: no bound)
     const ValueNet* value    # a learned value for the leaves (NULL: play them out)
     int value_depth          # greedy plies played before the value is asked
     double value_mix         # the value's weight against a playout's result (1: no playout)
@@ -576,15 +579,27 @@ cdef int endgame_scores(Solver* sv, const State* s, double* scores, long budget)
     return 1
 
 
-cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* p,
+cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* p, Tree* t,
                                double* scores) noexcept nogil:
-    """Exact scores of a small perfect-information world instead of a playout (0 if not solved)."""
-    cdef int seat, cards = 0
+    """Exact scores of a small perfect-information world instead of a playout (0 if not solved).
+
+    The solves of a search may take `exact_average` nodes an iteration on average (and one
+    solve's budget besides): past that, worlds are played out until the iterations catch up,
+    so an endgame where every world needs a hard solve costs no more than a small factor of
+    an opening's iteration (a solve that runs out of its budget counts all the same)."""
+    cdef int seat, cards = 0, solved
     if sv == NULL or not is_perfect_information(st):
         return 0
     for seat in range(st.players):
         cards += tan_popcount(st.hands[seat])
-    return cards <= p.exact_cards and endgame_scores(sv, st, scores, p.exact_budget)
+    if cards > p.exact_cards:
+        return 0
+    if p.exact_average > 0 and t.solve_nodes > p.exact_average * (t.iterations + 1) + p.exact_budget:
+        t.solves_skipped += 1
+        return 0
+    solved = endgame_scores(sv, st, scores, p.exact_budget)
+    t.solve_nodes += sv.nodes
+    return solved
 
 
 cdef enum:
@@ -667,7 +682,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
-            if depth > 0 and solved_endgame(sv, &st, p, scores):
+            if depth > 0 and solved_endgame(sv, &st, p, t, scores):
                 done = 1
                 break
             n = gen_moves(&st, moves)
@@ -750,7 +765,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             depth += 1
             node = child
         # Simulation.
-        if not done and not solved_endgame(sv, &st, p, scores):
+        if not done and not solved_endgame(sv, &st, p, t, scores):
             leaf_scores(&st, p, rng, scores)
         # Backpropagation (max^n: each node keeps its mover's reward).
         for i in range(depth):
@@ -862,7 +877,7 @@ _PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
                double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
-               int exact_cards=10, long exact_budget=20000,
+               int exact_cards=10, long exact_budget=20000, long exact_average=256,
                unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
                double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
@@ -901,6 +916,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.resample = resample
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget
+    p.exact_average = exact_average
     if not 0.0 <= value_mix <= 1.0 or value_depth < 0:
         raise ValueError("value_mix must lie in [0, 1] and value_depth must not be negative")
     p.value = &value.net if value is not None else NULL

@@ -94,7 +94,9 @@ class Solver:
     a model of a heuristic opponent (much stronger against such players, weaker
     against searching ones: see BENCHMARKS.md);
     `exact_cards`: determinized endgames with at most this many cards in hand
-    are solved exactly instead of played out; `exact_root`: a root with nothing
+    are solved exactly instead of played out (`exact_budget` nodes each at most, and on average
+    at most `exact_average` nodes an iteration over the search, 0: no bound, so an endgame where
+    every world needs a hard solve does not make iterations a thousand times dearer); `exact_root`: a root with nothing
     hidden is solved exactly (off only to test the tree search itself) unless
     that takes more than `exact_root_nodes` nodes or the time limit, when the
     tree search answers instead; `practical`: when that solve finds several
@@ -128,6 +130,7 @@ class Solver:
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
+        exact_average: int = 256,
         exact_root: bool = True,
         exact_root_nodes: int = 2_000_000,
         practical: bool = True,
@@ -160,6 +163,9 @@ class Solver:
         self.pimc_worlds = pimc_worlds
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
+        if isinstance(exact_average, bool) or not isinstance(exact_average, int) or exact_average < 0:
+            raise TanError(f"exact_average must be a whole number ≥ 0, not {exact_average!r}", ErrorCode.BAD_ALGORITHM)
+        self.exact_average = exact_average
         self.exact_root = exact_root
         self.exact_root_nodes = exact_root_nodes
         self.practical = practical
@@ -338,6 +344,7 @@ class Solver:
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards if exact_cards is None else exact_cards,
                 exact_budget=self.exact_budget,
+                exact_average=self.exact_average,
                 stop=self.stop.buffer if self.stop is not None else None,
                 value=net.net if net is not None else None,
                 value_depth=self.value_depth,
