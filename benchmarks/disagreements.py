@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game.moves import Move
+from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
@@ -88,7 +89,7 @@ def disagreements(
         for ply, (seat, notation) in enumerate(record["moves"]):
             if len(found) >= decisions:
                 break
-            if game.phase == "play" and len(game.legal_moves()) > 1:
+            if game.phase == Phase.PLAY and len(game.legal_moves()) > 1:
                 position = Position.from_game(game, seat)
                 history = readers[seat].history() if readers[seat] is not None else None
                 decision_seed = hash((seed, record["deal"], record["rotation"], ply)) & (2**63 - 1)
