@@ -102,7 +102,8 @@ def disagreements(
                         after_readers = _copy_readers(readers)
                         _play(after, choice, seat, after_readers)
                         scores = [
-                            _continue(after, after_readers, follow, decision_seed + r)[seat] for r in range(replays)
+                            _continue(after, after_readers, follow, decision_seed + r)[seat]
+                            for r in range(replays)
                         ]
                         means.append(statistics.fmean(scores))
                     found.append({
@@ -118,7 +119,8 @@ def disagreements(
         "continue_iterations": continue_iterations, "seed": seed,
         "decisions_asked": asked, "disagreements": len(found),
         "agreement": round(1 - len(found) / asked, 4) if asked else None,
-        "high_better": sum(1 for gain in gains if gain > 0), "low_better": sum(1 for gain in gains if gain < 0),
+        "high_better": sum(1 for gain in gains if gain > 0),
+        "low_better": sum(1 for gain in gains if gain < 0),
         "mean_gain": round(statistics.fmean(gains), 4) if gains else None,
         "gain_ci95": round(1.96 * statistics.stdev(gains) / len(gains) ** 0.5, 4) if len(gains) > 1 else None,
         "items": found,

@@ -43,7 +43,8 @@ def endgame_positions(preset: str, count: int, seed: int) -> list[tuple[dict[str
         opening = Position.from_game(game, game.to_move).to_json()
         while not game.over:
             cards = sum(len(hand) for hand in game.hands)
-            if not game.stock and 14 <= cards <= 24 and game.to_move is not None and len(game.legal_moves()) > 1:
+            chooses = game.to_move is not None and len(game.legal_moves()) > 1
+            if not game.stock and 14 <= cards <= 24 and chooses:
                 pairs.append((opening, Position.from_game(game, game.to_move).to_json()))
                 break
             game.play(rng.choice(game.legal_moves()), game.to_move)
@@ -56,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--iterations", type=int, default=500)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--exact-average", type=int, default=None, help="the solver option (default: its own)")
+    parser.add_argument("--exact-average", type=int, default=None,
+                        help="the solver's option (default: its own)")
     parser.add_argument("--output", type=Path)
     args = parser.parse_args(argv)
     options = {} if args.exact_average is None else {"exact_average": args.exact_average}

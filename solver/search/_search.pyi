@@ -4,6 +4,7 @@ import numpy as np
 
 from solver.core import CoreGame
 from solver.game.rules import Rules
+from solver.search._model import PolicyModel, ValueModel
 from solver.search.results import ExactSolution, SearchResult
 
 class Sampler:
@@ -39,8 +40,17 @@ def run_search(
     worlds: int = ...,
     exact_cards: int = ...,
     exact_budget: int = ...,
+    exact_average: int = ...,
     stop: bytearray | None = ...,
+    value: ValueModel | None = ...,
+    value_depth: int = ...,
+    value_mix: float = ...,
+    policy_net: PolicyModel | None = ...,
+    policy_uses: int = ...,
 ) -> SearchResult: ...
+def greedy_examples(
+    template: CoreGame, games: int, seed: int, noise: int = ..., share: float = ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def solve_exact(
     game: CoreGame, hero: int, budget: int = 0, time_ms: float = 0, stop: bytearray | None = None
 ) -> ExactSolution: ...

@@ -39,9 +39,8 @@ class ModelFile:
         self.players: int = int(data["players"])
         self.net: ValueModel | PolicyModel
         if self.kind == "value":
-            self.net = ValueModel(
-                data["mean"], data["scale"], data["w1"], data["b1"], data["w2"], data["skip"], float(data["b2"])
-            )
+            self.net = ValueModel(data["mean"], data["scale"], data["w1"], data["b1"], data["w2"],
+                                  data["skip"], float(data["b2"]))
         else:
             self.net = PolicyModel(data["weights"], float(data.get("temperature", 1.0)))
 

@@ -24,6 +24,7 @@ from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanEr
 from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.search import _search
+from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.budget import Limits, StopFlag
@@ -96,9 +97,9 @@ class Solver:
     `exact_cards`: determinized endgames with at most this many cards in hand
     are solved exactly instead of played out (`exact_budget` nodes each at most, and on average
     at most `exact_average` nodes an iteration over the search, 0: no bound, so an endgame where
-    every world needs a hard solve does not make iterations a thousand times dearer); `exact_root`: a root with nothing
-    hidden is solved exactly (off only to test the tree search itself) unless
-    that takes more than `exact_root_nodes` nodes or the time limit, when the
+    every world needs a hard solve does not make iterations a thousand times dearer);
+    `exact_root`: a root with nothing hidden is solved exactly (off only to test the tree
+    search itself) unless that takes more than `exact_root_nodes` nodes or the time limit, when the
     tree search answers instead; `practical`: when that solve finds several
     moves of the best value and it is not a win, the tree search (solving
     nothing exactly) orders them, so that a lost or drawn position is played
@@ -113,9 +114,9 @@ class Solver:
     rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
     `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
     only what its mover sees) for the other seats' modelled moves instead of the greedy
-    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `stop`: a flag another thread may set to end every search of this solver at
-    once, with what it has found so far (an exact solve then gives way to the tree search, which
-    stops too).
+    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `stop`: a flag
+    another thread may set to end every search of this solver at once, with what it has found
+    so far (an exact solve then gives way to the tree search, which stops too).
     """
 
     def __init__(
@@ -164,7 +165,8 @@ class Solver:
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
         if isinstance(exact_average, bool) or not isinstance(exact_average, int) or exact_average < 0:
-            raise TanError(f"exact_average must be a whole number ≥ 0, not {exact_average!r}", ErrorCode.BAD_ALGORITHM)
+            raise TanError(f"exact_average must be a whole number ≥ 0, not {exact_average!r}",
+                           ErrorCode.BAD_ALGORITHM)
         self.exact_average = exact_average
         self.exact_root = exact_root
         self.exact_root_nodes = exact_root_nodes
@@ -176,14 +178,16 @@ class Solver:
         if not isinstance(value, bool):
             raise TanError(f"value must be true or false, not {value!r}", ErrorCode.BAD_ALGORITHM)
         if isinstance(value_depth, bool) or not isinstance(value_depth, int) or value_depth < 0:
-            raise TanError(f"value_depth must be a whole number ≥ 0, not {value_depth!r}", ErrorCode.BAD_ALGORITHM)
-        if isinstance(value_mix, bool) or not isinstance(value_mix, int | float) or not 0.0 <= value_mix <= 1.0:
+            raise TanError(f"value_depth must be a whole number ≥ 0, not {value_depth!r}",
+                           ErrorCode.BAD_ALGORITHM)
+        if isinstance(value_mix, bool) or not isinstance(value_mix, int | float) or not 0 <= value_mix <= 1:
             raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
         for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
                            ("policy_prior", policy_prior)):
             if not isinstance(flag, bool):
                 raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
-        self.policy_uses = (1 if policy_opponent else 0) | (2 if policy_playouts else 0) | (4 if policy_prior else 0)
+        self.policy_uses = ((1 if policy_opponent else 0) | (2 if policy_playouts else 0)
+                            | (4 if policy_prior else 0))
         self.value = value
         self.value_depth = value_depth
         self.value_mix = float(value_mix)
@@ -326,8 +330,11 @@ class Solver:
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
                       for t in range(self.threads)]
 
-        net = self._net(root)
-        policy = self._policy(root)
+        net_file, policy_file = self._net(root), self._policy(root)
+        net = net_file.net if net_file is not None else None
+        policy = policy_file.net if policy_file is not None else None
+        assert net is None or isinstance(net, ValueModel)
+        assert policy is None or isinstance(policy, PolicyModel)
 
         def one(thread: int) -> SearchResult:
             return _search.run_search(
@@ -346,10 +353,10 @@ class Solver:
                 exact_budget=self.exact_budget,
                 exact_average=self.exact_average,
                 stop=self.stop.buffer if self.stop is not None else None,
-                value=net.net if net is not None else None,
+                value=net,
                 value_depth=self.value_depth,
                 value_mix=self.value_mix,
-                policy_net=policy.net if policy is not None else None,
+                policy_net=policy,
                 policy_uses=self.policy_uses,
             )
 

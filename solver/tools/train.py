@@ -29,11 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from solver.core import CoreGame
+from solver.core import CoreGame, decode_move
 from solver.game.cards import Card
 from solver.game.rules import PRESETS, Rules
 from solver.search import _search
-from solver.core import decode_move
 from solver.search._model import FEATURES, POLICY_ACTIVE, POLICY_FEATURES, features, policy_features
 from solver.search.learned import FORMAT
 from solver.tools.arena import read_results
@@ -89,8 +88,9 @@ def examples(records: Iterable[Mapping[str, Any]]) -> Examples:
 def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) -> Examples:
     """Examples from `games` greedy games played on the core (a random move `noise` times in 64),
     numbered after any recorded deal so the held-out fifth takes its share of them too."""
-    template = CoreGame.deal(rules, players, list(range(rules.deck)) if rules.deck == 52 else
-                             [suit * 13 + rank for suit in range(4) for rank in range(13 - rules.deck // 4, 13)])
+    low = 13 - rules.deck // 4
+    deck = [suit * 13 + rank for suit in range(4) for rank in range(low, 13)]
+    template = CoreGame.deal(rules, players, deck)
     x, y, game = _search.greedy_examples(template, games, seed, noise)
     return Examples(x, y, game + 1_000_000)
 
@@ -242,7 +242,8 @@ def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
             features_[d, m, : len(on)] = on
             legal[d, m] = True
             target[d, m] = shares[m]
-    return Decisions(features_, legal, target, np.asarray(deals, dtype=np.int64), np.asarray(greedy, dtype=np.int64))
+    return Decisions(features_, legal, target, np.asarray(deals, dtype=np.int64),
+                     np.asarray(greedy, dtype=np.int64))
 
 
 def _policy_probabilities(theta: np.ndarray, data: Decisions) -> np.ndarray:
@@ -260,14 +261,16 @@ def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float 
     large: the most visited move alone), by cross-entropy and full-batch Adam, holding out the
     decisions of every deal with `deal % holdout == 0`. Deterministic: no random draws."""
     if sharpen != 1.0:
-        target = np.where(data.legal, data.target / np.maximum(data.target.max(axis=1, keepdims=True), 1e-12), 0.0)
-        target = target**sharpen
-        data = Decisions(data.features, data.legal, target / target.sum(axis=1, keepdims=True), data.deal, data.greedy)
+        top = np.maximum(data.target.max(axis=1, keepdims=True), 1e-12)
+        target = np.where(data.legal, data.target / top, 0.0) ** sharpen
+        target /= target.sum(axis=1, keepdims=True)
+        data = Decisions(data.features, data.legal, target, data.deal, data.greedy)
     if not len(data.deal):
         raise ValueError("no decisions to learn from")
     held = data.deal % holdout == 0 if holdout else np.zeros(len(data.deal), dtype=bool)
-    train = Decisions(*(part[~held] for part in (data.features, data.legal, data.target, data.deal, data.greedy)))
-    test = Decisions(*(part[held] for part in (data.features, data.legal, data.target, data.deal, data.greedy)))
+    parts = (data.features, data.legal, data.target, data.deal, data.greedy)
+    train = Decisions(*(part[~held] for part in parts))
+    test = Decisions(*(part[held] for part in parts))
     theta = np.zeros(POLICY_FEATURES)
     m = np.zeros_like(theta)
     v = np.zeros_like(theta)

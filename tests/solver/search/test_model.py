@@ -39,7 +39,8 @@ def test_the_c_features_are_the_readable_ones(preset: str, players: int) -> None
     for game in random_states(rules, players, seed=players * 7 + len(preset), count=60):
         snapshot = game.snapshot()
         for seat in range(players):
-            assert features(game, seat).tolist() == pytest.approx(world_features(rules, snapshot, seat), abs=1e-12)
+            readable = world_features(rules, snapshot, seat)
+            assert features(game, seat).tolist() == pytest.approx(readable, abs=1e-12)
 
 
 def test_features_are_suit_blind() -> None:
@@ -121,7 +122,8 @@ def test_every_shipped_model_loads_and_says_how_it_was_made() -> None:
         model = load_model(path)
         made = model.data["made_by"]
         assert made["command"].startswith("python -m solver.tools.train")
-        assert made["seed"] is not None and (made["data_sha256"] and made["games"] > 0 or made["greedy_games"] > 0)
+        learned_from = (made["data_sha256"] and made["games"] > 0) or made["greedy_games"] > 0
+        assert made["seed"] is not None and learned_from
         assert model_for(PRESETS[model.rules], model.players, model.kind).name == model.name
         game = random_states(PRESETS[model.rules], model.players, seed=1, count=1)[0]
         if model.kind == "value":

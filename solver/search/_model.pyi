@@ -1,0 +1,25 @@
+"""Type stub of the learned models' C code (solver/search/_model.pyx)."""
+
+from typing import Any
+
+import numpy as np
+
+from solver.core import CoreGame
+
+FEATURES: int
+HIDDEN_MAX: int
+POLICY_FEATURES: int
+POLICY_ACTIVE: int
+
+def features(game: CoreGame, seat: int) -> np.ndarray: ...
+def policy_features(game: CoreGame, code: int) -> list[int]: ...
+
+class ValueModel:
+    hidden: int
+    def __init__(self, mean: Any, scale: Any, w1: Any, b1: Any, w2: Any, skip: Any, b2: float) -> None: ...
+    def value(self, game: CoreGame, seat: int) -> float: ...
+    def scores(self, game: CoreGame) -> list[float] | None: ...
+
+class PolicyModel:
+    def __init__(self, weights: Any, temperature: float = 1.0) -> None: ...
+    def probabilities(self, game: CoreGame) -> dict[int, float]: ...
