@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The fast game core: docs/rules.md over 64-bit card sets, without the interpreter.
 
-This is the same game as `solver/reference.py`, written for speed: a state is
+This is the same game as `solver/game/reference.py`, written for speed: a state is
 a plain struct that copies with one `memcpy`, moves are ints, and whole random
 games run in `nogil` loops. The differential tests drive both implementations
 through random games and hold them to identical moves and states; the rule
