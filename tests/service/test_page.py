@@ -631,7 +631,7 @@ def _key_a_move(page: Page, turn: int) -> None:
 @pytest.mark.parametrize(
     ("viewport", "lang", "how"),
     [
-        (DESKTOP, "vi", "keyboard"),
+        pytest.param(DESKTOP, "vi", "keyboard", marks=pytest.mark.long),
         pytest.param(PHONE, "en", "keyboard", marks=pytest.mark.long),
         (PHONE, "vi", "clicks"),
     ],
