@@ -119,7 +119,7 @@ def minimax(game: CoreGame, hero: int, path: frozenset[tuple[object, ...]] = fro
 
 
 @pytest.mark.parametrize("preset", ["durak", "tan", "perevodnoy"])
-@pytest.mark.parametrize("endgames", [100, pytest.param(700, marks=pytest.mark.long)], ids=lambda n: f"{n}")
+@pytest.mark.parametrize("endgames", [100, pytest.param(700, marks=pytest.mark.long)])
 def test_exact_solver_matches_minimax(preset: str, endgames: int) -> None:
     """The solver's value and every move's value against plain minimax on random endgames; the
     default suite checks the first 100 of the 700 that `-m long` checks."""
