@@ -33,8 +33,9 @@ browser:
 test: build browser
 	$(PY) -m pytest -n 2 -q
 
+# Every sweep whole (its sample included) and the long runs; with `make test`, every test there is.
 test-long: build browser
-	$(PY) -m pytest -n 2 -q -m long
+	$(PY) -m pytest -n 2 -q -m 'long or sampled'
 
 lint: build
 	$(VENV)/bin/ruff check solver service tests benchmarks

@@ -1,4 +1,4 @@
-"""Type stub of the Cython game core (solver/_core.pyx)."""
+"""Type stub of the Cython game core (solver/core/_core.pyx)."""
 
 from typing import Any
 

@@ -2,7 +2,7 @@
 
 `Game` is a full-information game state in ordinary Python sets and lists.
 It is written to be read next to docs/rules.md, not to be
-fast: the Cython core (`solver/_core.pyx`) plays the same game quickly, and
+fast: the Cython core (`solver/core/_core.pyx`) plays the same game quickly, and
 the differential tests hold the two to identical legal-move lists and
 `snapshot()`s on every state.
 

@@ -5,18 +5,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks import calibration
 from solver.cli import main as tan
 from solver.search.calibration import MAPS_FORMAT, ScoreMap
 
+# The arenas' sizes: a deal of each in the default suite, the full arenas under `-m long`.
+SMALL_OR_FULL = pytest.mark.parametrize(
+    "full", [pytest.param(False, id="small"), pytest.param(True, marks=pytest.mark.long, id="full")]
+)
 
-def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path) -> None:
+
+@SMALL_OR_FULL
+def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path, full: bool) -> None:
     games = tmp_path / "games.jsonl"
     assert tan(["arena", "--rules", "durak", "--engines", "ismcts,greedy", "--iterations", "40",
-                "--deals", "4", "--seed", "3", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+                "--deals", "4" if full else "1", "--seed", "3", "--workers", "1", "--out", str(games),
+                "--no-progress"]) == 0
     selfplay = tmp_path / "self.jsonl"
-    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,pimc", "--iterations", "40", "--deals", "2",
-                "--seed", "3", "--workers", "1", "--out", str(selfplay), "--no-progress"]) == 0
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,pimc", "--iterations", "40",
+                "--deals", "2" if full else "1", "--seed", "3", "--workers", "1", "--out", str(selfplay),
+                "--no-progress"]) == 0
     maps_file = tmp_path / "maps.json"
     status = calibration.main([str(games), str(selfplay), "--correct", "--output", str(tmp_path / "r.json"),
                                "--plot", str(tmp_path / "r.png"), "--fit-map", str(maps_file)])
@@ -37,13 +47,15 @@ def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path) 
     assert "durak 2p ismcts vs greedy" in report["groups"]
 
 
-def test_fit_map_against_a_searching_seat_it_is_told_of(tmp_path: Path) -> None:
+@SMALL_OR_FULL
+def test_fit_map_against_a_searching_seat_it_is_told_of(tmp_path: Path, full: bool) -> None:
     """Self-play gives the engine's map against itself when the opponent's label is named."""
     games = tmp_path / "self.jsonl"
     lineup = ('[{"engine": "ismcts", "name": "weighted"}, '
               '{"engine": "ismcts", "beliefs": false, "name": "uniform"}]')
-    assert tan(["arena", "--rules", "durak", "--engines", lineup, "--iterations", "40", "--deals", "3",
-                "--seed", "5", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    assert tan(["arena", "--rules", "durak", "--engines", lineup, "--iterations", "40",
+                "--deals", "3" if full else "1", "--seed", "5", "--workers", "1", "--out", str(games),
+                "--no-progress"]) == 0
     maps_file = tmp_path / "maps.json"
     common = [str(games), "--output", str(tmp_path / "r.json"), "--plot", str(tmp_path / "r.png"),
               "--fit-map", str(maps_file)]

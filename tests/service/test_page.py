@@ -470,7 +470,9 @@ def _axe(page: Page) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("vi", PHONE)])
+@pytest.mark.parametrize(
+    ("lang", "viewport"), [pytest.param("en", DESKTOP, marks=pytest.mark.long), ("vi", PHONE)]
+)
 def test_no_serious_accessibility_findings(
     browser: Browser, server: Server, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -628,7 +630,11 @@ def _key_a_move(page: Page, turn: int) -> None:
 
 @pytest.mark.parametrize(
     ("viewport", "lang", "how"),
-    [(DESKTOP, "vi", "keyboard"), (PHONE, "en", "keyboard"), (PHONE, "vi", "clicks")],
+    [
+        pytest.param(DESKTOP, "vi", "keyboard", marks=pytest.mark.long),
+        pytest.param(PHONE, "en", "keyboard", marks=pytest.mark.long),
+        (PHONE, "vi", "clicks"),
+    ],
     ids=["desktop-vi-keyboard", "phone-en-keyboard", "phone-vi-clicks"],
 )
 def test_a_whole_game(

@@ -31,7 +31,7 @@
  * with -DDURAK_TRACE to print each game (deck, moves, legal-move counts, loser)
  * as a JSON line so another implementation can replay it.
  *
- * Cards are indices suit*13 + rank (rank 0 = '2', as solver/cards.py); a hand
+ * Cards are indices suit*13 + rank (rank 0 = '2', as solver/game/cards.py); a hand
  * is a 64-bit set of indices.
  */
 #include <inttypes.h>

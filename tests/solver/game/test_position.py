@@ -16,6 +16,7 @@ from solver.game.reference import Game, play_random_game
 from solver.game.rules import PRESETS, Rules
 from tests.support.games import twin_games, variants
 from tests.support.positions import endgame_position
+from tests.support.sweeps import sampled
 
 DOCS_EXAMPLE: dict[str, Any] = {
     "rules": "tan",
@@ -373,7 +374,7 @@ FINAL_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("rules", "players"), FINAL_CASES)
+@pytest.mark.parametrize(("rules", "players"), sampled(FINAL_CASES, 6, "final-scores"))
 def test_final_scores_match_the_game(rules: Rules, players: int) -> None:
     """Every seat's view of a finished random game scores it as the game did, except where a
     position cannot tell: more than two seats finishing together in the last bout."""
@@ -418,7 +419,9 @@ def test_final_scores_of_hand_made_endings() -> None:
         finished_position(hand=["7s"], hand_counts=[1, 1], hidden=["8s"], to_move=0).final_scores()
 
 
-@pytest.mark.parametrize(("rules", "players"), list(variants()), ids=lambda x: getattr(x, "preset", x))
+@pytest.mark.parametrize(
+    ("rules", "players"), sampled(variants(), 6, "views"), ids=lambda x: getattr(x, "preset", x)
+)
 def test_every_seat_has_a_valid_position_at_every_state(rules: Rules, players: int) -> None:
     """Under every option and seat count, every reachable state gives every seat a valid position
     that reads back to itself; a world sampled from it shows the seat the same position and, when

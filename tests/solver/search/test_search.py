@@ -119,11 +119,14 @@ def minimax(game: CoreGame, hero: int, path: frozenset[tuple[object, ...]] = fro
 
 
 @pytest.mark.parametrize("preset", ["durak", "tan", "perevodnoy"])
-def test_exact_solver_matches_minimax(preset: str) -> None:
+@pytest.mark.parametrize("endgames", [100, pytest.param(700, marks=pytest.mark.long)])
+def test_exact_solver_matches_minimax(preset: str, endgames: int) -> None:
+    """The solver's value and every move's value against plain minimax on random endgames; the
+    default suite checks the first 100 of the 700 that `-m long` checks."""
     rules = Rules.preset_named(preset)
     rng = random.Random(preset)
     checked = 0
-    while checked < 700:
+    while checked < endgames:
         game = random_endgame(rules, rng, 3)
         if game is None:
             continue
