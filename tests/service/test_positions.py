@@ -37,6 +37,7 @@ STATS_KEYS = {
     "beliefs",
     "ess",
     "calibrated",
+    "model",
 }
 
 

@@ -211,7 +211,7 @@ HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
 MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact"}
 STATS_KEYS = {
     "algorithm", "iterations", "worlds", "time_ms", "iterations_per_s", "stop_reason", "seed", "threads",
-    "beliefs", "ess", "calibrated",
+    "beliefs", "ess", "calibrated", "model",
 }
 
 
