@@ -937,6 +937,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     seat_sq = [0.0] * players
     seat_losses = [0] * players
     total_worlds = 0
+    solve_nodes = 0
+    solves_skipped = 0
     try:
         for w in range(n_worlds):
             if not tree_init(&tree, 1024):
@@ -947,6 +949,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                 search_loop(&sampler.c, &tree, svp, &p, &rng)
             done_iterations += tree.iterations
             total_worlds += tree.worlds
+            solve_nodes += tree.solve_nodes
+            solves_skipped += tree.solves_skipped
             c = tree.nodes[0].first_child
             while c >= 0:
                 move = RootMove(tree.nodes[c].move, tree.nodes[c].visits, tree.nodes[c].reward,
@@ -974,6 +978,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
         seat_sum=tuple(seat_sum),
         seat_sq=tuple(seat_sq),
         seat_losses=tuple(seat_losses),
+        solve_nodes=solve_nodes,
+        solves_skipped=solves_skipped,
     )
 
 

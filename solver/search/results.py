@@ -46,7 +46,9 @@ class SearchResult:
 
     Per seat, over all iterations: `seat_sum` and `seat_sq` the sum and sum of
     squares of its score, `seat_losses` how often it scored 0. `time_ms` is the
-    wall time of the search.
+    wall time of the search; `solve_nodes` the nodes of the endgames it solved
+    inside the tree, `solves_skipped` those it played out because the solves had
+    taken their share (the solver's `exact_average`).
     """
 
     iterations: int
@@ -56,6 +58,8 @@ class SearchResult:
     seat_sum: tuple[float, ...]
     seat_sq: tuple[float, ...]
     seat_losses: tuple[int, ...]
+    solve_nodes: int = 0
+    solves_skipped: int = 0
 
     @classmethod
     def merge(cls, results: Sequence[SearchResult], time_ms: float) -> SearchResult:
@@ -77,6 +81,8 @@ class SearchResult:
             seat_sum=tuple(sum(result.seat_sum[s] for result in results) for s in range(seats)),
             seat_sq=tuple(sum(result.seat_sq[s] for result in results) for s in range(seats)),
             seat_losses=tuple(sum(result.seat_losses[s] for result in results) for s in range(seats)),
+            solve_nodes=sum(result.solve_nodes for result in results),
+            solves_skipped=sum(result.solves_skipped for result in results),
         )
 
 

@@ -366,3 +366,35 @@ def test_a_lost_endgame_is_played_for_the_other_seats_mistakes() -> None:
         assert Solver().hint(position, Limits(iterations=500), seed=1).moves == Solver(practical=False).hint(
             position, Limits(iterations=500), seed=1
         ).moves
+
+
+def _late_endgame(seed: int) -> Position:
+    """A random 2-seat `durak` game played until the stock is empty with 14 to 24 cards in hand."""
+    rules = Rules.from_json("durak")
+    rng = random.Random(seed)
+    while True:
+        game = Game.deal(rules, 2, seed=rng.getrandbits(32))
+        while not game.over:
+            if not game.stock and 14 <= sum(len(hand) for hand in game.hands) <= 24 and len(game.legal_moves()) > 1:
+                return Position.from_game(game, game.to_move)
+            game.play(rng.choice(game.legal_moves()), game.to_move)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_endgames_solved_inside_the_tree_keep_to_their_share(seed: int) -> None:
+    """However hard the worlds' endgames, their solves take at most `exact_average` nodes an iteration
+    on average (and one solve's budget besides); unbounded they take more."""
+    root = prepare(_late_endgame(seed))
+    runs = {
+        average: _search.run_search(root.sampler, iterations=400, time_ms=0, seed=seed, policy="heuristic",
+                                    opponent_policy=0.75, exact_cards=10, exact_budget=20_000,
+                                    exact_average=average)
+        for average in (0, 8)
+    }
+    bounded, unbounded = runs[8], runs[0]
+    assert bounded.iterations == unbounded.iterations == 400
+    assert bounded.solve_nodes <= 8 * (400 + 1) + 2 * 20_000
+    assert unbounded.solves_skipped == 0
+    if unbounded.solve_nodes > 8 * (400 + 1) + 2 * 20_000:
+        assert bounded.solves_skipped > 0
+    assert unbounded.solve_nodes > 0
