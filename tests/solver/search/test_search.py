@@ -375,7 +375,8 @@ def _late_endgame(seed: int) -> Position:
     while True:
         game = Game.deal(rules, 2, seed=rng.getrandbits(32))
         while not game.over:
-            if not game.stock and 14 <= sum(len(hand) for hand in game.hands) <= 24 and len(game.legal_moves()) > 1:
+            cards = sum(len(hand) for hand in game.hands)
+            if not game.stock and 14 <= cards <= 24 and len(game.legal_moves()) > 1:
                 return Position.from_game(game, game.to_move)
             game.play(rng.choice(game.legal_moves()), game.to_move)
 
