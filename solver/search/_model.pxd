@@ -22,6 +22,22 @@ ctypedef struct ValueNet:
     double skip[N_FEATURES]             # the linear part, straight from the features
     double b2
 
+cdef inline int two_seats_in(const State* s, int* a, int* b) noexcept nogil:
+    """Whether exactly two seats are still in `s`, and which (`a` < `b`)."""
+    cdef int seat
+    a[0] = -1
+    b[0] = -1
+    for seat in range(s.players):
+        if (s.active >> seat) & 1:
+            if a[0] < 0:
+                a[0] = seat
+            elif b[0] < 0:
+                b[0] = seat
+            else:
+                return 0
+    return b[0] >= 0
+
+
 cdef void world_features(const State* s, int seat, double* out) noexcept nogil
 cdef double net_logit(const ValueNet* net, const double* x) noexcept nogil
 cdef double net_value(const ValueNet* net, const State* s, int seat) noexcept nogil

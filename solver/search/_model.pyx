@@ -126,19 +126,10 @@ cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcep
     """
     cdef int seat, a = -1, b = -1
     cdef double va, vb
-    if s.over or s.phase != PHASE_PLAY:
+    if s.over or s.phase != PHASE_PLAY or not two_seats_in(s, &a, &b):
         return 0
     for seat in range(s.players):
         scores[seat] = 1.0
-        if (s.active >> seat) & 1:
-            if a < 0:
-                a = seat
-            elif b < 0:
-                b = seat
-            else:
-                return 0
-    if b < 0:
-        return 0
     va = net_value(net, s, a)
     vb = net_value(net, s, b)
     scores[a] = 0.5 * (va + 1.0 - vb)

@@ -32,7 +32,7 @@ from solver.core._core cimport (
 from solver.core._core cimport CoreGame
 from solver.search._model cimport (
     N_FEATURES, PolicyModel, PolicyNet, ValueModel, ValueNet, net_scores, policy_probabilities, policy_sample,
-    world_features,
+    two_seats_in, world_features,
 )
 
 import numpy as np
@@ -1190,17 +1190,7 @@ def greedy_examples(CoreGame template, int games, uint64_t seed, int noise=8, do
         first = n
         while not st.over:
             if st.phase == PHASE_PLAY and (threshold == 0 or rng_next(&rng) < threshold):
-                a = -1
-                b = -1
-                for seat in range(players):
-                    if (st.active >> seat) & 1:
-                        if a < 0:
-                            a = seat
-                        elif b < 0:
-                            b = seat
-                        else:
-                            b = -2
-                if a >= 0 and b >= 0:
+                if two_seats_in(&st, &a, &b):
                     if n + 2 > cap:
                         cap *= 2
                         x = np.resize(x, (cap, N_FEATURES))
