@@ -2,7 +2,7 @@
 the steps every page test takes (open a page that may reach only the server, start a game, wait).
 
 Nothing is downloaded: Playwright drives /usr/bin/chromium (`make test` installs it from Debian when
-it is missing); without it the tests are skipped.
+it is missing); without it the tests are skipped, except under CI, where they fail.
 """
 
 from __future__ import annotations
@@ -62,8 +62,11 @@ def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
 
 
 def browser_fixture() -> Iterator[Browser]:
-    """Debian's chromium, headless; the test is skipped without it."""
+    """Debian's chromium, headless; the test is skipped without it, except under CI (`CI` set),
+    where `make test` installs it and a missing browser is a failure, not a silent skip."""
     executable = _chromium()
+    if executable is None and os.environ.get("CI"):
+        pytest.fail("chromium not found under CI: make test's browser step should have installed it")
     if executable is None:
         pytest.skip("chromium not found (make test installs Debian's chromium: apt-get install chromium)")
     from playwright.sync_api import sync_playwright  # a dev dependency: missing, it fails
