@@ -1183,7 +1183,11 @@ def greedy_examples(CoreGame template, int games, uint64_t seed, int noise=8, do
     x = np.zeros((cap, N_FEATURES))
     y = np.zeros(cap)
     which = np.zeros(cap, dtype=np.int64)
+    seat_of = np.zeros(cap, dtype=np.int32)
     cdef double[:, ::1] xv = x
+    cdef double[::1] yv = y
+    cdef long long[::1] wv = which
+    cdef int[::1] sv = seat_of
     rng_seed(&rng, seed)
     for g in range(games):
         state_shuffle_deal(&st, &template.state.rules, players, &rng)
@@ -1196,17 +1200,18 @@ def greedy_examples(CoreGame template, int games, uint64_t seed, int noise=8, do
                         x = np.resize(x, (cap, N_FEATURES))
                         y = np.resize(y, cap)
                         which = np.resize(which, cap)
-                        xv = x
+                        seat_of = np.resize(seat_of, cap)
+                        xv, yv, wv, sv = x, y, which, seat_of
                     world_features(&st, a, &xv[n, 0])
                     world_features(&st, b, &xv[n + 1, 0])
-                    y[n] = a
-                    y[n + 1] = b
+                    sv[n] = a
+                    sv[n + 1] = b
                     n += 2
             apply_move(&st, heuristic_move(&st, &rng, noise))
         state_scores(&st, scores)
         for row in range(first, n):
-            y[row] = scores[<int>y[row]]
-            which[row] = g
+            yv[row] = scores[sv[row]]
+            wv[row] = g
     return x[:n].copy(), y[:n].copy(), which[:n].copy()
 
 
