@@ -9,6 +9,7 @@ preset and seat count, which random JSON almost never reaches.
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,9 @@ schemathesis = pytest.importorskip("schemathesis")
 from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import response_schema_conformance  # noqa: E402
 
-_DB = Path(__file__).resolve().parent / ".fuzz-unused.db"  # replaced per session below
+# The app is built when the module is collected, and every xdist worker collects it at once: a
+# file of each process's own, so two workers never lock one database (replaced per session below).
+_DB = Path(tempfile.mkdtemp(prefix="tan-fuzz-")) / "unused.db"
 APP = create_app(make_settings(_DB, default_iterations=50, max_iterations=200, max_time_ms=200))
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
