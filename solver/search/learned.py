@@ -19,9 +19,13 @@ from typing import Any
 from solver.game.rules import PRESETS, Rules
 from solver.search._model import FEATURES, POLICY_FEATURES, PolicyModel, ValueModel
 
-__all__ = ["MODELS", "ModelFile", "load_model", "model_for", "model_from_json"]
+__all__ = ["GENERATIONS", "MODELS", "ModelFile", "load_model", "model_for", "model_from_json", "model_names",
+           "named_model"]
 
 MODELS = Path(__file__).resolve().parent / "models"
+GENERATIONS = MODELS / "generations"
+"""Earlier generations of the shipped models, kept so each can still be searched with by name and
+every figure compared against the one before."""
 FORMAT = 1
 
 
@@ -82,3 +86,21 @@ def model_for(rules: Rules, players: int, kind: str = "value") -> ModelFile | No
         if of_kind == kind and seats == players and PRESETS[preset] == rules:
             return model
     return None
+
+
+@functools.cache
+def model_names() -> tuple[str, ...]:
+    """Every model a search may name: the shipped ones and the earlier generations."""
+    return tuple(sorted(path.stem for folder in (MODELS, GENERATIONS) for path in folder.glob("*.json")))
+
+
+@functools.cache
+def named_model(name: str) -> ModelFile:
+    """The shipped model or earlier generation called `name` (a name, never a path)."""
+    if name not in model_names():
+        raise KeyError(name)
+    for folder in (MODELS, GENERATIONS):
+        path = folder / f"{name}.json"
+        if path.is_file():
+            return load_model(path)
+    raise KeyError(name)  # pragma: no cover - model_names() lists only files that exist

@@ -23,13 +23,14 @@ from solver.core import decode_move
 from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanError
 from solver.game.phases import Phase
 from solver.game.position import Position
+from solver.game.rules import PRESETS
 from solver.search import _search
 from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
-from solver.search.learned import ModelFile, model_for
+from solver.search.learned import ModelFile, model_for, model_names, named_model
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -114,7 +115,9 @@ class Solver:
     rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
     `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
     only what its mover sees) for the other seats' modelled moves instead of the greedy
-    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `stop`: a flag
+    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `value_model`,
+    `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
+    shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
     so far (an exact solve then gives way to the tree search, which stops too).
     """
@@ -145,6 +148,8 @@ class Solver:
         policy_opponent: bool = False,
         policy_playouts: bool = False,
         policy_prior: bool = False,
+        value_model: str = "",
+        policy_model: str = "",
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -186,6 +191,16 @@ class Solver:
                            ("policy_prior", policy_prior)):
             if not isinstance(flag, bool):
                 raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
+        for name, chosen, kind in (("value_model", value_model, "value"),
+                                   ("policy_model", policy_model, "policy")):
+            if not isinstance(chosen, str):
+                raise TanError(f"{name} must be a model's name, not {chosen!r}", ErrorCode.BAD_ALGORITHM)
+            if chosen and (chosen not in model_names() or named_model(chosen).kind != kind):
+                known = ", ".join(n for n in model_names() if named_model(n).kind == kind)
+                raise TanError(f"{name} {chosen!r} is not a {kind} model (known: {known})",
+                               ErrorCode.BAD_ALGORITHM)
+        self.value_model = value_model
+        self.policy_model = policy_model
         self.policy_uses = ((1 if policy_opponent else 0) | (2 if policy_playouts else 0)
                             | (4 if policy_prior else 0))
         self.value = value
@@ -309,13 +324,23 @@ class Solver:
         """The value net the leaves are valued with: the one shipped for these rules, if any."""
         if not self.value:
             return None
-        return model_for(root.position.rules, root.position.players, "value")
+        return self._chosen(root, self.value_model, "value")
 
     def _policy(self, root: Root) -> ModelFile | None:
         """The learned policy the search uses somewhere, if it asks for one and one was shipped."""
         if not self.policy_uses:
             return None
-        return model_for(root.position.rules, root.position.players, "policy")
+        return self._chosen(root, self.policy_model, "policy")
+
+    @staticmethod
+    def _chosen(root: Root, name: str, kind: str) -> ModelFile | None:
+        """The model called `name` where it was made for these rules and seats (else none: the
+        greedy model answers), or without a name the one shipped for them."""
+        pos = root.position
+        if not name:
+            return model_for(pos.rules, pos.players, kind)
+        model = named_model(name)
+        return model if model.players == pos.players and PRESETS[model.rules] == pos.rules else None
 
     def _model_name(self, root: Root) -> str:
         """What the search's model of play was: `playouts` (greedy), or the shipped nets' names."""

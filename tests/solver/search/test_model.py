@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from solver.core import CoreGame
+from solver.game.errors import TanError
 from solver.game.reference import random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.search import Limits, Solver
 from solver.search._model import FEATURES, ValueModel, features
 from solver.search.features import world_features
-from solver.search.learned import MODELS, load_model, model_for
+from solver.search.learned import MODELS, load_model, model_for, model_names
 from solver.tools.arena import build_tasks, play_game
 from solver.tools.train import examples, fit_value, replay
 
@@ -265,3 +266,21 @@ def test_the_search_uses_the_shipped_policy_where_asked() -> None:
         assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
     both = Solver(value=True, policy_opponent=True).hint(position, limits, seed=3)
     assert both.stats.model == "value-durak-2+policy-durak-2"
+
+
+def test_a_search_may_name_an_earlier_generation() -> None:
+    position = durak_position(4)
+    limits = Limits(iterations=600, time_ms=None)
+    assert "policy-durak-2-g0" in model_names()
+    earlier = Solver(policy_opponent=True, policy_model="policy-durak-2-g0").hint(position, limits, seed=3)
+    assert earlier.stats.model == "policy-durak-2-g0"
+    again = Solver(policy_opponent=True, policy_model="policy-durak-2-g0").hint(position, limits, seed=3)
+    assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in earlier.moves]
+    # A model of other rules does not answer here: the greedy model does, and says so.
+    other = Solver(policy_opponent=True, policy_model="policy-tan-2").hint(position, limits, seed=3)
+    assert other.stats.model == "playouts"
+    for wrong in ("value-durak-2", "../models/policy-durak-2", "nothing", 3):
+        with pytest.raises(TanError):
+            Solver(policy_model=wrong)  # type: ignore[arg-type]
+    with pytest.raises(TanError):
+        Solver(value_model="policy-durak-2")
