@@ -31,6 +31,7 @@ Setup decisions (docs/rules.md §1.7) are not reviewed.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import time
@@ -112,22 +113,28 @@ class Decision:
         return len(self.position.legal_moves()) == 1
 
 
+class _Stopped(Exception):
+    """The replay of `decisions` was stopped (its `StopFlag` set)."""
+
+
 def decisions(record: Record, stop: StopFlag | None = None) -> list[Decision]:
     """The record seat's decisions in the play phase, in order (replays the record: a bad event
-    raises `RecordError` with its index). Once `stop` is set no more are collected (the replay
-    goes on checking the record, without the dear part: a position and a history per decision)."""
+    raises `RecordError` with its index). Once `stop` is set (checked at every move) the replay
+    ends there with the decisions found so far: nobody waits for the answer, not even for the
+    rest of the record to be checked."""
     found: list[Decision] = []
     reader = HistoryReader(record.seat, record.trump)
 
     def watch(index: int, event: Play, before: Game, after: Game) -> None:
         if stop is not None and stop.is_set():
-            return
+            raise _Stopped
         if event.seat == record.seat and before.phase is Phase.PLAY:
             position = Position.from_game(before, record.seat)
             found.append(Decision(index, before.plies, position, event.move, reader.history()))
         reader.observe(event.seat, event.move, before, after)
 
-    record.replay(watch)
+    with contextlib.suppress(_Stopped):
+        record.replay(watch)
     return found
 
 

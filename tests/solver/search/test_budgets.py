@@ -8,6 +8,7 @@ from functools import cache
 import pytest
 
 from benchmarks.long_game import long_record
+from solver.game.record import Record, RecordError
 from solver.search import Limits, Solver, StopFlag
 from solver.search.beliefs import weigh
 from solver.search.review import Decision, Label, decisions, review_decisions
@@ -82,7 +83,14 @@ def test_a_review_ends_when_its_budget_is_spent() -> None:
     assert whole.stats["searches"] == unforced and whole.stats["skipped"] == 0
 
 
-def test_a_stopped_replay_collects_no_decision_but_still_checks_the_record() -> None:
+def test_a_stopped_replay_ends_at_once() -> None:
+    """A set flag ends the replay at its first move: no decision, and the rest of the record (here
+    an impossible last event) is not even read."""
     record = endgame_record()
     assert decisions(record, stopped()) == []
     assert decisions(record, StopFlag()) == decisions(record)
+    data = record.to_json()
+    bad = Record.from_json({**data, "events": [*data["events"], {"seat": 1, "move": "attack 6d"}]})
+    with pytest.raises(RecordError):
+        decisions(bad)
+    assert decisions(bad, stopped()) == []
