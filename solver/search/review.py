@@ -107,10 +107,13 @@ class Decision:
     position: Position
     move: Move
     history: History | None = field(default=None, compare=False)  # what the seat saw the others do
+    choices: int | None = field(default=None, compare=False)  # its legal moves, when counted already
 
     @property
     def forced(self) -> bool:
-        return len(self.position.legal_moves()) == 1
+        """A single legal move (counted once, as the replay found the decision)."""
+        choices = self.choices if self.choices is not None else len(self.position.legal_moves())
+        return choices == 1
 
 
 class _Stopped(Exception):
@@ -130,7 +133,8 @@ def decisions(record: Record, stop: StopFlag | None = None) -> list[Decision]:
             raise _Stopped
         if event.seat == record.seat and before.phase is Phase.PLAY:
             position = Position.from_game(before, record.seat)
-            found.append(Decision(index, before.plies, position, event.move, reader.history()))
+            choices = len(before.legal_moves())  # the seat's moves depend only on what it sees
+            found.append(Decision(index, before.plies, position, event.move, reader.history(), choices))
         reader.observe(event.seat, event.move, before, after)
 
     with contextlib.suppress(_Stopped):
@@ -243,8 +247,7 @@ def review_decisions(
             moves.append(MoveReview(decision, decision.move, None, None, 0.0, Label.FORCED, False))
             continue
         left_ms = None if budget_ms is None else budget_ms - (time.perf_counter() - begun) * 1000.0
-        stopped = solver.stop is not None and solver.stop.is_set()
-        if stopped or (left_ms is not None and left_ms < 1.0):
+        if (solver.stop is not None and solver.stop.is_set()) or (left_ms is not None and left_ms < 1.0):
             moves.append(MoveReview(decision, decision.move, None, None, 0.0, Label.UNSCORED, False))
             skipped += 1
             continue
