@@ -242,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         "queue_size": args.queue_size,
         "queue_wait_s": args.queue_wait_s,
         "max_playing_per_client": 1000,
+        # Its clients share one address: the pool and its queue are measured, not the per-client
+        # cap (benchmarks/adversarial.py gives each client its own address instead).
+        "max_searches_per_client": 0,
     }
     if args.max_searches is not None:
         settings["max_searches"] = args.max_searches

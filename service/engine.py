@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from service.metrics import Metrics
@@ -18,10 +17,11 @@ from service.settings import Settings
 from solver.game.errors import GameOverError, NotYourTurnError
 from solver.game.moves import Move
 from solver.game.position import Position
+from solver.game.record import Play, Record, RecordError
 from solver.players import GreedyPlayer, make_player, searches
 from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
 from solver.search.beliefs import History
-from solver.search.review import Decision, Review, review_decisions
+from solver.search.review import Review, decisions, review_decisions
 
 __all__ = ["Searcher"]
 
@@ -83,12 +83,14 @@ class Searcher:
         kind: str = "hint",
         history: History | None = None,
         stop: StopFlag | None = None,
+        begun: float | None = None,
     ) -> Hint:
         """Ranked moves for the seat to move (runs in a search slot); `history` is what the seat
-        saw the others do; `stop` ends the search at once when set (the pool's flag)."""
+        saw the others do; `stop` ends the search at once when set (the pool's flag); the time
+        limit counts from `begun` (a replay before it counts too)."""
         self.check_to_move(position)
         solver = self._solver(algorithm, stop)
-        hint = solver.hint(position, limits, seed=seed, multipv=multipv, history=history)
+        hint = solver.hint(position, limits, seed=seed, multipv=multipv, history=history, begun=begun)
         self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
         return hint
 
@@ -99,33 +101,51 @@ class Searcher:
         seed: int,
         history: History | None = None,
         stop: StopFlag | None = None,
+        begun: float | None = None,
     ) -> Evaluation:
         """How good the position is for its seat, and where the cards it cannot see lie (runs in a
-        search slot)."""
-        evaluation = self._solver("ismcts", stop).evaluate(position, limits, seed=seed, history=history)
+        search slot; the time limit counts from `begun`)."""
+        evaluation = self._solver("ismcts", stop).evaluate(position, limits, seed=seed, history=history,
+                                                           begun=begun)
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
 
-    def track(self, position: Position, history: History | None, seed: int) -> Tracker:
-        """The seat's card tracker (no search: about 10 ms, run in a worker thread rather than a
-        search slot); `history` is weighed when the `beliefs` setting is on."""
-        return self._solver("ismcts").track(position, history, seed)
+    def track(self, position: Position, history: History | None, seed: int,
+              stop: StopFlag | None = None) -> Tracker:
+        """The seat's card tracker (no search, but weighing a long history is as dear as one: it
+        runs in a search slot); `history` is weighed when the `beliefs` setting is on."""
+        return self._solver("ismcts", stop).track(position, history, seed)
+
+    def check_review_size(self, record: Record) -> None:
+        """Refuse a record whose seat made more than `max_review_decisions` moves (422, before a slot
+        is taken): its review would leave each decision too small a share of the budget."""
+        cap = self.settings.max_review_decisions
+        moves = sum(isinstance(event, Play) and event.seat == record.seat for event in record.events)
+        if moves > cap:
+            raise RecordError(
+                f"seat {record.seat} made {moves} moves in this record: a review takes at most {cap} "
+                "(TAN_MAX_REVIEW_DECISIONS)"
+            )
 
     def review(
         self,
-        seat: int,
-        found: Sequence[Decision],
+        record: Record,
         requested: dict[str, Any] | None,
         seed: int,
         stop: StopFlag | None = None,
     ) -> Review:
-        """Review a seat's decisions (runs in one search slot, one search after another)."""
+        """Review the decisions of the record's seat (runs in one search slot: the record's replay,
+        then one search after another, all within `analysis_budget_ms` and stopped by `stop`)."""
+        begun = time.perf_counter()
+        self.check_review_size(record)
+        found = decisions(record, stop)
         limits = self.review_limits(requested, sum(not decision.forced for decision in found))
 
         def searched(hint: Hint) -> None:
             self.metrics.record_search("review", hint.stats.iterations, hint.stats.time_ms)
 
-        return review_decisions(seat, found, limits, seed, self._solver("ismcts", stop), searched)
+        return review_decisions(record.seat, found, limits, seed, self._solver("ismcts", stop), searched,
+                                budget_ms=self.settings.analysis_budget_ms, begun=begun)
 
     # -- engine seats -------------------------------------------------------------------------
 

@@ -27,8 +27,9 @@ import hmac
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -45,16 +46,15 @@ from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
 from solver.game.moves import Move
-from solver.game.phases import seen_by
+from solver.game.phases import Phase, seen_by
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players import ENGINES, make_player, searches
 from solver.search import Hint, Limits, StopFlag, Tracker
-from solver.search.beliefs import History, HistoryReader
+from solver.search.beliefs import History, HistoryReader, decision_snapshot
 from solver.search.calibration import ScoreMap, calibrated_hint, score_map
-from solver.search.review import Decision, decisions
 
 __all__ = ["GameManager", "LiveGame"]
 
@@ -79,6 +79,11 @@ class LiveGame:
     match: Match
     history: list[tuple[int, int, Move]] = field(default_factory=list)
     after: list[dict[str, Any]] = field(default_factory=list)
+    # What a seat has seen the others do in the game being played, kept up to date move by move
+    # once asked for (`history_of`), and each seat's card tracker of this very state: a game
+    # shared from the cache never changes, so neither is ever out of date.
+    readers: dict[int, HistoryReader] = field(default_factory=dict, compare=False, repr=False)
+    trackers: dict[int, Tracker] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -131,16 +136,25 @@ class LiveGame:
 
     def history_of(self, seat: int) -> History:
         """What `seat` has seen the others do in the game being played (for weighted beliefs):
-        the game replayed from its deal, every move shown to the seat's history reader."""
-        game = self.match.dealt.clone()
-        reader = HistoryReader(seat, game.trump)
-        for number, mover, move in self.history:
-            if number != self.match.number:
-                continue
-            before = game.clone()
-            game.play(move, mover)
-            reader.observe(mover, move, before, game)
+        the first time, the game replayed from its deal with every move shown to the seat's history
+        reader; then the reader is kept and told each new move (`play`)."""
+        reader = self.readers.get(seat)
+        if reader is None:
+            game = self.match.dealt.clone()
+            reader = HistoryReader(seat, game.trump)
+            for number, mover, move in self.history:
+                if number != self.match.number:
+                    continue
+                before = game.clone()
+                game.play(move, mover)
+                reader.observe(mover, move, before, game)
+            self.readers[seat] = reader
         return reader.history()
+
+    @property
+    def game_plies(self) -> int:
+        """Moves played in the game being played (in a match, since its deal)."""
+        return sum(1 for number, _mover, _move in self.history if number == self.match.number)
     def record(self, seat: int) -> Record:
         """What `seat` saw of the game (docs/api.md §2.3): its dealt hand, every public move and its
         own draws, from the stored deal and moves. Only a single game has one for now."""
@@ -159,13 +173,25 @@ class LiveGame:
         return Record.of_game(first, seat, parse_cards(self.setup["deck"]), history, draws)
 
     def copy(self) -> LiveGame:
-        return LiveGame(self.id, self.setup, self.match.clone(), list(self.history), list(self.after))
+        readers = {seat: reader.copy() for seat, reader in list(self.readers.items())}  # one atomic read
+        return LiveGame(self.id, self.setup, self.match.clone(), list(self.history), list(self.after),
+                        readers)
 
     def play(self, move: Move, seat: int) -> None:
-        number = self.match.number
+        number, game = self.match.number, self.game
+        before = game.clone() if self.readers else None
         self.match.play(move, seat)
         self.history.append((number, seat, move))
         self.after.append(public_state(self.game))
+        self.trackers.clear()
+        if before is None:
+            return
+        if self.game is not game:  # the next game of a match: its history starts afresh
+            self.readers.clear()
+            return
+        snapshot = decision_snapshot(before) if before.phase is Phase.PLAY else None
+        for reader in self.readers.values():
+            reader.observe(seat, move, before, game, snapshot)
 
     @staticmethod
     def new_match(setup: dict[str, Any]) -> Match:
@@ -199,7 +225,8 @@ class GameManager:
         self.settings = settings
         self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
-        self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
+        self._cache_lock = threading.Lock()  # guards the dictionaries only, never a game or a search
+        self._flights: weakref.WeakValueDictionary[str, _Flight] = weakref.WeakValueDictionary()
         self._working = Quota(  # requests at work, by game
             settings.max_requests_per_game,
             settings.retry_after_s,
@@ -228,6 +255,12 @@ class GameManager:
 
         A cached `LiveGame` is never changed once shared: a move makes a new one.
         """
+        found = self._authorized(game_id, seat, token)
+        return found if isinstance(found, LiveGame) else self._rebuilt(found)
+
+    def _authorized(self, game_id: str, seat: int, token: str | None) -> LiveGame | GameRecord:
+        """The cached game if it is the stored one, else the stored record, once `token` is shown
+        to be `seat`'s (a read of the store, no replay)."""
         with self._cache_lock:
             cached = self._cache.get(game_id)
         if cached is not None and self.store.plies(game_id) == cached.plies:
@@ -237,15 +270,42 @@ class GameManager:
         if record is None:
             raise ApiError(ServiceCode.NOT_FOUND, f"no game with id {game_id!r}")
         self.authorize(record.setup, seat, token)
-        live = LiveGame.rebuild(record)
-        self._remember(live)
-        return live
+        return record
+
+    def _rebuilt(self, record: GameRecord) -> LiveGame:
+        """The stored game replayed, once however many requests ask for it at the same time: the
+        first replays it while the others wait for its result in the cache."""
+        with self._cache_lock:
+            flight = self._flights.get(record.id)
+            if flight is None:
+                flight = self._flights[record.id] = _Flight()
+        with flight.lock:
+            with self._cache_lock:
+                cached = self._cache.get(record.id)
+            if cached is not None and cached.plies == record.plies:
+                return cached
+            live = LiveGame.rebuild(record)
+            self._remember(live)
+            return live
 
     def _admitted(self, game_id: str) -> contextlib.AbstractContextManager[None]:
         """One of at most `max_requests_per_game` requests at work on this game (429 beyond, with
         Retry-After): one game's requests cannot pile up in the worker threads or the search
         queue while others wait."""
         return self._working.holding(game_id)
+
+    @contextlib.asynccontextmanager
+    async def _working_on(self, game_id: str, seat: int, token: str | None) -> AsyncIterator[LiveGame]:
+        """The game for `seat`'s holder while the block runs as one of the game's admitted
+        requests: the token is checked first (a wrong one never counts against the game's cap),
+        then the cap, and only then is the game replayed if it must be."""
+        self.require_token(seat, token)
+        found = await anyio.to_thread.run_sync(self._authorized, game_id, seat, token)
+        with self._admitted(game_id):
+            if isinstance(found, LiveGame):
+                yield found
+            else:
+                yield await anyio.to_thread.run_sync(self._rebuilt, found)
 
     async def sweep(self) -> int:
         """Delete the games that ended `finished_ttl_s` ago and those nobody has moved in for
@@ -369,9 +429,7 @@ class GameManager:
 
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
-        self.require_token(seat, token)
-        live = await self._load(game_id, seat, token)
-        with self._admitted(game_id):
+        async with self._working_on(game_id, seat, token) as live:
             return await anyio.to_thread.run_sync(self._checked_view, live, seat)
 
     # -- engines --------------------------------------------------------------------------------
@@ -391,7 +449,7 @@ class GameManager:
         played = 0
         deadline = self.searcher.engine_deadline()
         seed = _engine_seed(live.setup)
-        while self._engine_to_move(live):
+        while self._engine_to_move(live) and live.game_plies < self.settings.max_game_moves:
             seat = live.game.to_move
             assert seat is not None
             spec = live.seats[seat]
@@ -496,9 +554,7 @@ class GameManager:
         unless `expected_ply` (the length of the seat's history when it chose) says which
         state the move was meant for: a game that has moved on is then refused (409).
         """
-        self.require_token(seat, token)
-        await self._load(game_id, seat, token)  # authorized before it counts against the game's cap
-        with self._admitted(game_id):
+        async with self._working_on(game_id, seat, token):
             return await self._play(game_id, seat, move_input, token, expected_ply, address)
 
     async def _play(
@@ -522,6 +578,13 @@ class GameManager:
             move = Move.parse(move_input)
             if stored.over:
                 raise GameOverError(f"the game is over: cannot {move}")
+            cap = self.settings.max_game_moves
+            if stored.game_plies >= cap:
+                raise TanError(
+                    f"cannot {move}: this game has reached {cap} moves, the most a stored game may hold "
+                    "(TAN_MAX_GAME_MOVES); it takes no more",
+                    ErrorCode.INVALID_MOVE,
+                )
             live = stored.copy()
             live.play(move, seat)
             played = 1 + await self._advance(live, address)
@@ -552,49 +615,59 @@ class GameManager:
         the game's history from its view), in a search slot. When every other seat is one engine
         with a fitted score map (the greedy player), the scores are its calibrated win chances
         (solver/search/calibration.py)."""
-        self.require_token(seat, token)
-        live = await self._load(game_id, seat, token)
-        with self._admitted(game_id):
+        async with self._working_on(game_id, seat, token) as live:
             position = live.position(seat)
             self.searcher.check_to_move(position)
             hint = await self.pool.run(lambda stop: run(position, live.history_of(seat), stop), request)
             return calibrated_hint(hint, live.score_map(seat))
 
-    async def tracker(self, game_id: str, seat: int, token: str | None) -> Tracker:
+    async def tracker(self, game_id: str, seat: int, token: str | None, request: Any = None) -> Tracker:
         """`GET /v1/games/{id}/tracker?seat=k`: where the cards `seat` cannot see probably lie, from
-        its view and what it saw the others do, whoever is to move and after the end. No search: it
-        runs in a worker thread, not a search slot, with a seed fixed by the game's engine seed and ply."""
-        self.require_token(seat, token)
-        live = await self._load(game_id, seat, token)
+        its view and what it saw the others do, whoever is to move and after the end, with a seed
+        fixed by the game's engine seed and ply. Weighing a long history is as dear as a search, so
+        it runs in a search slot (counted against the client's share); the answer is kept with the
+        game's state, so asking again before the next move costs nothing."""
+        async with self._working_on(game_id, seat, token) as live:
+            cached = live.trackers.get(seat)
+            if cached is not None:
+                return cached
 
-        def track() -> Tracker:
-            history = live.history_of(seat) if self.searcher.settings.beliefs else None
-            seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
-            return self.searcher.track(live.position(seat), history, seed)
+            def track(stop: StopFlag) -> Tracker:
+                history = live.history_of(seat) if self.searcher.settings.beliefs else None
+                seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
+                tracker = self.searcher.track(live.position(seat), history, seed, stop)
+                if not stop.is_set():  # a stopped one weighed fewer worlds: not the answer to keep
+                    live.trackers[seat] = tracker
+                return tracker
 
-        with self._admitted(game_id):
-            return await anyio.to_thread.run_sync(track)
+            return await self.pool.run(track, request)
 
     async def analysis(
         self,
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[int, list[Decision], StopFlag], T],
+        run: Callable[[Record, StopFlag], T],
         request: Any = None,
     ) -> T:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
-        `seat`, from its record of the game, in a search slot."""
-        self.require_token(seat, token)
-        live = await self._load(game_id, seat, token)
-        if not live.over:
-            raise ApiError(
-                ServiceCode.GAME_NOT_OVER,
-                f"game {game_id} is still being played: its review comes once it is over",
-            )
-        with self._admitted(game_id):
-            found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
-            return await self.pool.run(lambda stop: run(seat, found, stop), request)
+        `seat`, from its record of the game, in a search slot (where the record is made too)."""
+        async with self._working_on(game_id, seat, token) as live:
+            if not live.over:
+                raise ApiError(
+                    ServiceCode.GAME_NOT_OVER,
+                    f"game {game_id} is still being played: its review comes once it is over",
+                )
+            return await self.pool.run(lambda stop: run(live.record(seat), stop), request)
+
+
+class _Flight:
+    """The lock of one game's replay, while some request waits for it (`GameManager._rebuilt`)."""
+
+    __slots__ = ("__weakref__", "lock")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
 
 
 def _too_many(cap: int) -> ApiError:

@@ -483,7 +483,8 @@ class StatsOut(BaseModel):
     beliefs: str = Field(
         description="how the hidden hands were weighed: uniform (no history), weighted (by how likely "
         "the other seats' moves are), tempered (weighted, leaning back to uniform to keep enough "
-        "worlds) or collapsed (no world explains the history: uniform)"
+        "worlds), collapsed (no world explains the history: uniform) or unweighed (the answer's time ran out "
+        "before a world was weighed: uniform)"
     )
     ess: float | None = Field(description="effective sample size of the weighted worlds, when weighed")
     calibrated: str | None = Field(
@@ -605,10 +606,15 @@ class ReviewSummaryOut(BaseModel):
 
 class ReviewStatsOut(BaseModel):
     algorithm: str
-    searches: int = Field(description="decisions searched (every decision but the forced ones)")
+    searches: int = Field(description="decisions searched (every decision but the forced and skipped ones)")
+    skipped: int = Field(
+        default=0,
+        description="decisions left unscored, not searched: the review's budget (TAN_ANALYSIS_BUDGET_MS) was "
+        "spent, or it was stopped",
+    )
     exact: int = Field(description="searches that were solved exactly")
     iterations: int = Field(description="iterations of every search added up (nodes where solved)")
-    time_ms: float
+    time_ms: float = Field(description="the review's wall time: the record's replay and every search")
     limits: dict[str, Any] = Field(description="each decision's limits, as capped by the server")
     seed: int
 

@@ -74,11 +74,12 @@ class Settings(BaseSettings):
         description="longest a search request waits in the queue for a slot before it is answered 503",
     )
     max_searches_per_client: int = Field(
-        default=0,
+        default=4,
         ge=0,
-        description="searches one client (one address) may have running or waiting at once, engine replies "
-        "to its moves included; beyond, 429 with Retry-After (0: no limit; behind a proxy set "
-        "forwarded_allow_ips, or every client is the proxy)",
+        description="searches one client (one address) may have running or waiting at once (hints, "
+        "evaluations, reviews, card trackers, record replays, engine replies to its moves); beyond, 429 "
+        "with Retry-After (0: no limit; behind a proxy set forwarded_allow_ips, or every client is the "
+        "proxy; docs/deploy.md says why 4)",
     )
     search_nice: int = Field(
         default=5,
@@ -133,6 +134,19 @@ class Settings(BaseSettings):
         gt=0,
         description="a game review searches for at most this long in all: each decision's time limit is "
         "at most its share of it (and at most max_time_ms), so a review always ends",
+    )
+    max_review_decisions: int = Field(
+        default=400,
+        ge=1,
+        description="most moves of its own the reviewed seat may have made in a record or stored game; "
+        "beyond, the review is refused (422 invalid_record), so each decision keeps a useful share of "
+        "analysis_budget_ms",
+    )
+    max_game_moves: int = Field(
+        default=1_000,
+        ge=1,
+        description="most moves a stored game may hold (a match: each of its games); a move past it is "
+        "refused (422 invalid_move) and the game stays as it was",
     )
     game_cache: int = Field(default=256, ge=0, description="games kept in memory between requests")
     max_requests_per_game: int = Field(

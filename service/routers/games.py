@@ -122,15 +122,18 @@ async def game_hint(
 @router.get(
     "/{game_id}/tracker",
     response_model=TrackerResponse,
-    responses=error_responses(401, 403, 404, 422, 429),
+    responses=error_responses(401, 403, 404, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
 )
 async def game_tracker(
-    game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep
+    game_id: GameId, seat: SeatQuery, request: Request, services: ServicesDep, token: TokenDep
 ) -> JSONResponse:
     """The seat's card tracker: the discard pile, the cards known in each other hand, and for every
     card the seat cannot see the chance it lies in each hand or the stock, weighed by what the seat
-    saw the others do. No search (no search slot): answered whoever is to move, and after the end."""
-    tracker = await services.games.tracker(game_id, seat, token)
+    saw the others do. No search, but weighing a long game is as dear as one: it takes a search slot
+    (and counts against the client's searches); asked again before the next move it is answered at
+    once. Answered whoever is to move, and after the end."""
+    tracker = await services.games.tracker(game_id, seat, token, request)
     return JSONResponse(tracker.to_json())
 
 
@@ -158,7 +161,6 @@ async def game_analysis(
     } or None
     searcher.limits(requested)  # refuse bad limits before taking a slot
     answer = await services.games.analysis(
-        game_id, seat, token, lambda mover, found, stop: searcher.review(mover, found, requested, seed, stop),
-        request,
+        game_id, seat, token, lambda record, stop: searcher.review(record, requested, seed, stop), request
     )
     return JSONResponse(answer.to_json())

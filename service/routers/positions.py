@@ -3,12 +3,14 @@
 Searches run in the bounded search pool, off the event loop: a request waits in
 its short queue when every slot is busy, and is answered 503 with `Retry-After`
 when the queue is full or no slot comes free in time. A search whose client
-hangs up stops at once.
+hangs up stops at once. A record's replay runs in the slot too, within the
+answer's time limit.
 """
 
 from __future__ import annotations
 
-import anyio
+import time
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -25,6 +27,7 @@ from service.schemas import (
 )
 from solver.game.position import Position
 from solver.game.record import Record
+from solver.search import Evaluation, Hint, StopFlag
 from solver.search.beliefs import History, read_record
 
 __all__ = ["router"]
@@ -32,15 +35,24 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["positions"])
 
 
-async def seen_position(body: HintRequest | EvaluateRequest) -> tuple[Position, History | None]:
-    """The request's position, or the position its record replays to and the history it shows
-    (replayed in a worker thread)."""
+def seen(body: HintRequest | EvaluateRequest) -> Position | Record:
+    """The request's position, or its record (read, not replayed: a replay is as dear as a search
+    and runs in the search slot, within the answer's time)."""
     if (body.position is None) == (body.record is None):
         raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
     if body.position is not None:
-        return Position.from_json(body.position.to_json()), None
-    record = Record.from_json(body.record)
-    return await anyio.to_thread.run_sync(read_record, record)
+        return Position.from_json(body.position.to_json())
+    return Record.from_json(body.record)
+
+
+def replayed(given: Position | Record) -> tuple[Position, History | None, float]:
+    """The position (and the history the record shows) and when the answer began: before the
+    replay (run in the search slot), so that the answer's time limit covers it."""
+    begun = time.perf_counter()
+    if isinstance(given, Position):
+        return given, None, begun
+    position, history = read_record(given)
+    return position, history, begun
 
 
 @router.post("/moves", response_model=MovesResponse, responses=error_responses(413, 422))
@@ -63,16 +75,18 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
     `limits` are capped by the server (and always get a time limit); with the same
     position, `seed` and an iteration limit that stops the search, the answer repeats.
     """
-    position, history = await seen_position(body)
+    given = seen(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
-    searcher.check_to_move(position)
-    answer = await services.pool.run(
-        lambda stop: searcher.hint(
-            position, limits, body.seed, body.multipv, body.algorithm, history=history, stop=stop
-        ),
-        request,
-    )
+    if isinstance(given, Position):
+        searcher.check_to_move(given)  # at once, without a slot
+
+    def work(stop: StopFlag) -> Hint:
+        position, history, begun = replayed(given)
+        return searcher.hint(position, limits, body.seed, body.multipv, body.algorithm, history=history,
+                             stop=stop, begun=begun)
+
+    answer = await services.pool.run(work, request)
     return JSONResponse(answer.to_json())
 
 
@@ -83,10 +97,13 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
 async def evaluate(body: EvaluateRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """How good the position is for its seat: expected score (docs/rules.md §1.5), every seat's
     expected score and chance to lose. `exact` where the value is proven."""
-    position, history = await seen_position(body)
+    given = seen(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
-    answer = await services.pool.run(
-        lambda stop: searcher.evaluate(position, limits, body.seed, history, stop), request
-    )
+
+    def work(stop: StopFlag) -> Evaluation:
+        position, history, begun = replayed(given)
+        return searcher.evaluate(position, limits, body.seed, history, stop, begun)
+
+    answer = await services.pool.run(work, request)
     return JSONResponse(answer.to_json())

@@ -1,13 +1,14 @@
 """Post-game review (docs/api.md §3): every decision of a record's seat against the engine's best.
 
-A review runs one search per decision, one after another, in a single slot of
-the search pool (after the queue, 503 with `Retry-After` when none is free); each decision's
-time is capped within its share of `TAN_ANALYSIS_BUDGET_MS`, so it always ends.
+A review replays the record and runs one search per decision, one after another, in a single
+slot of the search pool (after the queue, 503 with `Retry-After` when none is free); each
+decision's time is capped within its share of `TAN_ANALYSIS_BUDGET_MS` and what is left of it,
+and a hang-up stops it, so it always ends. A seat of more than `TAN_MAX_REVIEW_DECISIONS` moves
+is refused before a slot is taken.
 """
 
 from __future__ import annotations
 
-import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -16,7 +17,6 @@ from service.deps import ServicesDep
 from service.errors import error_responses
 from service.schemas import AnalysisResponse, AnalyzeRequest
 from solver.game.record import Record
-from solver.search.review import decisions
 
 __all__ = ["router"]
 
@@ -38,8 +38,8 @@ async def analyze(body: AnalyzeRequest, request: Request, services: ServicesDep)
     requested = body.limits.to_json() if body.limits is not None else None
     searcher.limits(requested)  # refuse bad limits before replaying or taking a slot
     record = Record.from_json(body.record)
-    found = await anyio.to_thread.run_sync(decisions, record)
+    searcher.check_review_size(record)  # before a slot
     answer = await services.pool.run(
-        lambda stop: searcher.review(record.seat, found, requested, body.seed, stop), request
+        lambda stop: searcher.review(record, requested, body.seed, stop), request
     )
     return JSONResponse(answer.to_json())

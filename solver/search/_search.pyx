@@ -1105,16 +1105,24 @@ cdef int seat_log_likelihood(State* states, const long long* ops, int n_ops, int
 
 
 def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, :, ::1] models,
-                 uint64_t seed, uint64_t[:, ::1] hands, double[:, :, ::1] log_weights) -> int:
+                 uint64_t seed, uint64_t[:, ::1] hands, double[:, :, ::1] log_weights, double time_ms=0,
+                 unsigned char[::1] stop=None) -> tuple:
     """Draw `hands.shape[0]` uniform worlds of `sampler` (its weights ignored) into `hands`
     (a row of `MAX_SEATS` hands each) and, for each seat and each kind of player of `models`
     (types × kinds of decision × (ε, λ, κ)), the log-likelihood of that seat's decisions in the
     history `ops` if it were that kind of player into `log_weights[world, seat, type]` (-1e300
-    everywhere in a world the history rules out); returns how many worlds it rules out.
-    Releases the GIL."""
+    everywhere in a world the history rules out). Returns (worlds weighed, worlds ruled out).
+
+    A long history makes each world dear (its decisions are walked one by one), so the walk ends
+    early after `time_ms` (0: no limit) or once another thread sets `stop` (a one-byte buffer, as
+    in `run_search`), checked before each world: only the first `worlds weighed` rows are then
+    filled in. Releases the GIL."""
     cdef int n = hands.shape[0], n_states = len(states), n_ops = ops.shape[0], i, t, seat, ruled_out = 0
-    cdef int n_types = models.shape[0], n_roles = models.shape[1], possible
+    cdef int n_types = models.shape[0], n_roles = models.shape[1], possible, done = 0
+    cdef double deadline_ms = now_ms() + time_ms if time_ms > 0 else 0
+    cdef volatile unsigned char* stop_at = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
     cdef uint64_t weighed = 0
+    cdef size_t head
     cdef State* snaps
     cdef State world
     cdef Rng rng
@@ -1139,8 +1147,12 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
     snaps = <State*>malloc(max(n_states, 1) * sizeof(State))
     if snaps == NULL:
         raise MemoryError("no memory for the snapshots")
+    # The model reads a decision's state but never its repetition record (`history`, most of a
+    # State's bytes): copying only what comes before it makes a long history's set-up cheap.
+    head = <size_t>(<char*>&snaps[0].history[0] - <char*>&snaps[0])
     for i in range(n_states):
-        memcpy(&snaps[i], &(<CoreGame?>states[i]).state, sizeof(State))
+        memcpy(&snaps[i], &(<CoreGame?>states[i]).state, head)
+        snaps[i].history_len = 0
         if snaps[i].over or snaps[i].to_move < 0:
             free(snaps)
             raise ValueError("a snapshot has no seat to move")
@@ -1149,6 +1161,8 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
     rng_seed(&rng, seed)
     with nogil:
         for i in range(n):
+            if (stop_at != NULL and stop_at[0]) or (deadline_ms > 0 and now_ms() >= deadline_ms):
+                break
             sample_uniform(&uniform, &world, &rng)
             possible = 1
             for seat in range(MAX_SEATS):
@@ -1163,8 +1177,9 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
             for seat in range(MAX_SEATS):
                 for t in range(n_types):
                     log_weights[i, seat, t] = lw[seat][t] if possible else -1e300
+            done += 1
     free(snaps)
-    return ruled_out
+    return done, ruled_out
 
 
 def greedy_examples(CoreGame template, int games, uint64_t seed, int noise=8, double share=0.25):

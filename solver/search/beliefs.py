@@ -35,6 +35,7 @@ from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search import _search
+from solver.search.budget import StopFlag
 from solver.search.sampling import Root
 
 __all__ = [
@@ -192,6 +193,13 @@ class HistoryReader:
                 shown = {bottom} & drawn if bottom is not None else set()
                 self.rows.append((_DRAWN, seat, _mask(shown), self.seen, len(drawn), 0, 0, 0))
 
+    def copy(self) -> HistoryReader:
+        """A reader that goes on from here on its own (the snapshots are shared: never changed)."""
+        other = HistoryReader.__new__(HistoryReader)
+        other.seat, other.seen = self.seat, self.seen
+        other.states, other.rows = list(self.states), list(self.rows)
+        return other
+
     def history(self) -> History:
         """What the seat has seen so far."""
         ops = np.array(self.rows, dtype=np.int64).reshape(-1, 8)
@@ -235,7 +243,8 @@ class Beliefs:
     `mode`: `uniform` (no history to weigh), `weighted` (the likelihoods as they are),
     `tempered` (the likelihoods raised to `power` < 1, the largest that keeps `ess` at the
     minimum: the model explains the play badly or the history is long, so the beliefs lean
-    back towards uniform), or `collapsed` (no world explains the history: uniform).
+    back towards uniform), `collapsed` (no world explains the history: uniform) or `unweighed`
+    (the answer's time ran out, or it was stopped, before a world was weighed: uniform).
     """
 
     hands: np.ndarray
@@ -252,6 +261,8 @@ class Beliefs:
     def card_chances(self, position: Position) -> dict[Card, list[float]]:
         """For every card the seat cannot see: the chance it lies in each seat's hand, then in the
         stock (or elsewhere unseen: a pending pick's offered hands), from the weighted worlds."""
+        if self.mode == "unweighed":
+            return uniform_card_chances(position)
         unseen = position.unseen_cards()
         if not unseen:
             return {}
@@ -315,6 +326,8 @@ def weigh(
     seed: int = 0,
     min_ess: float = 256.0,
     budget: int | None = 1 << 17,
+    time_ms: float | None = None,
+    stop: StopFlag | None = None,
 ) -> Beliefs:
     """`particles` worlds of `root` weighed by `history` (uniform weights without one); from then
     on the sampler of `root` draws its worlds' hands from them when they are weighted.
@@ -323,10 +336,14 @@ def weigh(
     one kind) with its prior: a world's weight is the product over seats of
     Σ_kind prior · likelihood^power. `budget` caps the work — worlds times the decisions
     weighed — by drawing fewer worlds for a long history (never fewer than 1,024), so a hint
-    with a long record costs about as much as a short one."""
+    with a long record costs about as much as a short one. The weighing also ends after
+    `time_ms` or once `stop` is set, with the worlds weighed by then (`unweighed`, uniform, when
+    that is none): it counts against its answer's time like the search after it."""
     kinds = _kinds(model)
     if particles < 1:
         raise ValueError(f"particles must be positive, not {particles!r}")
+    if time_ms is not None and not time_ms > 0:
+        raise ValueError(f"time_ms must be positive, not {time_ms!r}")
     root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
     slots = root.position.hidden_slots().seats
     history = (history or History()).without([s for s in range(root.position.players) if not slots.get(s)])
@@ -336,10 +353,16 @@ def weigh(
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
     per_kind = np.zeros((particles, MAX_SEATS, len(kinds)), dtype=np.float64)
     models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
-    _search.weigh_worlds(root.sampler, list(history.states), history.ops, models, seed, hands, per_kind)
-    uniform = np.full(particles, 1.0 / particles)
+    done, _ruled_out = _search.weigh_worlds(
+        root.sampler, list(history.states), history.ops, models, seed, hands, per_kind,
+        time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
+    )
     if not len(history.ops):
-        return Beliefs(hands, uniform, float(particles), "uniform")
+        return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform")
+    if not done:  # out of time (or stopped) before the first world: every world alike
+        return Beliefs(hands[:1], np.ones(1), 1.0, "unweighed", 0.0, history.decisions)
+    particles, hands, per_kind = done, hands[:done], per_kind[:done]
+    uniform = np.full(particles, 1.0 / particles)
     possible = per_kind[:, 0, 0] > -1e299
     if not possible.any():
         return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions)

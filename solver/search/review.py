@@ -19,7 +19,10 @@ minus the played move's, never below 0, and gives a label (`LABELS`):
 
 A decision with a single legal move is `forced` and not searched; a move
 the search never tried (only when a time limit stops it before every move
-was tried once) is `unscored`. Each
+was tried once) is `unscored`, and so is every decision left once the
+review's whole budget (`budget_ms`) is spent or its stop flag is set: the
+flag and the time left are checked before each decision, and each search's
+time is cut to what is left, so a review ends within its budget. Each
 decision is searched with its own seed, derived from the review's seed and
 the decision's event index, so the same record, seed and iteration limit give
 the same review when the iteration limit (not the clock) stops every search.
@@ -28,8 +31,10 @@ Setup decisions (docs/rules.md §1.7) are not reviewed.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +46,7 @@ from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search.answers import Hint, MoveValue
 from solver.search.beliefs import History, HistoryReader
-from solver.search.budget import Limits
+from solver.search.budget import Limits, StopFlag
 from solver.search.solver import Solver
 
 __all__ = [
@@ -102,25 +107,38 @@ class Decision:
     position: Position
     move: Move
     history: History | None = field(default=None, compare=False)  # what the seat saw the others do
+    choices: int | None = field(default=None, compare=False)  # its legal moves, when counted already
 
     @property
     def forced(self) -> bool:
-        return len(self.position.legal_moves()) == 1
+        """A single legal move (counted once, as the replay found the decision)."""
+        choices = self.choices if self.choices is not None else len(self.position.legal_moves())
+        return choices == 1
 
 
-def decisions(record: Record) -> list[Decision]:
+class _Stopped(Exception):
+    """The replay of `decisions` was stopped (its `StopFlag` set)."""
+
+
+def decisions(record: Record, stop: StopFlag | None = None) -> list[Decision]:
     """The record seat's decisions in the play phase, in order (replays the record: a bad event
-    raises `RecordError` with its index)."""
+    raises `RecordError` with its index). Once `stop` is set (checked at every move) the replay
+    ends there with the decisions found so far: nobody waits for the answer, not even for the
+    rest of the record to be checked."""
     found: list[Decision] = []
     reader = HistoryReader(record.seat, record.trump)
 
     def watch(index: int, event: Play, before: Game, after: Game) -> None:
+        if stop is not None and stop.is_set():
+            raise _Stopped
         if event.seat == record.seat and before.phase is Phase.PLAY:
             position = Position.from_game(before, record.seat)
-            found.append(Decision(index, before.plies, position, event.move, reader.history()))
+            choices = len(before.legal_moves())  # the seat's moves depend only on what it sees
+            found.append(Decision(index, before.plies, position, event.move, reader.history(), choices))
         reader.observe(event.seat, event.move, before, after)
 
-    record.replay(watch)
+    with contextlib.suppress(_Stopped):
+        record.replay(watch)
     return found
 
 
@@ -211,36 +229,56 @@ def review_decisions(
     seed: int = 0,
     solver: Solver | None = None,
     searched: Callable[[Hint], None] | None = None,
+    budget_ms: float | None = None,
+    begun: float | None = None,
 ) -> Review:
     """Review `found` (the decisions of `seat`): one search of each unforced decision within
-    `limits`; `searched(hint)` is told of every search (for metrics)."""
+    `limits`; `searched(hint)` is told of every search (for metrics). The whole review takes at
+    most `budget_ms` from `begun` (`time.perf_counter()`, by default now; earlier when the
+    record's replay counts too): before each decision it checks the solver's stop flag and the
+    time left, cuts the search's time to it, and leaves the decisions it has no time for
+    `unscored` (`stats.skipped`)."""
     solver = solver or Solver()
+    begun = time.perf_counter() if begun is None else begun
     moves: list[MoveReview] = []
-    searches, iterations, time_ms, exact = 0, 0, 0.0, 0
+    searches, iterations, exact, skipped = 0, 0, 0, 0
     for decision in found:
         if decision.forced:
             moves.append(MoveReview(decision, decision.move, None, None, 0.0, Label.FORCED, False))
             continue
+        left_ms = None if budget_ms is None else budget_ms - (time.perf_counter() - begun) * 1000.0
+        if (solver.stop is not None and solver.stop.is_set()) or (left_ms is not None and left_ms < 1.0):
+            moves.append(MoveReview(decision, decision.move, None, None, 0.0, Label.UNSCORED, False))
+            skipped += 1
+            continue
         hint = solver.hint(
-            decision.position, limits, seed=decision_seed(seed, decision.index), history=decision.history
+            decision.position, _within(limits, left_ms), seed=decision_seed(seed, decision.index),
+            history=decision.history,
         )
         if searched is not None:
             searched(hint)
         searches += 1
         iterations += hint.stats.iterations
-        time_ms += hint.stats.time_ms
         exact += hint.evaluation.exact
         moves.append(_reviewed(decision, hint))
     stats = {
         "algorithm": solver.algorithm,
         "searches": searches,
+        "skipped": skipped,
         "exact": exact,
         "iterations": iterations,
-        "time_ms": round(time_ms, 3),
+        "time_ms": round((time.perf_counter() - begun) * 1000.0, 3),
         "limits": limits.to_json(),
         "seed": seed,
     }
     return Review(seat, moves, ReviewSummary.of(moves), stats)
+
+
+def _within(limits: Limits, left_ms: float | None) -> Limits:
+    """`limits` with the time cut to `left_ms` (None: as they are)."""
+    if left_ms is None:
+        return limits
+    return Limits(iterations=limits.iterations, time_ms=min(limits.time_ms or left_ms, left_ms))
 
 
 def review(record: Record, limits: Limits, seed: int = 0, solver: Solver | None = None) -> Review:

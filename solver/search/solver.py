@@ -75,6 +75,11 @@ EXACT_SHARE = 0.9
 answers if the attempt runs out, so that the answer still ends by its deadline."""
 
 
+WEIGH_SHARE = 0.5
+"""The share of what is left of an answer's time that weighing the worlds by a history may take: a
+long history makes every world dear, and the search after it needs time too."""
+
+
 def _until(limits: Limits, deadline: float | None, share: float = 1.0) -> Limits:
     """`limits` with the time cut to `share` of the answer's time limit and to what is left before
     `deadline` (at least 1 ms, so that a search still answers)."""
@@ -216,11 +221,13 @@ class Solver:
         seed: int = 0,
         multipv: int | None = None,
         history: History | None = None,
+        begun: float | None = None,
     ) -> Hint:
         """Ranked moves for the seat to move, which must be the position's seat; `history` is what
         the seat saw the others do (`solver.search.beliefs.read_record`). The time limit is the
-        answer's: an exact attempt and the search after it share it."""
-        begun = time.perf_counter()
+        answer's: an exact attempt, weighing the worlds and the search after them share it, from
+        `begun` (`time.perf_counter()`; by default now, earlier when a record was replayed first)."""
+        begun = time.perf_counter() if begun is None else begun
         limits = limits or Limits()
         deadline = _deadline(limits, begun)
         root = prepare(position)
@@ -237,7 +244,7 @@ class Solver:
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
         run_limits = _until(short if single else limits, deadline)
         started = time.perf_counter()
-        beliefs = self._believe(root, None if single else history, seed)
+        beliefs = self._believe(root, None if single else history, seed, run_limits)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         result = self._run(root, run_limits, seed)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
@@ -264,17 +271,18 @@ class Solver:
         limits: Limits | None = None,
         seed: int = 0,
         history: History | None = None,
+        begun: float | None = None,
     ) -> Evaluation:
         """Expected score of every seat, the chance each one loses, and where each card the seat
         cannot see lies (`cards`), from the seat's view and `history`. The time limit is the
-        answer's, as for `hint`."""
-        begun = time.perf_counter()
+        answer's from `begun`, as for `hint`."""
+        begun = time.perf_counter() if begun is None else begun
         limits = limits or Limits()
         deadline = _deadline(limits, begun)
         root = prepare(position)
         pos = root.position
         started = time.perf_counter()
-        beliefs = self._believe(root, history, seed)
+        beliefs = self._believe(root, history, seed, _until(limits, deadline))
         limits = _less_time(limits, (time.perf_counter() - started) * 1000.0)
         if (root.perfect_information and self.exact_root) or pos.over:
             exact = self._exact_evaluation(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
@@ -313,10 +321,15 @@ class Solver:
         ess = beliefs.ess if beliefs.weighted else None
         return Tracker(pos.seat, pos.discard, known, beliefs.card_chances(pos), beliefs.mode, ess)
 
-    def _believe(self, root: Root, history: History | None, seed: int) -> Beliefs:
-        """The worlds the search draws: weighed by `history` when beliefs are on."""
+    def _believe(
+        self, root: Root, history: History | None, seed: int, limits: Limits | None = None
+    ) -> Beliefs:
+        """The worlds the search draws: weighed by `history` when beliefs are on, within
+        `WEIGH_SHARE` of `limits`' time (the time left of the answer) and the stop flag."""
         weighed = history if self.beliefs and root.position.phase is Phase.PLAY else None
-        return weigh(root, weighed, self.model, self.particles, _seed_of(seed, 1 << 20))
+        time_ms = None if limits is None or limits.time_ms is None else limits.time_ms * WEIGH_SHARE
+        return weigh(root, weighed, self.model, self.particles, _seed_of(seed, 1 << 20),
+                     time_ms=time_ms, stop=self.stop)
 
     # -- search --------------------------------------------------------------------------
 

@@ -87,12 +87,14 @@ def test_health_and_reads_answer_while_every_search_slot_is_busy(gated: Any) -> 
     assert finished(lambda: view(client, game, 0))["status"] == "playing"
     url = f"/v1/games/{game['id']}/tracker"
     tracker = finished(lambda: client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][0])))
-    assert tracker.status_code == 200 and tracker.json()["cards"]  # no search: no slot needed
+    assert tracker.status_code == 503 and tracker.headers["retry-after"]  # it weighs like a search: a slot
     busy = finished(lambda: client.post("/v1/hint", json={"position": to_move_position()}))
     assert busy.status_code == 503 and busy.headers["retry-after"]
     gate.set()
     searching.join(HANG_GUARD_S)
     assert result[0].status_code == 200
+    tracker = client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][0]))
+    assert tracker.status_code == 200 and tracker.json()["cards"]
 
 
 def test_no_lock_is_held_while_an_engine_searches(gated: Any) -> None:

@@ -119,10 +119,11 @@ def test_every_world_of_a_real_game_explains_its_history(preset: str, players: i
         hands = np.zeros((256, MAX_SEATS), dtype=np.uint64)
         log_weights = np.zeros((256, MAX_SEATS, 2))
         models = np.stack([OpponentModel().matrix(), OpponentModel.greedy(0.1).matrix()])
-        ruled_out = _search.weigh_worlds(
+        weighed, ruled_out = _search.weigh_worlds(
             root.sampler, list(found.states), found.ops, models, seed, hands, log_weights
         )
-        assert ruled_out == 0 and np.isfinite(log_weights).all() and (log_weights <= 0).all()
+        assert weighed == 256 and ruled_out == 0
+        assert np.isfinite(log_weights).all() and (log_weights <= 0).all()
         assert not log_weights[:, 0].any()  # the searching seat is not weighed
         if found.decisions and position.stock:
             assert log_weights.std() > 0  # the history tells worlds apart

@@ -1,0 +1,373 @@
+"""The adversarial load run (issue 24): long records, hung-up reviews, tracker loops, racing moves.
+
+    python -m benchmarks.adversarial [--seed 1] [--analysis-budget-ms 5000] [--tracker-s 10]
+                                     [--stored-moves 600] [--output FILE]
+
+One real `tan serve` on a free loopback port (`service.process`), two search
+slots, every other setting at its default but the review budget
+(`--analysis-budget-ms`, so that a review's end is seen in seconds) and
+`TAN_FORWARDED_ALLOW_IPS=127.0.0.1`, so that each simulated client names its
+own address in `X-Forwarded-For` and the per-client cap (default 4) counts
+it alone. All along, a prober asks `/healthz` and `/readyz` every 20 ms.
+The game is `benchmarks.long_game` (3 seats, 2,056 moves, every defender
+takes). In turn:
+
+1. **long reviews**: two clients review the longest prefix of the long record
+   whose seat has at most `TAN_MAX_REVIEW_DECISIONS` moves; a third sends the
+   whole record (refused 422 at once). Measured: each answer's time against
+   the review budget.
+2. **hung-up reviews**: two clients send the same review and hang up after 1 s;
+   measured from each hang-up to the moment `/metrics` shows no search
+   running (polled every 2 ms).
+3. **long-record hints**: `POST /v1/hint` with the whole record but the seat's
+   last move (so that it is to move: 1,369 other decisions to weigh) and
+   `time_ms` 1, 100 and 1,000: the answer's time against its limit.
+4. **tracker loops**: the first `--stored-moves` moves of the long game are
+   played over HTTP into a stored game of three human seats; then four clients
+   ask its tracker in a loop for `--tracker-s` s while a fifth asks hints on a
+   position of 10,000 iterations; measured: tracker calls and latencies, and the
+   hints' iterations a second against the same hints alone.
+5. **racing moves**: eight clients send the same move for the seat to move,
+   with its `expected_ply`, at once, ten times over: one 200 each time, the
+   others 409 `game_moved_on` (or 429 past the per-game cap).
+
+Every answer must be a status the run expects (anything else is listed under
+`violations`, and the run exits 1). Writes `benchmarks/results/adversarial.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from benchmarks.load import mid_game_position
+from benchmarks.long_game import long_game, record_json
+from service.process import ServiceProcess
+from solver.game.record import Play, Record
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+REVIEW_CAP = 400  # TAN_MAX_REVIEW_DECISIONS's default
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "median": round(statistics.median(values), 2),
+            "p99": round(_percentile(values, 0.99), 2), "max": round(max(values), 2)}
+
+
+def _client(index: int) -> dict[str, str]:
+    return {"X-Forwarded-For": f"10.0.0.{index}"}
+
+
+def before_last_decision(record: Record) -> Record:
+    """`record` up to its seat's last move (not included): the seat is to move at its end."""
+    last = max(index for index, event in enumerate(record.events)
+               if isinstance(event, Play) and event.seat == record.seat)
+    return Record(record.rules, record.players, record.seat, record.hand, record.trump,
+                  record.first_attacker, record.events[:last])
+
+
+def reviewable_prefix(record: Record, cap: int) -> Record:
+    """The longest prefix of `record` whose seat made at most `cap` moves (a legal record still)."""
+    moves, end = 0, 0
+    for index, event in enumerate(record.events):
+        if isinstance(event, Play) and event.seat == record.seat:
+            if moves == cap:
+                break
+            moves += 1
+        end = index + 1
+    return Record(record.rules, record.players, record.seat, record.hand, record.trump,
+                  record.first_attacker, record.events[:end])
+
+
+class Prober:
+    """`/healthz` and `/readyz` every 20 ms while the run goes on."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.latencies: dict[str, list[float]] = {"/healthz": [], "/readyz": []}
+        self.statuses: dict[str, int] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        async with httpx.AsyncClient(base_url=self.url, timeout=30.0) as http:
+            while True:
+                for path, latencies in self.latencies.items():
+                    start = time.perf_counter()
+                    answer = await http.get(path)
+                    latencies.append((time.perf_counter() - start) * 1000.0)
+                    key = f"{path} {answer.status_code}"
+                    self.statuses[key] = self.statuses.get(key, 0) + 1
+                await asyncio.sleep(0.02)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> dict[str, Any]:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        return {"latency_ms": {path: _summary(values) for path, values in self.latencies.items()},
+                "statuses": self.statuses}
+
+
+async def running(http: httpx.AsyncClient) -> float:
+    for line in (await http.get("/metrics")).text.splitlines():
+        if line.startswith("tan_searches_running "):
+            return float(line.split()[1])
+    raise RuntimeError("no tan_searches_running in /metrics")
+
+
+async def long_reviews(url: str, prefix: dict[str, Any], whole: dict[str, Any], budget_ms: float,
+                       violations: list[str]) -> dict[str, Any]:
+    async def review(index: int, record: dict[str, Any], expected: int) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url, timeout=600.0, headers=_client(index)) as http:
+            start = time.perf_counter()
+            answer = await http.post("/v1/analyze", json={"record": record, "seed": index})
+            elapsed = (time.perf_counter() - start) * 1000.0
+        if answer.status_code != expected:
+            violations.append(f"review {index}: {answer.status_code} {answer.text[:200]}")
+        out: dict[str, Any] = {"status": answer.status_code, "latency_ms": round(elapsed, 1)}
+        if answer.status_code == 200:
+            data = answer.json()
+            out.update(time_ms=data["stats"]["time_ms"], searches=data["stats"]["searches"],
+                       skipped=data["stats"]["skipped"], decisions=data["summary"]["decisions"],
+                       unscored=data["summary"]["labels"]["unscored"])
+            out["over_budget_ms"] = round(out["time_ms"] - budget_ms, 1)
+            if out["over_budget_ms"] > 50:
+                violations.append(f"review {index}: {out['time_ms']} ms against a budget of {budget_ms}")
+        return out
+
+    answers = await asyncio.gather(review(1, prefix, 200), review(2, prefix, 200), review(3, whole, 422))
+    return {"budget_ms": budget_ms, "reviews": list(answers)}
+
+
+async def hung_up_reviews(url: str, prefix: dict[str, Any], violations: list[str]) -> dict[str, Any]:
+    body = json.dumps({"record": prefix}).encode()
+    freed: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=30.0) as http:
+        for attempt in range(3):
+            connections = []
+            for index in range(2):
+                host, port = url.removeprefix("http://").split(":")
+                _reader, writer = await asyncio.open_connection(host, int(port))
+                head = (f"POST /v1/analyze HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                        f"X-Forwarded-For: 10.0.1.{attempt * 2 + index}\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n").encode()
+                writer.write(head + body)
+                await writer.drain()
+                connections.append(writer)
+            await asyncio.sleep(1.0)
+            busy = await running(http)
+            if busy != 2:
+                violations.append(f"hung-up reviews, attempt {attempt}: {busy} searches running after 1 s")
+            for writer in connections:
+                writer.close()
+            hung_up = time.perf_counter()
+            while await running(http):
+                await asyncio.sleep(0.002)
+                if time.perf_counter() - hung_up > 30:
+                    violations.append(f"hung-up reviews, attempt {attempt}: slots still busy after 30 s")
+                    break
+            freed.append((time.perf_counter() - hung_up) * 1000.0)
+    if max(freed) > 100:
+        violations.append(f"hung-up reviews: a slot came free {max(freed):.0f} ms after the hang-up")
+    return {"attempts": len(freed), "freed_after_ms": [round(value, 1) for value in freed],
+            "bar_ms": 100}
+
+
+async def long_record_hints(url: str, whole: dict[str, Any], violations: list[str]) -> dict[str, Any]:
+    out = []
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(20)) as http:
+        for time_ms in (1, 100, 1000):
+            start = time.perf_counter()
+            answer = await http.post("/v1/hint", json={"record": whole, "limits": {"time_ms": time_ms}})
+            elapsed = (time.perf_counter() - start) * 1000.0
+            entry: dict[str, Any] = {"time_ms": time_ms, "status": answer.status_code,
+                                     "latency_ms": round(elapsed, 1)}
+            if answer.status_code == 200:
+                stats = answer.json()["stats"]
+                entry.update(stats_time_ms=stats["time_ms"], beliefs=stats["beliefs"],
+                             iterations=stats["iterations"])
+            elif answer.status_code != 422:
+                violations.append(f"long-record hint {time_ms}: {answer.status_code} {answer.text[:200]}")
+            else:
+                entry["code"] = answer.json()["code"]
+            out.append(entry)
+    return {"hints": out}
+
+
+async def store_long_game(
+    url: str, game: Any, moves: int, violations: list[str]
+) -> tuple[str, list[str], float]:
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(30)) as http:
+        created = await http.post("/v1/games", json={
+            "rules": "durak", "seats": ["human"] * 3, "deck": [str(card) for card in game.deck],
+            "first_attacker": game.first_attacker,
+        })
+        if created.status_code != 201:
+            raise RuntimeError(f"the stored game: {created.status_code} {created.text}")
+        game_id, tokens = created.json()["id"], created.json()["tokens"]
+        start = time.perf_counter()
+        for seat, move in game.moves[:moves]:
+            answer = await http.post(f"/v1/games/{game_id}/moves", json={"seat": seat, "move": move.notation},
+                                     headers={"Authorization": f"Bearer {tokens[seat]}"})
+            if answer.status_code != 200:
+                violations.append(f"stored game move: {answer.status_code} {answer.text[:200]}")
+                break
+        per_move = (time.perf_counter() - start) * 1000.0 / moves
+    return game_id, tokens, per_move
+
+
+async def _hint_rates(url: str, position: dict[str, Any], seconds: float, index: int) -> list[float]:
+    rates: list[float] = []
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(index)) as http:
+        seed = 0
+        while time.monotonic() < deadline:
+            seed += 1
+            answer = await http.post("/v1/hint", json={"position": position, "seed": seed,
+                                                       "limits": {"iterations": 10_000}})
+            if answer.status_code == 200:
+                rates.append(answer.json()["stats"]["iterations_per_s"])
+    return rates
+
+
+async def tracker_loops(url: str, game_id: str, tokens: list[str], seconds: float,
+                        violations: list[str]) -> dict[str, Any]:
+    position = mid_game_position()
+    alone = await _hint_rates(url, position, 3.0, 40)
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+
+    async def loop(index: int) -> None:
+        seat = index % 3
+        deadline = time.monotonic() + seconds
+        async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(50 + index)) as http:
+            while time.monotonic() < deadline:
+                start = time.perf_counter()
+                answer = await http.get(f"/v1/games/{game_id}/tracker", params={"seat": seat},
+                                        headers={"Authorization": f"Bearer {tokens[seat]}"})
+                latencies.append((time.perf_counter() - start) * 1000.0)
+                statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+                if answer.status_code not in (200, 429, 503):
+                    violations.append(f"tracker: {answer.status_code} {answer.text[:200]}")
+                if answer.status_code in (429, 503):
+                    await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+
+    loaded, *_ = await asyncio.gather(_hint_rates(url, position, seconds, 41), *(loop(i) for i in range(4)))
+    alone_rate, loaded_rate = statistics.median(alone), statistics.median(loaded) if loaded else 0.0
+    return {"seconds": seconds, "calls": sum(statuses.values()),
+            "statuses": {str(k): v for k, v in statuses.items()},
+            "latency_ms": _summary(latencies), "hint_iterations_per_s_alone": round(alone_rate),
+            "hint_iterations_per_s_with_trackers": round(loaded_rate),
+            "hint_speed_kept": round(loaded_rate / alone_rate, 3) if alone_rate else None}
+
+
+async def racing_moves(url: str, game_id: str, tokens: list[str], rounds: int,
+                       violations: list[str]) -> dict[str, Any]:
+    statuses: dict[str, int] = {}
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(60),
+                                 limits=httpx.Limits(max_connections=16)) as http:
+        for _round in range(rounds):
+            seen = (await http.get(f"/v1/games/{game_id}", params={"seat": 0},
+                                   headers={"Authorization": f"Bearer {tokens[0]}"})).json()
+            seat = seen["position"]["to_move"]
+            view = (await http.get(f"/v1/games/{game_id}", params={"seat": seat},
+                                   headers={"Authorization": f"Bearer {tokens[seat]}"})).json()
+            body = {"seat": seat, "move": view["legal_moves"][0], "expected_ply": len(view["history"])}
+
+            async def one(body: dict[str, Any], seat: int) -> tuple[int, str]:
+                start = time.perf_counter()
+                answer = await http.post(f"/v1/games/{game_id}/moves", json=body,
+                                         headers={"Authorization": f"Bearer {tokens[seat]}"})
+                latencies.append((time.perf_counter() - start) * 1000.0)
+                code = answer.json().get("code", "ok") if answer.status_code != 200 else "ok"
+                return answer.status_code, code
+
+            answers = await asyncio.gather(*(one(body, seat) for _ in range(8)))
+            for status, code in answers:
+                statuses[f"{status} {code}"] = statuses.get(f"{status} {code}", 0) + 1
+            wins = sum(status == 200 for status, _ in answers)
+            if wins != 1 or any(status not in (200, 409, 429) for status, _ in answers):
+                violations.append(f"racing moves: {answers}")
+    return {"rounds": rounds, "clients": 8, "statuses": statuses, "latency_ms": _summary(latencies)}
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    game = long_game(args.seed)
+    record = game.record(0)
+    whole = record_json(record)
+    prefix_record = reviewable_prefix(record, REVIEW_CAP)
+    prefix = record_json(prefix_record)
+    to_move = record_json(before_last_decision(record))
+    violations: list[str] = []
+    result: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.system()},
+        "game": {"seed": args.seed, "moves": len(game.moves), "record_bytes": len(json.dumps(whole)),
+                 "review_prefix_events": len(prefix_record.events)},
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        server = ServiceProcess(Path(folder) / "games.db", max_searches=2,
+                                analysis_budget_ms=args.analysis_budget_ms, forwarded_allow_ips="127.0.0.1")
+        with server:
+            prober = Prober(server.url)
+            prober.start()
+            phases: dict[str, Any] = {}
+            started = time.perf_counter()
+            phases["long_reviews"] = await long_reviews(server.url, prefix, whole, args.analysis_budget_ms,
+                                                        violations)
+            phases["hung_up_reviews"] = await hung_up_reviews(server.url, prefix, violations)
+            phases["long_record_hints"] = await long_record_hints(server.url, to_move, violations)
+            game_id, tokens, per_move = await store_long_game(server.url, game, args.stored_moves, violations)
+            phases["stored_game"] = {"moves": args.stored_moves, "ms_per_move": round(per_move, 1)}
+            phases["tracker_loops"] = await tracker_loops(server.url, game_id, tokens, args.tracker_s,
+                                                          violations)
+            phases["racing_moves"] = await racing_moves(server.url, game_id, tokens, 10, violations)
+            phases["health_under_load"] = await prober.stop()
+            phases["seconds"] = round(time.perf_counter() - started, 1)
+            result["phases"] = phases
+    result["violations"] = violations
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1, help="the long game's seed")
+    parser.add_argument("--analysis-budget-ms", type=float, default=5_000.0)
+    parser.add_argument("--tracker-s", type=float, default=10.0)
+    parser.add_argument("--stored-moves", type=int, default=600)
+    parser.add_argument("--output", type=Path, default=RESULTS / "adversarial.json")
+    args = parser.parse_args(argv)
+    result = asyncio.run(run(args))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result["phases"], indent=1))
+    for violation in result["violations"]:
+        print("VIOLATION", violation, file=sys.stderr)
+    return 1 if result["violations"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
