@@ -60,7 +60,15 @@ from solver.game.phases import (
 from solver.game.reference import Game, SetupState
 from solver.game.rules import PRESETS, Rules
 
-__all__ = ["POSITION_FIELDS", "HiddenSlots", "MatchInfo", "Position", "PositionField", "SetupView"]
+__all__ = [
+    "POSITION_FIELDS",
+    "HiddenSlots",
+    "MatchInfo",
+    "Position",
+    "PositionField",
+    "SetupView",
+    "to_move_seen_by",
+]
 
 _NO_DEFAULT: Any = dataclasses.MISSING
 
@@ -337,9 +345,7 @@ class Position:
             stock=len(game.stock),
             attacker=game.attacker,
             defender=game.defender,
-            # While another seat decides in secret whether to redeal or swap (docs/rules.md §1.7),
-            # this seat sees the setup with nobody to move.
-            to_move=None if _secret_decision(game, seat) else game.to_move,
+            to_move=to_move_seen_by(game, seat),
             discard=tuple(game.discard),
             table=tuple((pair.attack, pair.defense) for pair in game.table),
             taking=game.taking,
@@ -996,6 +1002,13 @@ def _match(value: Any) -> MatchInfo | None:
         trump_suits=tuple(parsed),
         sitting_out=_optional_seat(value.get("sitting_out"), "match.sitting_out"),
     )
+
+
+def to_move_seen_by(game: Game, seat: int) -> int | None:
+    """The seat to move as `seat` sees it: nobody while another seat decides in secret whether to
+    redeal or to swap (docs/rules.md §1.7). A position's `to_move` and every public state shown to
+    the seat (the service's history entries) read it here, so none can tell more than the other."""
+    return None if _secret_decision(game, seat) else game.to_move
 
 
 def _secret_decision(game: Game, seat: int) -> bool:
