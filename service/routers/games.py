@@ -59,7 +59,9 @@ async def create_game(body: GameCreateRequest, request: Request, services: Servi
     )
 
 
-@router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422, 429))
+@router.get(
+    "/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422, 429, 503)
+)
 async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
     """A seat's view: its position (docs/api.md §2.2), its legal moves when it is to move, the
     status, scores once over, and the public history of moves."""
@@ -122,7 +124,7 @@ async def game_hint(
 @router.get(
     "/{game_id}/tracker",
     response_model=TrackerResponse,
-    responses=error_responses(401, 403, 404, 422, 429),
+    responses=error_responses(401, 403, 404, 422, 429, 503),
 )
 async def game_tracker(
     game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep

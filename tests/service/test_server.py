@@ -70,6 +70,9 @@ def test_the_server_names_no_software_and_sends_the_security_headers(tmp_path: P
             answer = http.get(path)
             assert "server" not in answer.headers, path
             assert answer.headers["x-content-type-options"] == "nosniff", path
+        for path in ("/healthz", "/readyz"):  # probes may send HEAD: answered as GET, without a body
+            answer = http.head(path)
+            assert answer.status_code == 200 and answer.content == b"", path
 
 
 def _running(http: httpx.Client) -> float:
@@ -128,6 +131,13 @@ def test_slow_clients_are_cut_off_and_connections_are_limited(tmp_path: Path) ->
             slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # the headers never end
             answer = _read_all(slow)
         assert answer.startswith(b"HTTP/1.1 408 ") and _code(answer) == "request_timeout"
+        head = answer.partition(b"\r\n\r\n")[0].decode().lower()
+        expected = (
+            "x-content-type-options: nosniff", "x-frame-options: deny", "referrer-policy: no-referrer",
+            "content-security-policy: default-src 'none'; frame-ancestors 'none'",
+        )  # fmt: skip
+        for header in expected:
+            assert header in head, head  # the server's own answer carries what every answer does
         with socket.create_connection(address) as trickle:
             trickle.sendall(
                 b"POST /v1/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
