@@ -243,3 +243,21 @@ def test_on_a_read_only_disk_reads_are_served_and_writes_refused(tmp_path: Path)
             assert answer.json()["code"] == "storage_unavailable"
         assert http.get("/healthz").status_code == 200
         assert http.get(url, params={"seat": 1}, headers=auth[1]).json() == seen[1]
+
+
+def test_a_client_cannot_pick_its_address_unless_a_proxy_is_named(tmp_path: Path) -> None:
+    """By default no proxy is trusted: a local process sending X-Forwarded-For is still the address
+    it connects from, so it cannot step past the per-client cap (one game being played here). With
+    `TAN_FORWARDED_ALLOW_IPS` naming the proxy (this host), the forwarded address is the client."""
+    request = {"rules": "durak", "seats": ["human", "greedy"], "seed": 1}
+
+    def create_as(http: httpx.Client, address: str) -> int:
+        return http.post("/v1/games", json=request, headers={"X-Forwarded-For": address}).status_code
+
+    for trusted, second in (({}, 429), ({"forwarded_allow_ips": "127.0.0.1"}, 201)):
+        settings = {"max_playing_per_client": 1, **trusted}
+        with Server(tmp_path / f"games-{second}.db", **settings) as server, httpx.Client(
+            base_url=server.url, timeout=30.0
+        ) as http:
+            assert create_as(http, "198.51.100.1") == 201
+            assert create_as(http, "198.51.100.2") == second, trusted
