@@ -235,6 +235,10 @@ def readable_validation_errors(errors: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(dict.fromkeys(lines)) or "invalid request"
 
 
+_UNREADABLE_BODY = "There was an error parsing the body"
+"""FastAPI's 400 for a body it cannot decode (not UTF-8), said more plainly in the answer."""
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Render every error as docs/api.md §3's `{"detail", "code"}`."""
 
@@ -260,6 +264,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         detail = error.detail if isinstance(error.detail, str) else str(error.detail)
+        if error.status_code == 400 and detail == _UNREADABLE_BODY:
+            detail = "the request body cannot be read: JSON must be UTF-8 text"
         code = ServiceCode.for_status(error.status_code)
         return _answer(error.status_code, detail, code, error.headers)
 

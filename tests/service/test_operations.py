@@ -362,8 +362,8 @@ def test_a_body_that_is_not_json_gets_the_documented_answer_on_every_operation(c
             answer = client.request(method, url, content=body, headers=headers)
             assert "Content-Type: application/json" in error(answer, 415, "unsupported_media_type"), path
         latin = '{"rules": "durak", "seats": ["hümän"]}'.encode("latin-1")
-        error(client.request(method, url, content=latin, headers={"content-type": "application/json"}), 400,
-              "bad_request")
+        unreadable = client.request(method, url, content=latin, headers={"content-type": "application/json"})
+        assert "UTF-8" in error(unreadable, 400, "bad_request"), path
     position = json.dumps({"position": to_move_position()}).encode()
     for kind in ("application/json; charset=utf-8", "application/vnd.tan+json"):
         assert client.post("/v1/moves", content=position, headers={"content-type": kind}).status_code == 200
