@@ -243,7 +243,8 @@ class Position:
     )
     match: MatchInfo | None = _declare(
         "block",
-        'in a match: {"game", "dealer", "previous_winner", "previous_loser", "trump_suits"}',
+        'in a match: {"game" (1 to 100), "dealer", "previous_winner", "previous_loser", "trump_suits", '
+        '"sitting_out"} (docs/api.md §2.2)',
         default=None, json_default=None, quiet=True,
     )
 
