@@ -44,8 +44,10 @@ def serve_app(args: argparse.Namespace) -> int:
         http=timed_protocol(settings.header_timeout_s),  # slow headers: 408, closed
         timeout_keep_alive=settings.keep_alive_s,
         limit_concurrency=settings.limit_concurrency,
-        proxy_headers=True,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
+        # X-Forwarded-For is believed only from the proxies named (none by default): anyone else
+        # could pick its own client address, past every per-client cap (docs/deploy.md).
+        proxy_headers=bool(settings.forwarded_allow_ips.strip()),
+        forwarded_allow_ips=settings.forwarded_allow_ips.strip() or None,
         timeout_graceful_shutdown=settings.shutdown_grace_s,
     )
     return 0

@@ -1,22 +1,26 @@
-"""What handlers depend on, as `Annotated` aliases: the app's services and a seat's bearer token."""
+"""What handlers depend on, as `Annotated` aliases: the app's services and a seat's bearer token;
+and what every operation depends on: a body, where it takes one, sent as JSON (`json_body`)."""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from email.message import Message
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from service.capacity import SearchPool
 from service.engine import Searcher
+from service.errors import ApiError, ServiceCode
 from service.games import GameManager
 from service.metrics import Metrics
 from service.settings import Settings
 from service.store import GameStore
 
-__all__ = ["Services", "ServicesDep", "TokenDep", "services_of"]
+__all__ = ["Services", "ServicesDep", "TokenDep", "json_body", "services_of", "takes_body"]
 
 
 @dataclass
@@ -71,6 +75,31 @@ _bearer = HTTPBearer(
 
 async def _token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> str | None:
     return credentials.credentials if credentials is not None else None
+
+
+def takes_body(route: object) -> bool:
+    """Whether the route is an operation that reads a JSON body."""
+    return isinstance(route, APIRoute) and route.body_field is not None
+
+
+async def json_body(request: Request) -> None:
+    """415 `unsupported_media_type` for a body sent to an operation that takes one, unless its
+    `Content-Type` says JSON (`application/json` or `application/…+json`, as FastAPI reads it);
+    without it the body would be refused as a body of the wrong shape (docs/api.md §3, "Errors").
+    An empty body is left to the operation: it is a missing body."""
+    if not takes_body(request.scope.get("route")) or not await request.body():
+        return
+    declared = request.headers.get("content-type")
+    if declared:
+        message = Message()
+        message["content-type"] = declared
+        kind, subtype = message.get_content_maintype(), message.get_content_subtype()
+        if kind == "application" and (subtype == "json" or subtype.endswith("+json")):
+            return
+    raise ApiError(
+        ServiceCode.UNSUPPORTED_MEDIA_TYPE,
+        f"the request body must be JSON sent with 'Content-Type: application/json', not {declared or 'none'}",
+    )
 
 
 ServicesDep = Annotated[Services, Depends(_services)]

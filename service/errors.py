@@ -111,7 +111,7 @@ _STATUS: dict[ServiceCode, int] = {
 
 _MEANING: dict[ServiceCode, str] = {
     ServiceCode.INVALID_REQUEST: "a request body or query that does not have the documented shape",
-    ServiceCode.BAD_REQUEST: "a request the server cannot read",
+    ServiceCode.BAD_REQUEST: "a request the server cannot read (a body that is not UTF-8)",
     ServiceCode.UNAUTHORIZED: "no bearer token for a seat that needs one",
     ServiceCode.FORBIDDEN: "a wrong token for this seat",
     ServiceCode.ENGINE_SEAT: "a seat played by an engine: nobody may act or look for it",
@@ -124,7 +124,7 @@ _MEANING: dict[ServiceCode, str] = {
     "game moved on since the move was chosen (an earlier try may have been stored); read it again",
     ServiceCode.REQUEST_TIMEOUT: "a request whose headers or body came too slowly; the connection is closed",
     ServiceCode.TOO_LARGE: "a request body over the size limit",
-    ServiceCode.UNSUPPORTED_MEDIA_TYPE: "a body that is not JSON",
+    ServiceCode.UNSUPPORTED_MEDIA_TYPE: "a body sent without a JSON Content-Type (application/json)",
     ServiceCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, or requests at "
     "work on one game",
     ServiceCode.INTERNAL: "a bug in the server (logged); the request changed nothing it should not",
@@ -163,6 +163,7 @@ class ErrorResponse(BaseModel):
 
 
 _DESCRIPTIONS = {
+    400: "`bad_request`: a body the server cannot read (not UTF-8)",
     401: "no bearer token for a seat that needs one (answered before the game is looked up)",
     403: "a wrong token for this seat, or a seat that is not yours",
     404: "no game with this id (asked with a token)",
@@ -170,6 +171,7 @@ _DESCRIPTIONS = {
     "`game_moved_on`: the game is past the move's `expected_ply`, read it again; "
     "`game_not_over`: a review of a game still being played",
     413: "the request body is too large",
+    415: "`unsupported_media_type`: a body not sent as JSON (`Content-Type: application/json`)",
     429: "`too_many_requests`: this client already has as many games being played as it may, or "
     "as many requests are at work on this game as may be, or as many searches running or waiting "
     "as may be (Retry-After)",
@@ -233,6 +235,10 @@ def readable_validation_errors(errors: Sequence[Mapping[str, Any]]) -> str:
     return "; ".join(dict.fromkeys(lines)) or "invalid request"
 
 
+_UNREADABLE_BODY = "There was an error parsing the body"
+"""FastAPI's 400 for a body it cannot decode (not UTF-8), said more plainly in the answer."""
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Render every error as docs/api.md §3's `{"detail", "code"}`."""
 
@@ -258,6 +264,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         detail = error.detail if isinstance(error.detail, str) else str(error.detail)
+        if error.status_code == 400 and detail == _UNREADABLE_BODY:
+            detail = "the request body cannot be read: JSON must be UTF-8 text"
         code = ServiceCode.for_status(error.status_code)
         return _answer(error.status_code, detail, code, error.headers)
 

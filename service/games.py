@@ -47,7 +47,7 @@ from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.match import Match
 from solver.game.moves import Move
 from solver.game.phases import Phase, seen_by
-from solver.game.position import Position
+from solver.game.position import Position, to_move_seen_by
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
@@ -72,13 +72,13 @@ def _hash(token: str) -> str:
 class LiveGame:
     """A stored game rebuilt in memory: its match (a single game is a match of one, shown
     without the match block), its history of `(game number, seat, move)` and, beside each move,
-    what everyone saw of the table after it (`after`: see `public_state`)."""
+    what each seat saw of the table after it (`after[ply][seat]`: see `public_states`)."""
 
     id: str
     setup: dict[str, Any]
     match: Match
     history: list[tuple[int, int, Move]] = field(default_factory=list)
-    after: list[dict[str, Any]] = field(default_factory=list)
+    after: list[tuple[dict[str, Any], ...]] = field(default_factory=list)
     # What a seat has seen the others do in the game being played, kept up to date move by move
     # once asked for (`history_of`), and each seat's card tracker of this very state: a game
     # shared from the cache never changes, so neither is ever out of date.
@@ -182,7 +182,7 @@ class LiveGame:
         before = game.clone() if self.readers else None
         self.match.play(move, seat)
         self.history.append((number, seat, move))
-        self.after.append(public_state(self.game))
+        self.after.append(public_states(self.game))
         self.trackers.clear()
         if before is None:
             return
@@ -404,7 +404,7 @@ class GameManager:
             "loser": game.loser,
             "history": [
                 {**({"game": number} if live.is_match else {}), "seat": mover, "move": move.to_json(),
-                 "notation": move.notation, "after": after}
+                 "notation": move.notation, "after": after[seat]}
                 for (number, mover, move), after in zip(live.history, live.after, strict=True)
                 if seen_by(move, mover, seat)
             ],
@@ -683,12 +683,16 @@ def _engine_seed(setup: dict[str, Any]) -> int:
     return int(setup.get("engine_seed", setup["seed"]))
 
 
-def public_state(game: Game) -> dict[str, Any]:
-    """What every seat sees of `game` (docs/api.md §3, a history entry's `after`): the table, each
-    hand's size, the stock and discard sizes, the bout's attacker and defender, who is to move and
-    whether the defender takes — so a page can show a reply of several moves one move at a time.
-    After the last move of a match's game it is the next game's deal."""
-    return {
+def public_states(game: Game) -> tuple[dict[str, Any], ...]:
+    """What each seat sees of `game` in public (docs/api.md §3, a history entry's `after`), by seat:
+    the table, each hand's size, the stock and discard sizes, the bout's attacker and defender,
+    who is to move and whether the defender takes — so a page can show a reply of several moves
+    one move at a time. After the last move of a match's game it is the next game's deal.
+
+    Who is to move goes through the position's own mask (`to_move_seen_by`): while a seat decides
+    in secret whether to redeal or to swap, the others see nobody to move (docs/rules.md §1.7),
+    here as in their position. Seats that see the same share one dict."""
+    shared: dict[str, Any] = {
         "table": [{"attack": str(pair.attack), "defense": None if pair.defense is None else str(pair.defense)}
                   for pair in game.table],
         "hand_counts": [len(hand) for hand in game.hands],
@@ -699,6 +703,16 @@ def public_state(game: Game) -> dict[str, Any]:
         "to_move": game.to_move,
         "taking": game.taking,
     }
+    masked: dict[str, Any] | None = None
+    states: list[dict[str, Any]] = []
+    for seat in range(game.players):
+        if to_move_seen_by(game, seat) == game.to_move:
+            states.append(shared)
+            continue
+        if masked is None:
+            masked = {**shared, "to_move": None}
+        states.append(masked)
+    return tuple(states)
 
 
 def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str, Any] | None:

@@ -17,16 +17,17 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.types import ASGIApp
 
 from service.capacity import CapacityGate
-from service.deps import Services, services_of
-from service.errors import install_error_handlers
+from service.deps import Services, json_body, services_of, takes_body
+from service.errors import error_responses, install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
 from service.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from service.routers import games, positions, reviews, rules
@@ -94,11 +95,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=VERSION,
         openapi_tags=TAGS,
         lifespan=lifespan,
+        dependencies=[Depends(json_body)],
     )
     app.state.settings = settings
     app.state.metrics = metrics
     install_error_handlers(app)
     for router in ROUTERS:
+        for route in router.routes:
+            if takes_body(route):
+                # Any body may be one the server cannot read (not UTF-8) or not JSON at all.
+                assert isinstance(route, APIRoute)
+                route.responses = {**error_responses(400, 415), **route.responses}
         app.include_router(router)
 
     @app.get("/", include_in_schema=False)

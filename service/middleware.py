@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.errors import ServiceCode
 
-__all__ = ["PAGE_POLICY", "BodyLimitMiddleware", "SecurityHeadersMiddleware"]
+__all__ = ["PAGE_POLICY", "BodyLimitMiddleware", "SecurityHeadersMiddleware", "security_headers"]
 
 PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -34,14 +34,36 @@ _DOCS_POLICY = "frame-ancestors 'none'"  # Swagger UI's page runs an inline scri
 _DOCS_PATHS = ("/docs", "/static-offline-docs")
 
 
-class SecurityHeadersMiddleware:
-    """Add the security headers to every HTTP answer, errors included.
+def security_headers(path: str) -> dict[str, str]:
+    """The security headers of an answer to `path` (docs/api.md §3, "Headers"), declared once for
+    the app's answers and for those the HTTP server writes itself (a 408 before the headers are
+    in, whose path is unknown: `""`).
 
-    `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, `Referrer-Policy:
-    no-referrer` everywhere; `Content-Security-Policy`: `PAGE_POLICY` for the page and its
-    files, `frame-ancestors 'none'` alone for `/docs`, `default-src 'none'` for the rest;
+    `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer`
+    everywhere; `Content-Security-Policy`: `PAGE_POLICY` for the page and its files,
+    `frame-ancestors 'none'` alone for `/docs`, `default-src 'none'` for the rest;
     `Cache-Control: no-store` on every `/v1` answer.
     """
+    if path == "/" or path.startswith("/static/"):
+        policy = PAGE_POLICY
+    elif path.startswith(_DOCS_PATHS):
+        policy = _DOCS_POLICY
+    else:
+        policy = _API_POLICY
+    headers = {
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+        "Content-Security-Policy": policy,
+    }
+    if path.startswith("/v1/") or path == "/v1":
+        headers["Cache-Control"] = "no-store"
+    return headers
+
+
+class SecurityHeadersMiddleware:
+    """Add `security_headers` to every HTTP answer, errors included (a policy an answer sets
+    itself is kept)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -50,24 +72,16 @@ class SecurityHeadersMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope.get("path", "")
-        if path == "/" or path.startswith("/static/"):
-            policy = PAGE_POLICY
-        elif path.startswith(_DOCS_PATHS):
-            policy = _DOCS_POLICY
-        else:
-            policy = _API_POLICY
-        private = path.startswith("/v1/") or path == "/v1"
+        added = security_headers(scope.get("path", ""))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers["X-Content-Type-Options"] = "nosniff"
-                headers["X-Frame-Options"] = "DENY"
-                headers["Referrer-Policy"] = "no-referrer"
-                headers.setdefault("Content-Security-Policy", policy)
-                if private:
-                    headers["Cache-Control"] = "no-store"
+                for name, value in added.items():
+                    if name == "Content-Security-Policy":
+                        headers.setdefault(name, value)
+                    else:
+                        headers[name] = value
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

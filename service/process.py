@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -30,10 +31,13 @@ def free_port() -> int:
 class ServiceProcess:
     """`python -m service.cli serve` (that is, `tan serve`) on 127.0.0.1 with `TAN_*` settings.
 
-    `stop()` sends SIGINT, as Ctrl-C does, and returns the exit status.
+    `stop()` sends SIGINT, as Ctrl-C does, and returns the exit status. `wrapper` is a command the
+    server runs under (`wrapper + [python, -m, service.cli, …]`): a mount namespace that makes a
+    disk read-only, say; it must `exec` the server, so that the signal reaches it.
     """
 
-    def __init__(self, database: Path, **settings: object) -> None:
+    def __init__(self, database: Path, *, wrapper: Sequence[str] = (), **settings: object) -> None:
+        self.wrapper = list(wrapper)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "TAN_DATABASE": str(database)}
@@ -43,7 +47,7 @@ class ServiceProcess:
     def start(self, timeout: float = 30.0) -> None:
         """Start the server and wait until `/healthz` answers (RuntimeError if it never does)."""
         command = [
-            sys.executable, "-m", "service.cli", "serve",
+            *self.wrapper, sys.executable, "-m", "service.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
         ]  # fmt: skip
         self.process = subprocess.Popen(command, env=self.env, stderr=subprocess.PIPE)

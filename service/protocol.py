@@ -18,17 +18,23 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from service.errors import ServiceCode
+from service.middleware import security_headers
 
 __all__ = ["timed_protocol"]
 
 
 def _timeout_answer(detail: str) -> bytes:
+    """The 408 in the error format, with every security header an answer of the app carries (its
+    path is unknown: the headers never came)."""
     body = json.dumps({"detail": detail, "code": ServiceCode.REQUEST_TIMEOUT.value}).encode()
-    head = (
-        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\nx-content-type-options: nosniff\r\n\r\n"
-    )
-    return head.encode() + body
+    headers = {
+        "content-type": "application/json",
+        "content-length": str(len(body)),
+        "connection": "close",
+        **security_headers(""),
+    }
+    lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"HTTP/1.1 408 Request Timeout\r\n{lines}\r\n".encode() + body
 
 
 def timed_protocol(header_timeout_s: float) -> type[H11Protocol]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
-from solver.game.bounds import MAX_SEATS
+from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
 from solver.game.moves import Action
 from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS
@@ -43,7 +43,6 @@ __all__ = [
 ]
 
 MAX_SEED = 2**63 - 1
-MAX_MATCH_GAMES = 100  # most games in one match
 DEFAULT_ALGORITHM = next(iter(ALGORITHMS))  # the search a request names none of
 
 if TYPE_CHECKING:

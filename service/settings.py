@@ -78,7 +78,7 @@ class Settings(BaseSettings):
         ge=0,
         description="searches one client (one address) may have running or waiting at once (hints, "
         "evaluations, reviews, card trackers, record replays, engine replies to its moves); beyond, 429 "
-        "with Retry-After (0: no limit; behind a proxy set forwarded_allow_ips, or every client is the "
+        "with Retry-After (0: no limit; behind a proxy set TAN_FORWARDED_ALLOW_IPS, or every client is the "
         "proxy; docs/deploy.md says why 4)",
     )
     search_nice: int = Field(
@@ -110,9 +110,11 @@ class Settings(BaseSettings):
         "request is answered 503 at once",
     )
     forwarded_allow_ips: str = Field(
-        default="127.0.0.1",
+        default="",
         description="addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, "
-        "comma-separated (uvicorn's --forwarded-allow-ips); the client address comes from them",
+        "comma-separated (uvicorn's --forwarded-allow-ips); the client address then comes from them. None "
+        "by default: a client is the address it connects from, whatever it says; behind a proxy on this "
+        "host, 127.0.0.1",
     )
     shutdown_grace_s: int = Field(
         default=5,

@@ -52,6 +52,8 @@ def _default(name: str, field: FieldInfo) -> str:
         if name.endswith("_s") and value >= _DAY and value % _DAY == 0:
             text += f" ({int(value // _DAY)} days)"
         return text
+    if value == "":
+        return "none"
     return f"`{value}`"
 
 

@@ -24,12 +24,13 @@ import logging
 import os
 import sqlite3
 import stat
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError", "TooManyGamesError"]
 
@@ -62,6 +63,7 @@ _MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN client TEXT;"}
 _SCHEMA_VERSION = 2
 
 log = logging.getLogger("service")
+T = TypeVar("T")
 
 
 def _private_file(path: Path) -> None:
@@ -112,26 +114,63 @@ class GameStore:
     """Games in one SQLite file. Each call opens its own connection, so any thread may call."""
 
     def __init__(self, path: Path | str) -> None:
+        """A store on the file at `path`, created (with its folder and schema) if it can be now.
+
+        A file that cannot be opened now (a missing or read-only disk, a folder that is a file)
+        does not stop the service: the store is unavailable (`StorageUnavailableError`, so
+        `/readyz` answers 503) and opening it is tried again on every use, so it comes up once the
+        disk does. A file of a schema this Tấn cannot read is a `RuntimeError` at once."""
         self.path = Path(path)
-        _private_file(self.path)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, *_MIGRATIONS, _SCHEMA_VERSION):
-                raise RuntimeError(
-                    f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}"
-                )
-            if version in _MIGRATIONS:
-                db.executescript(_MIGRATIONS[version])
-            db.executescript(_SCHEMA)
-            db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+        self._opened = False
+        self._opening = threading.Lock()
+        try:
+            self._open()
+        except StorageUnavailableError as error:
+            log.warning("the game store cannot be opened now, it is tried again on every use: %s", error)
+
+    def _open(self) -> None:
+        """Create the file (0600, in a 0700 folder) and its schema, once; raises
+        `StorageUnavailableError` while it cannot be done (tried again at the next call)."""
+        if self._opened:
+            return
+        with self._opening:
+            if self._opened:
+                return
+            try:
+                _private_file(self.path)
+            except OSError as error:
+                raise StorageUnavailableError(f"{self.path}: {error}") from error
+            with self._connection() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                version = self._version(db)
+                if version in _MIGRATIONS:
+                    db.executescript(_MIGRATIONS[version])
+                db.executescript(_SCHEMA)
+                db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+            self._opened = True
+
+    def _version(self, db: sqlite3.Connection) -> int:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version not in (0, *_MIGRATIONS, _SCHEMA_VERSION):
+            raise RuntimeError(f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}")
+        return version
 
     @contextmanager
     def _connect(self, timeout: float = 10.0) -> Iterator[sqlite3.Connection]:
+        """A connection for one call to a store that is open (opened now if it was not yet)."""
+        self._open()
+        with self._connection(timeout) as db:
+            yield db
+
+    @contextmanager
+    def _connection(self, timeout: float = 10.0, uri: str | None = None) -> Iterator[sqlite3.Connection]:
         """A connection for one call; SQLite's operational errors come out as
         `StorageUnavailableError` (a transaction left open is rolled back as the connection closes)."""
         try:
-            db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            if uri is None:
+                db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            else:
+                db = sqlite3.connect(uri, timeout=timeout, isolation_level=None, uri=True)
             try:
                 db.execute("PRAGMA synchronous=NORMAL")
                 db.execute("PRAGMA foreign_keys=ON")
@@ -140,6 +179,34 @@ class GameStore:
                 db.close()
         except sqlite3.OperationalError as error:
             raise StorageUnavailableError(f"{self.path}: {error}") from error
+
+    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        """Run a read-only `query`. On a read-only disk or file SQLite cannot open a WAL database
+        without creating its `-shm` file, so there the file is read as immutable — true of it while
+        nobody can write it, and exact while no write-ahead log holds what the file lacks."""
+        try:
+            with self._connect() as db:
+                return query(db)
+        except StorageUnavailableError:
+            if not self._unwritable():
+                raise
+        with self._connection(uri=self.path.resolve().as_uri() + "?mode=ro&immutable=1") as db:
+            if self._version(db) != _SCHEMA_VERSION:
+                raise StorageUnavailableError(f"{self.path}: a store of an older schema on a read-only disk")
+            return query(db)
+
+    def _unwritable(self) -> bool:
+        """Nobody can write the file now — it lies on a read-only file system, or no write
+        permission bit is set — and there is no write-ahead log with anything in it."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if wal.exists() and wal.stat().st_size > 0:
+                return False
+            read_only = bool(os.statvfs(self.path).f_flag & os.ST_RDONLY)
+            mode = self.path.stat().st_mode
+        except OSError:  # no file, or no folder, to read
+            return False
+        return read_only or not mode & 0o222
 
     def probe(self, timeout: float = 2.0) -> None:
         """Read and write the file once (for `/readyz`): raises `StorageUnavailableError` when
@@ -200,8 +267,7 @@ class GameStore:
 
     def playing(self, client: str) -> int:
         """How many games `client` has that are still being played."""
-        with self._connect() as db:
-            return self._playing(db, client)
+        return self._read(lambda db: self._playing(db, client))
 
     def expire(self, finished_before: float, idle_before: float) -> int:
         """Delete the games that ended before `finished_before` and those still being played whose
@@ -223,21 +289,22 @@ class GameStore:
 
     def counts(self) -> dict[str, int]:
         """How many games are stored, by status (`playing`, `over`)."""
-        with self._connect() as db:
-            rows = db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall()
+        query = "SELECT status, count(*) FROM games GROUP BY status"
+        rows = self._read(lambda db: db.execute(query).fetchall())
         return {"playing": 0, "over": 0} | {str(status): int(count) for status, count in rows}
 
     def size(self) -> int:
         """Bytes the store takes on disk: the file and its write-ahead log."""
         total = 0
         for file in (self.path, self.path.with_name(self.path.name + "-wal")):
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):  # no file, or no folder (the store is unavailable)
                 total += file.stat().st_size
         return total
 
     def load(self, game_id: str) -> GameRecord | None:
         """The stored game, or None."""
-        with self._connect() as db:
+
+        def read(db: sqlite3.Connection) -> tuple[Any, list[Any]] | None:
             db.execute("BEGIN")
             try:
                 row = db.execute("SELECT setup, plies, status FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -248,6 +315,12 @@ class GameStore:
                 ).fetchall()
             finally:
                 db.execute("COMMIT")
+            return row, moves
+
+        found = self._read(read)
+        if found is None:
+            return None
+        row, moves = found
         setup, plies, status = row
         if len(moves) != plies:
             raise RuntimeError(f"game {game_id}: {plies} plies recorded but {len(moves)} moves stored")
@@ -255,8 +328,7 @@ class GameStore:
 
     def plies(self, game_id: str) -> int | None:
         """How many moves the stored game has (None: no such game): a cheap freshness check."""
-        with self._connect() as db:
-            row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._read(lambda db: db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone())
         return None if row is None else int(row[0])
 
     def append(self, game_id: str, after: int, moves: Sequence[tuple[int, str]], status: str) -> None:

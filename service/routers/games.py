@@ -59,7 +59,9 @@ async def create_game(body: GameCreateRequest, request: Request, services: Servi
     )
 
 
-@router.get("/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422, 429))
+@router.get(
+    "/{game_id}", response_model=GameResponse, responses=error_responses(401, 403, 404, 422, 429, 503)
+)
 async def read_game(game_id: GameId, seat: SeatQuery, services: ServicesDep, token: TokenDep) -> JSONResponse:
     """A seat's view: its position (docs/api.md §2.2), its legal moves when it is to move, the
     status, scores once over, and the public history of moves."""

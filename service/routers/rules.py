@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from service.deps import ServicesDep
-from service.schemas import MAX_MATCH_GAMES, RulesResponse
-from solver.game.bounds import MAX_SEATS
+from service.schemas import RulesResponse
+from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 

@@ -18,7 +18,10 @@ __all__ = ["router"]
 router = APIRouter(tags=["service"])
 
 
+# Both probes answer HEAD as GET would, without the body (RFC 9110 §9.3.2), as some probes send it;
+# left out of the schema, where HEAD is implied by GET.
 @router.get("/healthz", response_model=HealthResponse)
+@router.head("/healthz", include_in_schema=False)
 async def healthz() -> dict[str, str]:
     """Liveness: the service answers, and which version it is. Answered on the event loop, never
     behind a search or a worker thread, so it is prompt however busy the searches are."""
@@ -26,6 +29,7 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", response_model=ReadyResponse, responses=error_responses(503))
+@router.head("/readyz", include_in_schema=False)
 async def readyz(services: ServicesDep) -> dict[str, str]:
     """Readiness: the game store can be read and written now (one small write, in a worker thread),
     else 503 `storage_unavailable` with `Retry-After`. `/healthz` stays the liveness check: a full

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.game.bounds import MAX_MATCH_GAMES
 from solver.game.cards import Card, Suit
 from solver.game.errors import ErrorCode, GameOverError, TanError
 from solver.game.moves import Move
@@ -99,6 +100,9 @@ class Match:
         self.rules.check_players(self.players)
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise TanError(f"match: games must be a positive whole number, not {self.games!r}",
+                           ErrorCode.INVALID_INPUT)
+        if self.games > MAX_MATCH_GAMES:
+            raise TanError(f"match: at most {MAX_MATCH_GAMES} games in a match, not {self.games}",
                            ErrorCode.INVALID_INPUT)
         self._deal_next()
 

@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from solver.game.bounds import MAX_MATCH_GAMES
 from solver.game.bout import Pair, check_reachable, check_turn, place_cards
 from solver.game.cards import Card, Rank, Suit, deck
 from solver.game.errors import CardError, ErrorCode, NotYourTurnError, PositionError, RulesError, TanError
@@ -60,7 +61,15 @@ from solver.game.phases import (
 from solver.game.reference import Game, SetupState
 from solver.game.rules import PRESETS, Rules
 
-__all__ = ["POSITION_FIELDS", "HiddenSlots", "MatchInfo", "Position", "PositionField", "SetupView"]
+__all__ = [
+    "POSITION_FIELDS",
+    "HiddenSlots",
+    "MatchInfo",
+    "Position",
+    "PositionField",
+    "SetupView",
+    "to_move_seen_by",
+]
 
 _NO_DEFAULT: Any = dataclasses.MISSING
 
@@ -234,7 +243,8 @@ class Position:
     )
     match: MatchInfo | None = _declare(
         "block",
-        'in a match: {"game", "dealer", "previous_winner", "previous_loser", "trump_suits"}',
+        'in a match: {"game" (1 to 100), "dealer", "previous_winner", "previous_loser", "trump_suits", '
+        '"sitting_out"} (docs/api.md §2.2)',
         default=None, json_default=None, quiet=True,
     )
 
@@ -337,9 +347,7 @@ class Position:
             stock=len(game.stock),
             attacker=game.attacker,
             defender=game.defender,
-            # While another seat decides in secret whether to redeal or swap (docs/rules.md §1.7),
-            # this seat sees the setup with nobody to move.
-            to_move=None if _secret_decision(game, seat) else game.to_move,
+            to_move=to_move_seen_by(game, seat),
             discard=tuple(game.discard),
             table=tuple((pair.attack, pair.defense) for pair in game.table),
             taking=game.taking,
@@ -387,6 +395,7 @@ class Position:
                 f"known: seat {self.seat} is the viewpoint; its cards belong in hand",
                 ErrorCode.INVALID_POSITION,
             )
+        self._check_match()
         self._check_cards()
         if self.hand_counts[self.seat] != len(self.hand):
             raise PositionError(
@@ -449,6 +458,82 @@ class Position:
             self.defended_once,
             sitting_out=self._sitting_out(),
         )
+
+    def _check_match(self) -> None:
+        """A match block that a match could have reached (docs/api.md §2.2, docs/rules.md §1.9).
+
+        `trump_suits` holds one suit for every game recorded: the games before this one, or every
+        game with this one once the match is over (its block then tells of this game as the
+        previous one). Game 1 is dealt by seat 0 with no game before it; a later game by the last
+        game's loser, if there was one; a winner is never the loser; only the dealer sits out,
+        after losing a trump repeat with three seats or more; a trump suit repeated in the last
+        `trump_repeat_limit - 1` games would have lost the dealer this game at once."""
+        match, players = self.match, self.players
+        if match is None:
+            return
+        if isinstance(match.game, bool) or not 1 <= match.game <= MAX_MATCH_GAMES:
+            raise PositionError(f"match.game: a match has games 1 to {MAX_MATCH_GAMES}, not {match.game!r}")
+        seats = (
+            ("match.dealer", match.dealer),
+            ("match.previous_winner", match.previous_winner),
+            ("match.previous_loser", match.previous_loser),
+            ("match.sitting_out", match.sitting_out),
+        )
+        for name, seat in seats:
+            if seat is not None and (isinstance(seat, bool) or seat not in range(players)):
+                raise PositionError(
+                    f"{name}: no seat {seat!r} in a {players}-seat game", ErrorCode.INVALID_SEAT
+                )
+        recorded = len(match.trump_suits)
+        if recorded not in (match.game - 1, match.game):
+            raise PositionError(
+                f"match.trump_suits: game {match.game} follows {match.game - 1} games, so it lists "
+                f"{match.game - 1} trump suits (or {match.game} once the match is over), not {recorded}"
+            )
+        finished = recorded == match.game  # this game is over and recorded: the match is over
+        if recorded and finished and match.trump_suits[-1] != self.trump.suit:
+            raise PositionError(
+                f"match.trump_suits: the last suit is this game's, {self.trump.suit.letter}, "
+                f"not {match.trump_suits[-1].letter}"
+            )
+        previous = (match.previous_winner, match.previous_loser)
+        if recorded == 0 and previous != (None, None):
+            raise PositionError(
+                "match: game 1 has no game before it, so no previous_winner or previous_loser"
+            )
+        if match.previous_winner is not None and match.previous_winner == match.previous_loser:
+            raise PositionError(
+                f"match: seat {match.previous_winner} cannot be both the winner and the loser of the "
+                "last game"
+            )
+        if match.game == 1 and match.dealer != 0:
+            raise PositionError(f"match.dealer: seat 0 deals game 1, not seat {match.dealer}")
+        loser = match.previous_loser
+        if not finished and loser is not None and match.dealer != loser:
+            raise PositionError(
+                f"match.dealer: the last game's loser, seat {loser}, deals, not seat {match.dealer}"
+            )
+        limit = self.rules.trump_repeat_limit
+        if match.sitting_out is not None and (
+            finished or match.sitting_out != match.dealer or players < 3 or limit is None
+        ):
+            raise PositionError(
+                f"match.sitting_out: only the dealer sits out, after losing a trump repeat with three "
+                f"seats or more (trump_repeat_limit), not seat {match.sitting_out}"
+            )
+        if limit is not None and match.sitting_out is None and not finished and recorded >= limit - 1:
+            last = match.trump_suits[recorded - (limit - 1):]
+            if all(suit == self.trump.suit for suit in last):
+                raise PositionError(
+                    f"match.trump_suits: {self.trump.suit.letter} was trump in each of the last {limit - 1} "
+                    f"games, so the dealer lost this game at once (trump_repeat_limit {limit})"
+                )
+        tribute = self.setup.tribute if self.setup is not None else None
+        if tribute is not None and not finished and tribute != (match.previous_loser, match.previous_winner):
+            raise PositionError(
+                f"setup.tribute: the last game's loser owes its winner, not {list(tribute)}",
+                ErrorCode.INCONSISTENT_TURN,
+            )
 
     def _sitting_out(self) -> set[int]:
         out = self.match.sitting_out if self.match is not None else None
@@ -996,6 +1081,13 @@ def _match(value: Any) -> MatchInfo | None:
         trump_suits=tuple(parsed),
         sitting_out=_optional_seat(value.get("sitting_out"), "match.sitting_out"),
     )
+
+
+def to_move_seen_by(game: Game, seat: int) -> int | None:
+    """The seat to move as `seat` sees it: nobody while another seat decides in secret whether to
+    redeal or to swap (docs/rules.md §1.7). A position's `to_move` and every public state shown to
+    the seat (the service's history entries) read it here, so none can tell more than the other."""
+    return None if _secret_decision(game, seat) else game.to_move
 
 
 def _secret_decision(game: Game, seat: int) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.game.cards import Card, deck, parse_cards
-from solver.game.errors import CardError, ErrorCode, MoveError, TanError
+from solver.game.errors import CardError, ErrorCode, MoveError, RulesError, TanError
 from solver.game.moves import Action, Move
 from solver.game.phases import Phase, seen_by
 from solver.game.position import Position
@@ -101,8 +101,12 @@ class Record:
         if missing:
             raise RecordError(f"missing field(s) in record: {', '.join(missing)}")
         rules = Rules.from_json(data["rules"])
+        _readable(rules)
         players, seat, first = (_whole(data[name], name) for name in ("players", "seat", "first_attacker"))
-        rules.check_players(players)
+        try:
+            rules.check_players(players)
+        except RulesError as error:
+            raise RecordError(f"players: {error.message}", code=ErrorCode.BAD_PLAYERS) from None
         for name, value in (("seat", seat), ("first_attacker", first)):
             if value not in range(players):
                 raise RecordError(
@@ -164,11 +168,7 @@ class Record:
         move), `after` the world right after it (the record's own draws not yet repaired).
         """
         rules, seat = self.rules, self.seat
-        if rules.redeal_without_trump or rules.tribute:
-            raise RecordError(
-                "records of games with redeal_without_trump or tribute cannot be read yet",
-                code=ErrorCode.UNKNOWN_RULES,
-            )
+        _readable(rules)
         world = Game.deal(rules, self.players, deck=self._first_deck(), first_attacker=self.first_attacker)
         owed = 0  # the seat drew in the world and the record has not shown the cards yet
         for index, event in enumerate(self.events):
@@ -321,6 +321,13 @@ def _swap(world: Game, seat: int, mine: Card, theirs: Card, index: int, viewer: 
             )
     world.hands[seat].discard(mine)
     world.hands[seat].add(theirs)
+
+
+def _readable(rules: Rules) -> None:
+    """Refuse the rules whose records the format cannot carry yet (docs/api.md §2.3): a redeal
+    shows hands, and a tribute private cards, that no event says."""
+    if rules.redeal_without_trump or rules.tribute:
+        raise RecordError("records of games with redeal_without_trump or tribute cannot be read yet")
 
 
 def _whole(value: Any, name: str) -> int:

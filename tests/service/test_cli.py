@@ -25,7 +25,9 @@ def test_serve_runs_uvicorn_with_the_app(monkeypatch: pytest.MonkeyPatch) -> Non
     assert (options["host"], options["port"], options["log_level"]) == ("127.0.0.1", 8000, "info")
     assert options["server_header"] is False
     assert (options["limit_concurrency"], options["timeout_keep_alive"]) == (1000, 5)
-    assert options["forwarded_allow_ips"] == "127.0.0.1" and options["timeout_graceful_shutdown"] == 5
+    assert options["timeout_graceful_shutdown"] == 5
+    # No proxy is trusted by default: a client's X-Forwarded-For says nothing (docs/deploy.md).
+    assert options["proxy_headers"] is False and options["forwarded_allow_ips"] is None
     assert issubclass(options["http"], H11Protocol)  # with the header deadline
     assert calls[1][1]["host"] == "0.0.0.0" and calls[1][1]["port"] == 9000
 
@@ -48,3 +50,19 @@ def test_the_solver_never_imports_the_service() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+def test_serve_believes_forwarded_addresses_only_from_named_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from service.settings import get_settings
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    monkeypatch.setenv("TAN_FORWARDED_ALLOW_IPS", "127.0.0.1")
+    get_settings.cache_clear()
+    try:
+        assert cli.main(["serve"]) == 0
+    finally:
+        get_settings.cache_clear()
+    assert calls[0]["proxy_headers"] is True and calls[0]["forwarded_allow_ips"] == "127.0.0.1"

@@ -29,6 +29,7 @@ from tests.support.service import (
     make_client,
     make_settings,
     move,
+    public_of,
     replay,
     view,
 )
@@ -445,12 +446,6 @@ def test_a_view_that_cannot_be_built_is_a_bug_and_nothing_is_stored(
     assert view(client, game, to_move)["history"] == []
 
 
-def _public(position: dict[str, Any]) -> dict[str, Any]:
-    """What every seat sees of a position: the fields of a history entry's `after`."""
-    keys = ("table", "hand_counts", "stock", "attacker", "defender", "to_move", "taking")
-    return {**{key: position[key] for key in keys}, "discard": len(position["discard"])}
-
-
 def test_each_history_entry_shows_the_table_after_it(client: TestClient) -> None:
     """Every move of the history carries what everyone saw after it (docs/api.md §3): the last one
     is the position now, and each earlier one is the position the game passed through, for every
@@ -461,7 +456,7 @@ def test_each_history_entry_shows_the_table_after_it(client: TestClient) -> None
         body = view(client, game, 0)
         history = body["history"]
         if history:
-            assert history[-1]["after"] == _public(body["position"])
+            assert history[-1]["after"] == public_of(body["position"])
         for index in range(seen, len(history)):
             moved = history[index]["after"]
             assert sum(moved["hand_counts"]) + moved["stock"] + moved["discard"] + sum(

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
+
+from service.games import GameManager, LiveGame
+from solver.game.phases import seen_by
+from solver.game.reference import random_deck
 from solver.game.rules import Rules
 from tests.support.games import ordered_deck
-from tests.support.service import TestClient, bearer, create, error, move, view
+from tests.support.service import TestClient, bearer, create, error, move, public_of, view
+from tests.support.sweeps import sample_seed
 
 # Two tan hands, hearts trump (the 9h turned up): seat 1 holds no trump.
 TRUMPLESS_1 = [
@@ -120,3 +127,82 @@ def test_a_tribute_and_its_inspection_stay_between_giver_and_receiver(client: Te
     seen = set(receiver_view["known"].get(str(giver), []))
     assert seen and seen <= set(giver_view["hand"])  # the giver's hand as it was, less any card played
     assert not other_view["known"].get(str(giver))
+
+
+def test_a_secret_swap_decision_is_not_in_the_history(client: TestClient) -> None:
+    """Three seats; seat 0 holds no trump and redeals, seat 2 holds the 2h under the Kh: after the
+    pick, seat 2 decides in secret whether to swap. Seats 0 and 1 see nobody to move, in their
+    position and in the history's `after` alike — it must not tell them who holds the low trump —
+    and seat 2's secret keep leaves their history as it was."""
+    rules = {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
+    hands = [
+        ["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts"],
+        ["3h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
+        ["2h", "3d", "4d", "5d", "6d", "7d", "8d", "9d"],
+    ]
+    deck = ordered_deck(Rules.from_json(rules), hands, "Kh")
+    game = create(client, rules=rules, seats=["human"] * 3, deck=deck)
+    assert view(client, game, 0)["position"]["setup"]["step"] == "redeal"
+    assert move(client, game, 0, "redeal").status_code == 200
+    assert move(client, game, 0, "pick 0").status_code == 200
+    decider = view(client, game, 2)
+    assert decider["position"]["to_move"] == 2 and decider["position"]["setup"]["step"] == "swap"
+    assert decider["history"][-1]["after"]["to_move"] == 2
+    for seat in (0, 1):
+        seen = view(client, game, seat)
+        assert seen["position"]["to_move"] is None
+        assert [entry["after"] for entry in seen["history"]][-1] == public_of(seen["position"])
+        assert all(entry["after"]["to_move"] in (0, None) for entry in seen["history"]), seen["history"]
+    before = [view(client, game, seat)["history"] for seat in (0, 1)]
+    assert move(client, game, 2, "keep").status_code == 200
+    assert [view(client, game, seat)["history"] for seat in (0, 1)] == before
+    assert view(client, game, 2)["history"][-1]["after"]["to_move"] == 0
+
+
+SIDE_RULES = ("tribute", "all_trumps_wins", "take_when_beaten", "twos_last", "trump_repeat_limit")
+
+
+def _random_side_rules(rng: random.Random) -> tuple[Rules, int, int]:
+    """Rules with the two secret setup decisions (a redeal, a swap) and a random mix of the other
+    side rules, a seat count and a match length."""
+    preset = rng.choice(["tan", "tan", "durak", "perevodnoy"])
+    options: dict[str, Any] = {"redeal_without_trump": True, "trump_swap": True}
+    for name in SIDE_RULES:
+        if rng.random() < 0.5 and not (name == "twos_last" and preset != "tan"):
+            options[name] = 2 if name == "trump_repeat_limit" else True
+    rules = Rules.preset_named(preset, **options)
+    return rules, rng.randint(rules.min_players, min(rules.max_players, 4)), rng.randint(1, 3)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_every_history_entry_shows_what_its_seat_saw_then(seed: int) -> None:
+    """Random side-rule games and matches of human seats, random legal moves: every entry of each
+    seat's history shows in `after` exactly what that seat's position showed right after the move
+    (docs/api.md §3) — nobody to move while another seat decides in secret, in a match the next
+    game's deal after a game's last move — and the entries are the moves the seat saw."""
+    rng = random.Random(f"after-{sample_seed()}-{seed}")  # TAN_TEST_SAMPLE_SEED draws other games
+    rules, players, games = _random_side_rules(rng)
+    deal_seed = rng.getrandbits(63)
+    setup: dict[str, Any] = {
+        "format": 1, "rules": rules.to_json(), "players": players,
+        "deck": [str(card) for card in random_deck(rules, deal_seed)], "first_attacker": None,
+        "seats": ["human"] * players, "seed": deal_seed, "engine_seed": 0, "shuffled": True,
+        "token_hashes": [None] * players,
+    }  # fmt: skip
+    if games > 1:
+        setup["match"] = {"games": games}
+    live = LiveGame("game", setup, LiveGame.new_match(setup))
+    seen: list[list[dict[str, Any]]] = []  # by ply, by seat: the public part of the seat's position
+    for _ply in range(1500):
+        if live.over:
+            break
+        mover = live.game.to_move
+        assert mover is not None
+        live.play(rng.choice(live.game.legal_moves()), mover)
+        seen.append([public_of(live.position(seat).to_json()) for seat in range(players)])
+    for seat in range(players):
+        history = GameManager.view(live, seat)["history"]
+        plies = [ply for ply, (_n, mover, made) in enumerate(live.history) if seen_by(made, mover, seat)]
+        assert [entry["notation"] for entry in history] == [live.history[ply][2].notation for ply in plies]
+        for entry, ply in zip(history, plies, strict=True):
+            assert entry["after"] == seen[ply][seat], (seat, ply, entry)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -340,3 +341,47 @@ def test_engine_replies_count_against_the_movers_share(tmp_path: Path) -> None:
         hinting.join(30)
         assert answers[0].status_code == 200
         assert view(client, game, 0)["history"] == before["history"]
+
+
+def test_a_body_that_is_not_json_gets_the_documented_answer_on_every_operation(client: TestClient) -> None:
+    """docs/api.md §3, "Errors": a body not sent as JSON is 415 `unsupported_media_type`, one the
+    server cannot read (not UTF-8) 400 `bad_request` — on each of the operations that take a body,
+    whose OpenAPI entries list both; JSON with a charset or a `+json` type is JSON."""
+    schema = client.get("/openapi.json").json()
+    operations = [
+        (path, method) for path, entries in schema["paths"].items()
+        for method, entry in entries.items() if "requestBody" in entry
+    ]  # fmt: skip
+    assert len(operations) == 6, operations
+    body = b'{"rules": "durak", "seats": ["human", "human"]}'
+    for path, method in operations:
+        assert {"400", "415"} <= set(schema["paths"][path][method]["responses"]), path
+        url = path.replace("{game_id}", "nosuchgame")
+        for kind in ("text/plain", "application/x-www-form-urlencoded", None):
+            headers = {"content-type": kind} if kind is not None else {}
+            answer = client.request(method, url, content=body, headers=headers)
+            assert "Content-Type: application/json" in error(answer, 415, "unsupported_media_type"), path
+        latin = '{"rules": "durak", "seats": ["hümän"]}'.encode("latin-1")
+        unreadable = client.request(method, url, content=latin, headers={"content-type": "application/json"})
+        assert "UTF-8" in error(unreadable, 400, "bad_request"), path
+    position = json.dumps({"position": to_move_position()}).encode()
+    for kind in ("application/json; charset=utf-8", "application/vnd.tan+json"):
+        assert client.post("/v1/moves", content=position, headers={"content-type": kind}).status_code == 200
+    # An empty body is a missing one: the shape is wrong, whatever the type.
+    error(client.post("/v1/moves", headers={"content-type": "text/plain"}), 422, "invalid_request")
+
+
+def test_the_openapi_lists_storage_unavailable_wherever_the_store_is_read(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    for path, entries in schema["paths"].items():
+        if path.startswith("/v1/games"):
+            for method, entry in entries.items():
+                assert "503" in entry["responses"], (method, path)
+
+
+def test_the_probes_answer_head(client: TestClient) -> None:
+    """`HEAD /healthz` and `HEAD /readyz` answer as GET does, without a body (RFC 9110 §9.3.2)."""
+    for path in ("/healthz", "/readyz"):
+        answer = client.head(path)
+        assert answer.status_code == 200 and answer.content == b"", path
+        assert answer.headers["x-frame-options"] == "DENY"

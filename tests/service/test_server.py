@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shlex
+import shutil
 import socket
+import stat
+import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 
 from service.process import ServiceProcess as Server
 from tests.support.positions import to_move_position
+from tests.support.service import create, make_client, make_settings, move, view
 
 
 def test_a_whole_game_over_http_then_ctrl_c_and_a_restart(tmp_path: Path) -> None:
@@ -61,6 +70,9 @@ def test_the_server_names_no_software_and_sends_the_security_headers(tmp_path: P
             answer = http.get(path)
             assert "server" not in answer.headers, path
             assert answer.headers["x-content-type-options"] == "nosniff", path
+        for path in ("/healthz", "/readyz"):  # probes may send HEAD: answered as GET, without a body
+            answer = http.head(path)
+            assert answer.status_code == 200 and answer.content == b"", path
 
 
 def _running(http: httpx.Client) -> float:
@@ -119,6 +131,13 @@ def test_slow_clients_are_cut_off_and_connections_are_limited(tmp_path: Path) ->
             slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # the headers never end
             answer = _read_all(slow)
         assert answer.startswith(b"HTTP/1.1 408 ") and _code(answer) == "request_timeout"
+        head = answer.partition(b"\r\n\r\n")[0].decode().lower()
+        expected = (
+            "x-content-type-options: nosniff", "x-frame-options: deny", "referrer-policy: no-referrer",
+            "content-security-policy: default-src 'none'; frame-ancestors 'none'",
+        )  # fmt: skip
+        for header in expected:
+            assert header in head, head  # the server's own answer carries what every answer does
         with socket.create_connection(address) as trickle:
             trickle.sendall(
                 b"POST /v1/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -135,3 +154,110 @@ def test_slow_clients_are_cut_off_and_connections_are_limited(tmp_path: Path) ->
                 connection.close()
         with httpx.Client(base_url=server.url, timeout=30.0) as http:
             assert http.get("/healthz").status_code == 200
+
+
+def test_a_store_unavailable_at_start_leaves_the_server_unready_until_it_comes(tmp_path: Path) -> None:
+    """The database's folder cannot be made (a file stands where it should be, a real error even
+    for root): the server still starts, `/healthz` answers 200, `/readyz` and whatever needs the
+    store 503 storage_unavailable with Retry-After; once the folder can be made, the store opens on
+    the next use and games are stored (docs/api.md §3)."""
+    disk = tmp_path / "disk"
+    disk.write_text("a file where the database's folder should be")
+    database = disk / "games.db"
+    request = {"rules": "durak", "seats": ["human", "human"], "seed": 3}
+    with Server(database, retry_after_s=2) as server, httpx.Client(base_url=server.url, timeout=30.0) as http:
+        assert http.get("/healthz").status_code == 200 and http.get("/metrics").status_code == 200
+        for answer in (http.get("/readyz"), http.post("/v1/games", json=request)):
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "storage_unavailable" and answer.headers["retry-after"] == "2"
+        disk.unlink()
+        ready = http.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "ready"
+        created = http.post("/v1/games", json=request)
+        assert created.status_code == 201, created.text
+        auth = {"Authorization": f"Bearer {created.json()['tokens'][0]}"}
+        read = http.get(f"/v1/games/{created.json()['id']}", params={"seat": 0}, headers=auth)
+        assert read.status_code == 200, read.text
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+@contextlib.contextmanager
+def _read_only(folder: Path) -> Iterator[list[str]]:
+    """A way to serve `folder` read-only for real: yields the wrapper the server runs under.
+
+    As root (where file permissions stop no write) a private mount namespace binds the folder onto
+    itself read-only, for the server's process alone; as anyone else the folder and its files lose
+    their write permission for the while."""
+    if os.geteuid() != 0:
+        files = [(path, stat.S_IMODE(path.stat().st_mode)) for path in [*folder.iterdir(), folder]]
+        for path, mode in files:
+            path.chmod(mode & ~0o222)
+        try:
+            yield []
+        finally:
+            for path, mode in files:
+                path.chmod(mode)
+        return
+    script = f"mount --bind {shlex.quote(str(folder))} {shlex.quote(str(folder))} && " \
+        f"mount -o remount,bind,ro {shlex.quote(str(folder))}"
+    if shutil.which("unshare") is None or subprocess.run(
+        ["unshare", "-m", "sh", "-c", script], capture_output=True, check=False
+    ).returncode != 0:
+        pytest.skip("running as root without a mount namespace (unshare -m, mount --bind): no way to "
+                    "make a folder read-only for real")
+    yield ["unshare", "-m", "sh", "-c", f'{script} && exec "$@"', "sh"]
+
+
+def test_on_a_read_only_disk_reads_are_served_and_writes_refused(tmp_path: Path) -> None:
+    """The disk under the database is read-only (for real: see `_read_only`): the server starts,
+    a stored game's views and tracker are served from the file as it is, a move and a new game are
+    503 storage_unavailable and change nothing, and `/readyz` says the store cannot be written."""
+    folder = tmp_path / "data"
+    database = folder / "games.db"
+    request = {"rules": "durak", "seats": ["human", "human"], "seed": 3, "first_attacker": 0}
+    with make_client(make_settings(database)) as client:
+        game = create(client, **request)
+        lead = view(client, game, 0)["legal_moves"][0]
+        assert move(client, game, 0, lead).status_code == 200
+        seen = [view(client, game, seat) for seat in (0, 1)]
+    assert not (folder / "games.db-wal").exists()  # the last connection closed: all is in the file
+    auth = [{"Authorization": f"Bearer {token}"} for token in game["tokens"]]
+    with _read_only(folder) as wrapper, Server(database, wrapper=wrapper) as server, httpx.Client(
+        base_url=server.url, timeout=30.0
+    ) as http:
+        url = f"/v1/games/{game['id']}"
+        for seat in (0, 1):
+            answer = http.get(url, params={"seat": seat}, headers=auth[seat])
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == seen[seat]
+        tracker = http.get(f"{url}/tracker", params={"seat": 1}, headers=auth[1])
+        assert tracker.status_code == 200, tracker.text
+        reply = seen[1]["legal_moves"][0]
+        refused = [
+            http.post(f"{url}/moves", json={"seat": 1, "move": reply}, headers=auth[1]),
+            http.post("/v1/games", json=request),
+            http.get("/readyz"),
+        ]
+        for answer in refused:
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "storage_unavailable"
+        assert http.get("/healthz").status_code == 200
+        assert http.get(url, params={"seat": 1}, headers=auth[1]).json() == seen[1]
+
+
+def test_a_client_cannot_pick_its_address_unless_a_proxy_is_named(tmp_path: Path) -> None:
+    """By default no proxy is trusted: a local process sending X-Forwarded-For is still the address
+    it connects from, so it cannot step past the per-client cap (one game being played here). With
+    `TAN_FORWARDED_ALLOW_IPS` naming the proxy (this host), the forwarded address is the client."""
+    request = {"rules": "durak", "seats": ["human", "greedy"], "seed": 1}
+
+    def create_as(http: httpx.Client, address: str) -> int:
+        return http.post("/v1/games", json=request, headers={"X-Forwarded-For": address}).status_code
+
+    for trusted, second in (({}, 429), ({"forwarded_allow_ips": "127.0.0.1"}, 201)):
+        settings = {"max_playing_per_client": 1, **trusted}
+        with Server(tmp_path / f"games-{second}.db", **settings) as server, httpx.Client(
+            base_url=server.url, timeout=30.0
+        ) as http:
+            assert create_as(http, "198.51.100.1") == 201
+            assert create_as(http, "198.51.100.2") == second, trusted

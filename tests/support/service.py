@@ -27,6 +27,7 @@ __all__ = [
     "make_settings",
     "move",
     "play_out",
+    "public_of",
     "replay",
     "view",
 ]
@@ -79,6 +80,13 @@ def view(client: TestClient, game: dict[str, Any], seat: int, token: str | None 
     answer = client.get(f"/v1/games/{game['id']}", params={"seat": seat}, headers=bearer(token))
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
+
+
+def public_of(position: dict[str, Any]) -> dict[str, Any]:
+    """What a seat sees in public of its position (docs/api.md §2.2 JSON): the fields of a history
+    entry's `after` (docs/api.md §3)."""
+    keys = ("table", "hand_counts", "stock", "attacker", "defender", "to_move", "taking")
+    return {**{key: position[key] for key in keys}, "discard": len(position.get("discard", []))}
 
 
 def play_out(client: TestClient, game: dict[str, Any], seat: int = 0) -> dict[str, Any]:

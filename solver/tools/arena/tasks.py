@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.game.bounds import MAX_MATCH_GAMES
 from solver.game.cards import Card
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import Match
@@ -311,8 +312,10 @@ def build_tasks(
     rules = _rules_json(rules_value) if isinstance(rules, Rules) else rules
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ArenaError(f"deals must be a positive whole number, not {deals!r}")
-    if match is not None and (isinstance(match, bool) or not isinstance(match, int) or match < 1):
-        raise ArenaError(f"match must be a positive number of games, not {match!r}")
+    if match is not None and (
+        isinstance(match, bool) or not isinstance(match, int) or not 1 <= match <= MAX_MATCH_GAMES
+    ):
+        raise ArenaError(f"match must be a number of games from 1 to {MAX_MATCH_GAMES}, not {match!r}")
     specs = [with_limits(spec, limits) for spec in engines]
     if not specs:
         raise ArenaError("an arena needs at least one engine")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from solver.game.bounds import MAX_MATCH_GAMES
 from solver.game.errors import GameOverError, TanError
 from solver.game.match import Match
 from solver.game.position import Position
 from solver.game.rules import Rules
 from solver.players import GreedyPlayer
+from solver.tools.arena import ArenaError, build_tasks
 
 GREEDY = GreedyPlayer()
 
@@ -114,6 +116,13 @@ def test_with_three_seats_the_others_play_the_repeat_game_out() -> None:
 def test_bad_match_sizes_are_refused() -> None:
     with pytest.raises(TanError):
         Match(Rules.preset_named("tan"), 2, games=0, seed=1)
+    # As many games as a position's match block may count (docs/rules.md §1.9), and no more.
+    assert Match(Rules.preset_named("tan"), 2, games=MAX_MATCH_GAMES, seed=1).games == MAX_MATCH_GAMES
+    with pytest.raises(TanError, match="at most 100 games") as error:
+        Match(Rules.preset_named("tan"), 2, games=MAX_MATCH_GAMES + 1, seed=1)
+    assert error.value.code == "invalid_input"
+    with pytest.raises(ArenaError, match="from 1 to 100"):
+        build_tasks(["random", "greedy"], deals=1, rules="tan", players=2, seed=1, match=MAX_MATCH_GAMES + 1)
 
 
 def test_every_seat_sees_a_valid_position_through_a_match_with_every_side_rule() -> None:
@@ -130,3 +139,80 @@ def test_every_seat_sees_a_valid_position_through_a_match_with_every_side_rule()
             seat = match.game.to_move
             assert seat is not None
             match.play(GREEDY.choose(match.position(seat)), seat)
+
+
+def _second_game() -> dict[str, object]:
+    """The JSON position of the seat to move at the start of a match's game 2 (two seats)."""
+    match = Match(Rules.preset_named("tan"), 2, games=3, seed=5)
+    play_out(match, games=1)
+    seat = match.game.to_move
+    assert seat is not None and match.number == 2 and match.previous is not None
+    assert match.previous.loser is not None and match.previous.winner is not None
+    return match.position(seat).to_json()
+
+
+def _with_match(position: dict[str, object], **block: object) -> dict[str, object]:
+    match = position["match"]
+    assert isinstance(match, dict)
+    return {**position, "match": {**match, **block}}
+
+
+@pytest.mark.parametrize(
+    ("block", "code", "message"),
+    [
+        ({"dealer": 9}, "invalid_seat", r"match.dealer: no seat 9 in a 2-seat game"),
+        ({"dealer": -5}, "invalid_seat", r"match.dealer: no seat -5"),
+        ({"previous_winner": 2}, "invalid_seat", r"match.previous_winner: no seat 2"),
+        ({"previous_winner": 1, "previous_loser": 1}, "invalid_position", r"both the winner and the loser"),
+        ({"previous_winner": 0, "previous_loser": 0}, "invalid_position", r"both the winner and the loser"),
+        ({"game": 10**30}, "invalid_position", r"match.game: a match has games 1 to 100"),
+        ({"game": 101, "trump_suits": ["h"] * 100}, "invalid_position", r"games 1 to 100"),
+        ({"game": 1, "trump_suits": []}, "invalid_position", r"game 1 has no game before it"),
+        ({"game": 1, "trump_suits": ["h"] * 500}, "invalid_position", r"lists 0 trump suits .* not 500"),
+        ({"trump_suits": ["h"] * 500}, "invalid_position", r"match.trump_suits: game 2 follows 1 games"),
+        ({"trump_suits": []}, "invalid_position", r"lists 1 trump suits"),
+        ({"sitting_out": 0}, "invalid_position", r"only the dealer sits out"),
+    ],
+)
+def test_a_match_block_no_match_could_reach_is_refused(
+    block: dict[str, object], code: str, message: str
+) -> None:
+    """docs/api.md §2.2: the match block's seats are seats of the game, game 1 has no game before
+    it, a game has one trump suit listed for each game before it, a winner is not the loser."""
+    position = _second_game()
+    Position.from_json(position)  # as it is, it is fine
+    with pytest.raises(TanError, match=message) as error:
+        Position.from_json(_with_match(position, **block))
+    assert error.value.code == code
+
+
+def test_game_1_is_dealt_by_seat_0_and_later_games_by_the_last_loser() -> None:
+    position = _second_game()
+    block = position["match"]
+    assert isinstance(block, dict)
+    loser, winner = block["previous_loser"], block["previous_winner"]
+    with pytest.raises(TanError, match=rf"the last game's loser, seat {loser}, deals") as error:
+        Position.from_json(_with_match(position, dealer=winner))
+    assert error.value.code == "invalid_position"
+    first = Match(Rules.preset_named("tan"), 2, games=2, seed=5).position(0).to_json()
+    assert first["match"] == {"game": 1, "dealer": 0, "previous_winner": None, "previous_loser": None,
+                              "trump_suits": []}
+    with pytest.raises(TanError, match="seat 0 deals game 1"):
+        Position.from_json(_with_match(first, dealer=1))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_position_of_a_match_reads_back(seed: int) -> None:
+    """Every seat's position of random matches (trump repeats with seats sitting out, tributes,
+    the last game over) passes the match block's checks and reads back equal."""
+    rules = Rules.preset_named("tan", tribute=True, trump_repeat_limit=2, redeal_without_trump=True)
+    match = Match(rules, 2 + seed % 3, games=4, seed=seed)
+    while True:
+        for seat in range(match.players):
+            position = match.position(seat)
+            assert Position.from_json(position.to_json()) == position
+        if match.over:
+            break
+        seat = match.game.to_move
+        assert seat is not None
+        match.play(GREEDY.choose(match.position(seat)), seat)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from solver.game.errors import ErrorCode
+from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.record import Record, RecordError
@@ -113,9 +113,15 @@ def test_malformed_records_name_the_field() -> None:
         ({"hand": ["Zz"]}, ErrorCode.INVALID_CARD),
         ({"events": [{"seat": 0}]}, ErrorCode.INVALID_RECORD),
         ({"events": [{"seat": 0, "move": "fly"}]}, ErrorCode.INVALID_MOVE),
-        ({"rules": {"preset": "tan", "redeal_without_trump": True}}, ErrorCode.UNKNOWN_RULES),
+        ({"rules": {"preset": "tan", "nonsense": True}}, ErrorCode.UNKNOWN_RULES),
+        # docs/api.md §2.3: a record the format cannot carry yet, not rules that do not exist.
+        ({"rules": {"preset": "tan", "redeal_without_trump": True}}, ErrorCode.INVALID_RECORD),
+        ({"rules": {"preset": "tan", "tribute": True}}, ErrorCode.INVALID_RECORD),
+        # A seat count the rules do not allow, as in a position (docs/api.md §2.2).
+        *(({"players": players}, ErrorCode.BAD_PLAYERS) for players in (0, -1, 7, 10**40)),
+        ({"players": "two"}, ErrorCode.INVALID_RECORD),
     ):
-        with pytest.raises(RecordError) as caught:
+        with pytest.raises(TanError) as caught:
             Record.from_json({**data, **change}).replay()
         assert caught.value.code is code, change
 
