@@ -1,12 +1,9 @@
-/* Tấn — every word the game page shows, in Vietnamese and English (loaded before app.js).
+/* Tấn — every word the game page shows, in Vietnamese and English (an ES module: js/i18n.js reads it).
  *
  * Keys name what a text is for; "{name}" marks a value put in by app.js. Errors are keyed by the
  * API's error codes (docs/api.md §3, "Errors"), so no English detail from the server reaches a player.
  */
-"use strict";
-
-// eslint-disable-next-line no-unused-vars
-const TAN_WORDS = {
+export const WORDS = {
   vi: {
     title: "Tấn", language: "Ngôn ngữ", newGame: "Ván mới", close: "Đóng",
     intro: "Chơi với máy; bấm Gợi ý để xem cơ hội thắng của từng nước đi.", rulesHow: "Luật chơi Tấn và Durak",
