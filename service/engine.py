@@ -118,14 +118,16 @@ class Searcher:
         requested: dict[str, Any] | None,
         seed: int,
         stop: StopFlag | None = None,
+        same_seed: bool = False,
     ) -> Review:
-        """Review a seat's decisions (runs in one search slot, one search after another)."""
+        """Review a seat's decisions (runs in one search slot, one search after another); `same_seed`:
+        every decision searched with `seed` (a stored game's, as its hints are)."""
         limits = self.review_limits(requested, sum(not decision.forced for decision in found))
 
         def searched(hint: Hint) -> None:
             self.metrics.record_search("review", hint.stats.iterations, hint.stats.time_ms)
 
-        return review_decisions(seat, found, limits, seed, self._solver("ismcts", stop), searched)
+        return review_decisions(seat, found, limits, seed, self._solver("ismcts", stop), searched, same_seed)
 
     # -- engine seats -------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 
@@ -53,12 +53,11 @@ from solver.game.rules import Rules
 from solver.players import ENGINES, make_player, searches
 from solver.search import Hint, Limits, StopFlag, Tracker
 from solver.search.beliefs import History, HistoryReader
-from solver.search.calibration import ScoreMap, calibrated_hint, score_map
-from solver.search.review import Decision, decisions
+from solver.search.calibration import ScoreMap, calibrated_hint, calibrated_review, score_map
+from solver.search.review import Decision, Review, decisions
 
 __all__ = ["GameManager", "LiveGame"]
 
-T = TypeVar("T")
 HUMAN = "human"
 _SETUP_FORMAT = 1
 _WRITE_ATTEMPTS = 3
@@ -580,11 +579,12 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[int, list[Decision], StopFlag], T],
+        run: Callable[[int, list[Decision], StopFlag], Review],
         request: Any = None,
-    ) -> T:
+    ) -> Review:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
-        `seat`, from its record of the game, in a search slot."""
+        `seat`, from its record of the game, in a search slot; its scores are calibrated as the
+        game's hints are (solver/search/calibration.py), so that both show one quantity."""
         self.require_token(seat, token)
         live = await self._load(game_id, seat, token)
         if not live.over:
@@ -594,7 +594,8 @@ class GameManager:
             )
         with self._admitted(game_id):
             found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
-            return await self.pool.run(lambda stop: run(seat, found, stop), request)
+            reviewed = await self.pool.run(lambda stop: run(seat, found, stop), request)
+            return calibrated_review(reviewed, live.score_map(seat))
 
 
 def _too_many(cap: int) -> ApiError:
@@ -646,10 +647,14 @@ def _match_view(match: Match, seat: int) -> dict[str, Any]:
     if previous is not None:
         last = {**previous.to_json(), "tribute": _tribute_view(previous.tribute, seat)}
     playing = match.number == len(match.results) + 1
+    standings = match.standings()
+    best = max(standing.score for standing in standings)
     return {
         "game": match.number,
         "games": match.games,
-        "standings": [standing.to_json() for standing in match.standings()],
+        "standings": [standing.to_json() for standing in standings],
+        # Who won the match once it is over: the seats with the highest total score (docs/rules.md §1.9).
+        "winners": [seat for seat, standing in enumerate(standings) if standing.score == best] if match.over else None,
         "dealer": match.dealer,
         "trump_suits": [result.trump.letter for result in match.results],
         "previous": last,

@@ -158,7 +158,8 @@ async def game_analysis(
     } or None
     searcher.limits(requested)  # refuse bad limits before taking a slot
     answer = await services.games.analysis(
-        game_id, seat, token, lambda mover, found, stop: searcher.review(mover, found, requested, seed, stop),
+        game_id, seat, token,
+        lambda mover, found, stop: searcher.review(mover, found, requested, seed, stop, same_seed=True),
         request,
     )
     return JSONResponse(answer.to_json())

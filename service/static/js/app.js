@@ -8,13 +8,14 @@
  */
 
 import { api } from "./api.js";
+import { busyWith } from "./busy.js";
 import { buildForm, fillPlayers, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
 import { askHint, closeHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { clearMessage, showError } from "./messages.js";
 import { actionMove, closeChooser, playMove, refreshGame, transfer } from "./play.js";
-import { PACE_KEY, setPace, skipPlayback } from "./playback.js";
+import { PACE_KEY, resumeMatch, setPace, skipPlayback } from "./playback.js";
 import { render } from "./render.js";
 import { closeReview, openReview, stepReview } from "./review.js";
 import { resume, showGame, showSetup, startGame } from "./session.js";
@@ -110,6 +111,7 @@ export function init() {
   $("chooser-cancel").addEventListener("click", closeChooser);
   $("new-game-top").addEventListener("click", showSetup);
   $("new-game-over").addEventListener("click", showSetup);
+  $("next-game").addEventListener("click", () => busyWith(resumeMatch));
   $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); else resume(); });
   window.addEventListener("storage", (event) => {
     if (event.key === GAME_KEY || event.key === MOVED_KEY) refreshGame();

@@ -35,8 +35,8 @@ export function keepFocus() {
   const candidates = [
     reviewOpen() && ($("review-next").disabled ? $("review-prev") : $("review-next")),
     state.choosing && $("chooser-options").querySelector("button"),
+    !$("over").hidden && ($("next-game").hidden ? $("new-game-over") : $("next-game")),
     $("hand").querySelector("button.card.legal:not([disabled])"),
-    !$("over").hidden && $("new-game-over"),
     $("hint-button"),
   ];
   const target = candidates.find((el) => el && !el.disabled && el.getClientRects().length > 0);

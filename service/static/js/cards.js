@@ -20,7 +20,7 @@ export function moveText(move) {
     case "pass": return t("passMove");
     case "redeal": return t("redealMove");
     case "keep": return t("keepMove");
-    case "pick": return t("pickMove", { n: move.set });
+    case "pick": return t("pickMove", { n: move.set + 1 }); // the API counts sets from 0, players from 1
     case "swap": return t("swapMove");
     default: return JSON.stringify(move);
   }
@@ -78,3 +78,16 @@ export const digitFor = (index) => (index < 9 ? String(index + 1) : index === 9 
 
 // A proven value in words: certain win, draw or loss (a draw scores one half, docs/rules.md §1.5).
 export const outcome = (score) => (score >= 0.999 ? "win" : score <= 0.001 ? "loss" : "draw");
+
+// A hint's rows, best first (docs/api.md §3): by what each costs against the best move in the
+// search's own scores (`loss`: a calibrated chance may read 99% for several), then by chance,
+// then by how much the search tried them; a move never tried comes last.
+export function rankedMoves(moves) {
+  const cost = (entry) => (entry.loss === null || entry.loss === undefined ? Infinity : entry.loss);
+  return [...moves].sort((a, b) => (cost(a) - cost(b)) || (b.score - a.score) || ((b.visits || 0) - (a.visits || 0)));
+}
+
+// What a move costs against the best, as a row shows it: nothing for the best (or within the
+// search's noise, a `good` move), else minus its points.
+export const costPoints = (entry) =>
+  (entry.loss === null || entry.loss === undefined || entry.label === "good" || entry.label === "forced" ? "" : `−${points(entry.loss)}`);

@@ -2,13 +2,13 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { digitFor, moveText, outcome, pct } from "./cards.js";
+import { costPoints, digitFor, moveText, outcome, pct, points, rankedMoves } from "./cards.js";
 import { bar } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage } from "./messages.js";
 import { legalMoves } from "./moves.js";
 import { playMove } from "./play.js";
-import { $, state } from "./state.js";
+import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
 // The hint folds away (on a phone it is a sheet over the table) until the next one is asked for.
 export function closeHint() {
@@ -24,18 +24,19 @@ export function askHint() {
   $("hint-moves").replaceChildren();
   $("hint-note").textContent = "";
   busyWith(async () => {
-    const hint = await api("GET", `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0`, undefined, { retry: true });
+    // The review's budget and seed: a move played from the hint is reviewed by this very search.
+    const path = `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0&iterations=${SEARCH_ITERATIONS}`;
+    const hint = await api("GET", path, undefined, { retry: true });
     clearMessage();
     state.hint = hint;
     state.hintFor = state.game.history.length;
   }, "hint");
 }
 
-// The hint's rows, best first: by win chance, then by how much the search tried them.
+// The hint's rows, best first (cards.js rankedMoves).
 export function hintRows() {
   const hint = hintShown();
-  if (!hint) return [];
-  return [...hint.moves].sort((a, b) => (b.score - a.score) || ((b.visits || 0) - (a.visits || 0)));
+  return hint ? rankedMoves(hint.moves) : [];
 }
 
 // The hint for the view shown, or null when there is none (or it was asked for another turn).
@@ -96,10 +97,19 @@ export function renderHint() {
       const value = document.createElement("span");
       value.className = "pct" + (entry.exact ? ` certain ${outcome(entry.score)}` : "");
       value.textContent = valueText(entry);
-      button.append(num, what, value, bar(entry.score));
+      // What the move costs against the best, in the review's points and with its label: the
+      // rows stay apart when the chances all read 99%.
+      const cost = document.createElement("span");
+      cost.className = `cost label-${entry.label || "unscored"}`;
+      cost.dataset.label = entry.label || "";
+      cost.textContent = costPoints(entry);
+      if (cost.textContent) cost.title = t("hintCost", { n: points(entry.loss), label: t("label_" + entry.label) });
+      button.dataset.label = entry.label || "";
+      button.append(num, what, value, cost, bar(entry.score));
       const stats = statsText(entry);
       button.title = stats;
-      const spoken = entry.exact ? valueText(entry) : `${chanceWord()} ${pct(entry.score)}`;
+      const spoken = (entry.exact ? valueText(entry) : `${chanceWord()} ${pct(entry.score)}`)
+        + (cost.textContent ? `, ${cost.title}` : "");
       const key = digitFor(index) ? `${t("key")} ${digitFor(index)}: ` : "";
       button.setAttribute("aria-label", `${key}${moveText(entry.move)}, ${spoken}`);
       button.setAttribute("aria-description", stats);
@@ -111,6 +121,6 @@ export function renderHint() {
   const s = hint.stats;
   const note = $("hint-note");
   note.textContent = (state.game.position.players >= 3 ? t("hintNoteFool") : t("hintNote"))
-    + (s.calibrated ? " " + t("hintCalibrated") : "");
+    + " " + t("hintCostNote") + (s.calibrated ? " " + t("hintCalibrated") : "");
   note.title = t("stats", { alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms) });
 }

@@ -54,7 +54,6 @@ export function renderHistory(game) {
       who.textContent = shortSeatName(entry.seat);
       const what = document.createElement("span");
       what.textContent = moveText(entry.move);
-      what.title = entry.notation;
       item.append(who, what);
       return item;
     }),
@@ -62,33 +61,74 @@ export function renderHistory(game) {
   if (atBottom) list.scrollTop = list.scrollHeight;
 }
 
+// A game's result in a sentence, from the loser (and, with none, the winner) the API gave.
+function resultText(loser, winner) {
+  const none = (seat) => seat === null || seat === undefined;
+  if (loser === 0) return t("resultLose");
+  if (none(loser) && !none(winner)) return t("resultAllTrumps", { name: seatName(winner) });
+  if (none(loser)) return t("resultDraw");
+  return t("resultWin", { name: seatName(loser) });
+}
+
+// The scores table: one row a seat, the loser marked.
+function scoreRows(scores, loser) {
+  return scores.map((score, seat) => {
+    const row = document.createElement("tr");
+    if (seat === loser) row.className = "loser";
+    const who = document.createElement("td");
+    who.textContent = seatName(seat) + (seat === loser ? ` — ${t("loser")}` : "");
+    const value = document.createElement("td");
+    value.textContent = String(score);
+    row.append(who, value);
+    return row;
+  });
+}
+
+// The end of a game, of a match's game (the between-games screen: its result, the tribute, who
+// deals and who leads next, "Next game"), or of a match (who won it, the standings).
 export function renderOver(game, over) {
   const panel = $("over");
-  const appearing = over && panel.hidden;
-  panel.hidden = !over;
-  document.body.classList.toggle("game-over", over);
-  if (!over) return;
+  const between = game.status === "between";
+  const shown = over || between;
+  const appearing = shown && panel.hidden;
+  panel.hidden = !shown;
+  document.body.classList.toggle("game-over", shown);
+  document.body.classList.toggle("between-games", between);
+  if (!shown) return;
   if (appearing && typeof panel.scrollIntoView === "function") setTimeout(() => panel.scrollIntoView({ block: "nearest" }), 0);
-  const loser = game.loser;
-  const winner = game.match && game.match.previous ? game.match.previous.winner : null;
-  let text;
-  if (loser === 0) text = t("resultLose");
-  else if ((loser === null || loser === undefined) && winner !== null && winner !== undefined) {
-    text = t("resultAllTrumps", { name: seatName(winner) });
-  } else if (loser === null || loser === undefined) text = t("resultDraw");
-  else text = t("resultWin", { name: seatName(loser) });
-  $("over-title").textContent = text;
-  const scores = game.scores || [];
-  $("scores").replaceChildren(
-    ...scores.map((score, seat) => {
-      const row = document.createElement("tr");
-      if (seat === loser) row.className = "loser";
-      const who = document.createElement("td");
-      who.textContent = seatName(seat) + (seat === loser ? ` — ${t("loser")}` : "");
-      const value = document.createElement("td");
-      value.textContent = String(score);
-      row.append(who, value);
-      return row;
-    }),
-  );
+  const match = game.match;
+  const prev = match ? match.previous : null;
+  const lines = [];
+  let title;
+  let scores;
+  let loser;
+  if (between && prev) {
+    title = `${t("gameEnded", { n: prev.game, of: match.games })} ${resultText(prev.loser, prev.winner)}`;
+    scores = prev.scores;
+    loser = prev.loser;
+    const tribute = match.tribute;
+    if (tribute) {
+      const names = { giver: seatName(tribute.giver), receiver: seatName(tribute.receiver) };
+      lines.push(tribute.card ? t("tributeGiven", { ...names, card: cardText(tribute.card) }) : t("tributeHidden", names));
+    }
+    lines.push(t("nextGame", { n: match.game, dealer: seatName(match.dealer), leader: seatName(game.position.attacker) }));
+  } else if (match) {
+    const winners = match.winners || [];
+    title = winners.includes(0) && winners.length === 1 ? t("matchWonYou")
+      : winners.length === 1 ? t("matchWon", { name: seatName(winners[0]) })
+        : t("matchShared", { names: winners.map(seatName).join(", ") });
+    if (prev) lines.push(t("previousGame", { n: prev.game, what: resultText(prev.loser, prev.winner) }));
+    scores = match.standings.map((row) => row.score);
+    loser = null;
+  } else {
+    title = resultText(game.loser, null);
+    scores = game.scores || [];
+    loser = game.loser;
+  }
+  $("over-title").textContent = title;
+  $("over-detail").textContent = lines.join(" ");
+  $("over-detail").hidden = !lines.length;
+  $("scores").replaceChildren(...scoreRows(scores || [], loser));
+  $("next-game").hidden = !between;
+  for (const id of ["new-game-over"]) $(id).hidden = between;
 }

@@ -2,5 +2,8 @@
 
 import { state } from "./state.js";
 
-export const legalMoves = () => (state.game && state.game.status === "playing" ? state.game.legal_moves || [] : []);
+// None while a move is on its way, played back or a match is between two games: only the moves of
+// the position shown are offered.
+export const legalMoves = () => (state.game && state.game.status === "playing" && !state.pending && !state.playback
+  && !state.between ? state.game.legal_moves || [] : []);
 export const movesWithCard = (card) => legalMoves().filter((m) => m.card === card);

@@ -26,8 +26,15 @@ export function shownGame() {
     const entries = play.entries.slice(0, play.at + 1);
     const played = entries.filter((entry) => entry.seat === 0 && entry.move.card).map((entry) => entry.move.card);
     const hand = play.base.hand.filter((card) => !played.includes(card));
-    const position = framePosition(play.base, game.position, entries[entries.length - 1].after, hand);
+    // The last game of a match played to its end is drawn from its own position, not the next deal's.
+    const final = state.between ? play.base : game.position;
+    const position = framePosition(play.base, final, entries[entries.length - 1].after, hand);
     return { ...game, status: "playing", legal_moves: [], history: [...play.history, ...entries], position };
+  }
+  if (state.between) {
+    // Between two games of a match: the next deal, face up in your hand, no one to move yet.
+    const position = { ...game.position, table: [], to_move: null };
+    return { ...game, status: "between", legal_moves: [], history: state.between.history, position };
   }
   if (state.pending) {
     const { move, base } = state.pending;
@@ -135,8 +142,31 @@ export function pickedUp(baseHand, entries, pendingTable) {
 }
 
 // Play the new entries of an answer back one at a time (or at once, with the pace off).
+// The game number of a history entry (a match's; a single game's entries have none).
+const gameOf = (entry) => entry.game ?? null;
+
+// Play the new entries of an answer back one at a time (or at once, with the pace off). In a match
+// the playback stops at the end of the game being played: the between-games screen shows its
+// result, and its "Next game" plays the next game's first moves (resumeMatch).
 export async function playBack(base, history, answer) {
-  const entries = answer.history.slice(history.length);
+  const all = answer.history.slice(history.length);
+  const number = history.length ? gameOf(history[history.length - 1]) : all.length ? gameOf(all[0]) : null;
+  const cut = number === null ? -1 : all.findIndex((entry) => gameOf(entry) !== number);
+  const entries = cut < 0 ? all : all.slice(0, cut);
+  if (cut >= 0) state.between = { game: number, history: [...history, ...entries] };
+  return playEntries(base, history, answer, entries);
+}
+
+// "Next game": the next game of the match from its deal, its engines' first moves one at a time.
+export async function resumeMatch() {
+  const between = state.between;
+  state.between = null;
+  if (!between || !state.game) return;
+  const deal = { ...state.game.position, table: [], to_move: null, discard: [] };
+  await playEntries(deal, between.history, state.game, state.game.history.slice(between.history.length));
+}
+
+async function playEntries(base, history, answer, entries) {
   const pendingTable = state.pending ? shownGame().position.table : [];
   state.game = answer;
   if (entries.length && state.pace !== "off") {

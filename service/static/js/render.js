@@ -48,6 +48,7 @@ export function render() {
   $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
 
   renderTable(pos);
+  if (myTurn && pos.defender === 0 && !entry) keepTableInView();
   if (reviewOpen()) $("recent").replaceChildren();
   else renderRecent(game);
   renderHand(pos, trumpSuit, myTurn);
@@ -63,8 +64,9 @@ export function render() {
   $("transfer-button").hidden = transfers.length === 0;
   $("transfer-button").disabled = state.busy || transfers.length === 0;
   $("hint-button").disabled = state.busy || !myTurn;
-  $("actions").hidden = over;
-  $("moves-panel").hidden = over;
+  const between = game.status === "between";
+  $("actions").hidden = over || between;
+  $("moves-panel").hidden = over || between;
 
   renderSetup(pos);
   renderMatch(game);
@@ -84,4 +86,15 @@ export function render() {
   $("game-info").textContent = info.join(" · ");
   $("replay").hidden = !(state.setup && seed !== null);
   if (!state.busy) refreshTracker(); // after the game view is shown
+}
+
+// On a phone the hand dock covers the page's bottom: the card to answer is scrolled into view
+// above it (on a desktop, into the window).
+function keepTableInView() {
+  const rect = $("table").getBoundingClientRect();
+  const dock = $("dock").getBoundingClientRect();
+  const fixed = getComputedStyle($("dock")).position === "fixed";
+  const bottom = fixed ? dock.top : window.innerHeight;
+  if (rect.bottom > bottom) window.scrollBy({ top: Math.min(rect.bottom - bottom + 8, rect.top - 8), behavior: "instant" });
+  else if (rect.top < 0) window.scrollBy({ top: rect.top - 8, behavior: "instant" });
 }

@@ -5,11 +5,11 @@ import { busyWith, keepFocus } from "./busy.js";
 import { moveText, pct, points, sameMove } from "./cards.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
+import { chanceWord } from "./hint.js";
 import { clearMessage } from "./messages.js";
 import { render } from "./render.js";
-import { $, state } from "./state.js";
+import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
-export const REVIEW_ITERATIONS = 5000; // each decision's search in a review (the server caps it)
 export const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
 export const reviewOpen = () => !!(state.review && state.review.open && state.review.id === state.id);
 export const reviewed = () => (reviewOpen() ? state.review.data.moves[state.review.at] || null : null);
@@ -25,7 +25,7 @@ export function openReview() {
   }
   const id = state.id;
   busyWith(async () => {
-    const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${REVIEW_ITERATIONS}`;
+    const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}`;
     const data = await api("GET", path);
     clearMessage();
     state.review = { id, data, at: 0, open: true };
@@ -65,7 +65,7 @@ export function reviewLine(text, score, cls) {
     const value = document.createElement("span");
     value.className = "pct";
     value.textContent = pct(score);
-    value.title = t("winChance");
+    value.title = chanceWord();
     line.append(value, bar(score));
   }
   return line;
@@ -100,6 +100,7 @@ export function renderReview() {
     if (entry.label === "forced") note = t("reviewOnly");
     else if (entry.label === "unscored") note = t("reviewUnscored");
     else if (sameMove(entry.move, entry.best)) note = t("reviewSame");
+    else if (entry.label === "good") note = t("reviewNoise"); // within the search's noise: no cost shown
     else note = t("reviewCost", { n: points(entry.loss) });
     verdict.append(document.createTextNode(" " + note));
     detail.append(

@@ -13,6 +13,9 @@ export const LEVELS = {
   hard: { engine: "ismcts", timeMs: 600 },
 };
 
+// Each hint's and each reviewed decision's search (the server caps it): one budget and one seed
+// (the API's default, 0) for both, so the review of a decision is the search its hint ran.
+export const SEARCH_ITERATIONS = 5000;
 export const GAME_KEY = "tan.game";
 export const MOVED_KEY = "tan.moved"; // "id:plies" of the last move this browser saw, for the other tabs
 export const LANG_KEY = "tan.lang";
@@ -41,6 +44,7 @@ export const state = {
   pace: "normal", // how engine moves are shown: "off" (at once), "normal" or "slow"
   pending: null, // {move, base}: seat 0's move on its way, shown on the table at once
   playback: null, // {base, history, entries, at}: an answer's new moves, shown one at a time
+  between: null, // {game, history}: a match's game just ended, its result shown until "Next game"
   skip: false, // show the rest of the playback at once
   retrying: false, // a request refused by a busy server is being sent again
   wake: null, // ends the pause between two moves of a playback

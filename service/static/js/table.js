@@ -35,8 +35,21 @@ export function renderSetup(pos) {
       row.className = "setup-set";
       const label = document.createElement("span");
       label.className = "label";
-      label.textContent = t("setOf", { n: index });
-      row.append(label, ...sortHand(part, suitOf(pos.trump)).map(miniCard));
+      label.textContent = t("setOf", { n: index + 1 }); // as the pick buttons count them
+      const trumpSuit = suitOf(pos.trump);
+      const cards = sortHand(part, trumpSuit).map((card) => {
+        const mini = miniCard(card);
+        if (suitOf(card) === trumpSuit) {
+          mini.classList.add("trump");
+          mini.title = `${cardName(card)}, ${t("trumpCard")}`;
+        }
+        return mini;
+      });
+      const trumps = part.filter((card) => suitOf(card) === trumpSuit).length;
+      const count = document.createElement("span");
+      count.className = "small muted";
+      count.textContent = t("setTrumps", { n: trumps });
+      row.append(label, ...cards, count);
       sets.append(row);
     });
   }
@@ -59,10 +72,15 @@ export function renderStatus(game, pos, over) {
   let text;
   if (state.busy === "review") text = t("reviewThinking");
   else if (over) text = game.match ? t("matchOver") : t("statusOver");
+  else if (game.status === "between") text = t("betweenGames", { n: state.between.game });
   else if (state.busy === "move") text = state.playback ? t("statusBusy") : t("statusThinking");
   else if (pos.phase === "setup") text = pos.to_move === 0 ? t("beforePlay") : t("setupWait");
   else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
-  else if (pos.defender === 0) {
+  else if (pos.defender === 0 && pos.table.length && pos.table.every((pair) => pair.defense)) {
+    // Every card beaten and still to move (ôm khi đã đỡ, docs/rules.md §1.7): pass lets the defence stand.
+    const take = legalMoves().some((m) => m.action === "take");
+    text = take ? t("statusBeatenTake") : t("statusBeaten");
+  } else if (pos.defender === 0) {
     text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
   } else if (pos.table.length === 0) text = t("statusLead");
   else if (legalMoves().every((m) => m.action === "pass")) {
@@ -181,7 +199,7 @@ export function renderTable(pos) {
 export function gameRules() {
   const rules = state.game ? state.game.position.rules : null;
   const name = rules && typeof rules === "object" ? rules.preset : rules;
-  const preset = state.presets[name] || { first_attacker: name === "tan" ? "seat0" : "lowest_trump" };
+  const preset = state.presets[name] || {}; // GET /v1/rules not answered yet: nothing is assumed
   return rules && typeof rules === "object" ? { ...preset, ...rules } : preset;
 }
 

@@ -125,14 +125,16 @@ export function foldTracker(folded) {
 export function renderTracker() {
   const panel = $("tracker-panel");
   const game = state.game;
-  panel.hidden = !game || reviewOpen();
+  // Not at a game's end (nothing is hidden any longer to track) nor between two games of a match.
+  panel.hidden = !game || reviewOpen() || game.status !== "playing" || !!state.between;
   if (panel.hidden) return;
   const pos = game.position;
   const key = trackerKey();
   const fresh = !!(state.tracker && state.tracker.key === key);
   const failed = state.trackerError && state.trackerError.key === key ? state.trackerError.text : null;
-  // While the new answer is on its way the last one of this game stays, marked as updating.
-  const data = state.tracker && state.tracker.id === state.id ? state.tracker.data : null;
+  // Only the answer for the view shown: while the next one is on its way the panel says it is
+  // updating rather than show counts that no longer match the table.
+  const data = fresh ? state.tracker.data : null;
   panel.classList.toggle("stale", !fresh);
   if (data) panel.dataset.plies = String(state.tracker.plies); // the moves the tracker shown had seen
   panel.setAttribute("aria-busy", String(!fresh && !failed));
