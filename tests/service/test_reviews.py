@@ -106,7 +106,10 @@ def test_a_stored_game_is_reviewed_once_over_from_its_seats_record(client: TestC
     record = record_of_game(Rules.preset_named("durak"), 2, ENDGAME_DECK, moves, 0, first_attacker=0)
     posted = analyze(client, record.to_json(), seed=5).json()
     decided = ("index", "ply", "move", "position")
-    assert [{k: m[k] for k in decided} for m in posted["moves"]] == [{k: m[k] for k in decided} for m in data["moves"]]
+    def decisions(answer: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{k: m[k] for k in decided} for m in answer["moves"]]
+
+    assert decisions(posted) == decisions(data)
     # Against greedy the scores are its calibrated win chances, as the game's hints are.
     assert data["stats"]["calibrated"] == "greedy (durak, 2 seats)" and "calibrated" not in posted["stats"]
 
@@ -123,9 +126,11 @@ def test_a_stored_games_review_is_its_hints_search(client: TestClient) -> None:
         if seen["status"] == "over":
             break
         ply = len(seen["history"])
-        hint = client.get(f"/v1/games/{game['id']}/hint", params={"seat": 0, **LIMITS}, headers=token).json()
+        path = f"/v1/games/{game['id']}/hint"
+        hint = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
         hints[ply] = hint
-        assert all(m["label"] in ("good", "inaccuracy", "mistake", "blunder", "forced", "unscored") for m in hint["moves"])
+        labels = ("good", "inaccuracy", "mistake", "blunder", "forced", "unscored")
+        assert all(m["label"] in labels for m in hint["moves"])
         best = next(m for m in hint["moves"] if m["move"] == hint["best"])
         assert best["loss"] == 0.0
         # Play the hint's best move at even plies, its worst at odd ones (so that costs show).
@@ -134,7 +139,8 @@ def test_a_stored_games_review_is_its_hints_search(client: TestClient) -> None:
         assert answer.status_code == 200, answer.text
         seen = answer.json()
     assert seen["status"] == "over"
-    review = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0, **LIMITS}, headers=token).json()
+    path = f"/v1/games/{game['id']}/analysis"
+    review = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
     assert review["stats"]["calibrated"] == "greedy (durak, 2 seats)"
     checked = 0
     for reviewed in review["moves"]:
