@@ -655,7 +655,8 @@ def _match_view(match: Match, seat: int) -> dict[str, Any]:
         "standings": [standing.to_json() for standing in standings],
         # Who won the match once it is over: the seats with the highest total score (docs/rules.md §1.9).
         "winners": (
-            [seat for seat, standing in enumerate(standings) if standing.score == best] if match.over else None
+            [seat for seat, standing in enumerate(standings) if standing.score == best]
+            if match.over else None
         ),
         "dealer": match.dealer,
         "trump_suits": [result.trump.letter for result in match.results],
