@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(name, json.dumps(per_rules[name]))
     result = {
-        "command": "python -m benchmarks.review_labels " + " ".join(argv or []),
+        "command": "python -m benchmarks.review_labels " + " ".join(sys.argv[1:] if argv is None else argv),
         "games": args.games,
         "iterations": args.iterations,
         "seed": args.seed,

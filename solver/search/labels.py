@@ -11,8 +11,9 @@ budget and seed say the same thing.
 The bounds come from measured losses (`python -m benchmarks.review_labels`,
 BENCHMARKS.md "Review labels"): `good` is below what the engine's own choice
 loses to a second search in 95 decisions of 100 (the search's noise); past it,
-the greedy player's losses set the rest — a loss below their median is an
-`inaccuracy`, below their 85th percentile a `mistake`, and beyond a `blunder`.
+the greedy player's losses past that bound set the rest — below their median a
+loss is an `inaccuracy`, below their 85th percentile a `mistake`, beyond a
+`blunder` (at 5,000 iterations, 2,032 decisions of greedy in `durak` and `tan`).
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ class Label(enum.StrEnum):
 # (label, the loss it stays below), mildest first; past the last bound a move is a blunder.
 # Measured at 5,000 iterations (benchmarks/results/review-labels.json).
 LABELS: tuple[tuple[Label, float], ...] = (
-    (Label.GOOD, 0.02),
-    (Label.INACCURACY, 0.06),
-    (Label.MISTAKE, 0.15),
+    (Label.GOOD, 0.03),
+    (Label.INACCURACY, 0.07),
+    (Label.MISTAKE, 0.36),
 )
 
 

@@ -13,10 +13,10 @@ bounds measured by `benchmarks.review_labels`); a hint grades its moves the same
 
 | label | loss in expected score |
 |---|---|
-| `good` | below 0.02 (the played move is the engine's, or within the search's noise) |
-| `inaccuracy` | 0.02 to below 0.06 |
-| `mistake` | 0.06 to below 0.15 |
-| `blunder` | 0.15 or more (a proven loss of a half point or more always is) |
+| `good` | below 0.03 (the played move is the engine's, or within the search's noise) |
+| `inaccuracy` | 0.03 to below 0.07 |
+| `mistake` | 0.07 to below 0.36 |
+| `blunder` | 0.36 or more (a proven loss of a game always is) |
 
 A decision with a single legal move is `forced` and not searched; a move
 the search never tried (only when a time limit stops it before every move

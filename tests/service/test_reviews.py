@@ -219,3 +219,31 @@ def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
     reviewed = answer.json()["moves"]
     assert [m["ply"] for m in reviewed] == [ply for ply, e in enumerate(history) if e["seat"] == 0][1:]
     assert all(m["position"].get("phase", "play") == "play" for m in reviewed)
+
+
+def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestClient) -> None:
+    """The review is not lenient: seat 0 takes at its first defence where a card of the attacked suit
+    beats; taking then is at least an inaccuracy (and the hint, at the same budget, said so too)."""
+    game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=4)
+    token = bearer(game["tokens"][0])
+    seen = view(client, game, 0)
+    taken_at = None
+    for _ in range(200):
+        if seen["status"] == "over":
+            break
+        legal = seen["legal_moves"]
+        trump = seen["position"]["trump"][1]
+        beats = [m for m in legal if m["action"] == "defend" and m["card"][1] != trump]
+        take = next((m for m in legal if m["action"] == "take"), None)
+        chosen = legal[0]
+        if taken_at is None and beats and take is not None:
+            chosen, taken_at = take, len(seen["history"])
+        answer = move(client, game, 0, chosen)
+        assert answer.status_code == 200, answer.text
+        seen = answer.json()
+    assert taken_at is not None and seen["status"] == "over"
+    path = f"/v1/games/{game['id']}/analysis"
+    review = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
+    taken = next(m for m in review["moves"] if m["ply"] == taken_at)
+    assert taken["move"] == {"action": "take"}
+    assert taken["label"] in ("inaccuracy", "mistake", "blunder"), taken
