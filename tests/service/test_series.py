@@ -143,7 +143,7 @@ def test_on_a_phone_the_card_to_answer_is_in_view_at_every_defence(
             break
         view = _view(page, server)
         position = view["position"]
-        if position["to_move"] == 0 and position["defender"] == 0 and position["phase"] == "play":
+        if position["to_move"] == 0 and position["defender"] == 0 and position.get("phase", "play") == "play":
             bottom = _dock_top(page)
             attacks = page.locator("#table .pair.undefended .attack")
             if attacks.count():
