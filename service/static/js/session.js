@@ -40,9 +40,11 @@ export function startGame(setup) {
 }
 
 export function showGame() {
+  const fromSetup = !$("setup").hidden;
   $("setup").hidden = true;
   $("game").hidden = false;
   $("new-game-top").hidden = false;
+  if (fromSetup) window.scrollTo(0, 0); // the table from its top, not where the form was scrolled to
   render();
   keepFocus();
 }
