@@ -195,8 +195,10 @@ def test_a_defence_that_beat_every_card_says_pass_lets_it_stand(browser: Browser
             break
         position = _view(page, server)["position"]
         table = position["table"]
-        if position["to_move"] == 0 and position["defender"] == 0 and table and all(p["defense"] for p in table):
-            assert page.inner_text("#status").startswith("You have beaten every card: pass lets your defence stand")
+        beaten = bool(table) and all(pair["defense"] for pair in table)
+        if position["to_move"] == 0 and position["defender"] == 0 and beaten:
+            status = page.inner_text("#status")
+            assert status.startswith("You have beaten every card: pass lets your defence stand"), status
             assert page.locator("#pass-button:not([disabled])").count() == 1
             found = True
             break
