@@ -24,12 +24,12 @@ solver/.built: $(STAMP) $(SOURCES) setup.py
 run: build
 	$(VENV)/bin/tan serve --host 127.0.0.1 --port 8000
 
-# The web page's tests drive Debian's chromium through Playwright (no browser download); the C
-# reference loop's tests compile with gcc. Under CI a missing part is an error, not a skip.
+# The web page's tests drive Debian's chromium through Playwright (no browser download), and its
+# pure helpers run under node's test runner; the C reference loop's tests compile with gcc. Under CI a missing part is an error, not a skip.
 browser:
-	@command -v chromium >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 || (apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core gcc) || \
-		{ echo "chromium or gcc could not be installed: the browser tests will be skipped"; test -z "$$CI"; }
+	@command -v chromium >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && command -v node >/dev/null 2>&1 || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core gcc nodejs) || \
+		{ echo "chromium, gcc or node could not be installed: the browser tests will be skipped"; test -z "$$CI"; }
 
 test: build browser
 	$(PY) -m pytest -n 2 -q

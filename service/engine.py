@@ -133,9 +133,11 @@ class Searcher:
         requested: dict[str, Any] | None,
         seed: int,
         stop: StopFlag | None = None,
+        same_seed: bool = False,
     ) -> Review:
         """Review the decisions of the record's seat (runs in one search slot: the record's replay,
-        then one search after another, all within `analysis_budget_ms` and stopped by `stop`)."""
+        then one search after another, all within `analysis_budget_ms` and stopped by `stop`);
+        `same_seed`: every decision searched with `seed` (a stored game's, as its hints are)."""
         begun = time.perf_counter()
         self.check_review_size(record)
         found = decisions(record, stop)
@@ -145,7 +147,7 @@ class Searcher:
             self.metrics.record_search("review", hint.stats.iterations, hint.stats.time_ms)
 
         return review_decisions(record.seat, found, limits, seed, self._solver("ismcts", stop), searched,
-                                budget_ms=self.settings.analysis_budget_ms, begun=begun)
+                                budget_ms=self.settings.analysis_budget_ms, begun=begun, same_seed=same_seed)
 
     # -- engine seats -------------------------------------------------------------------------
 

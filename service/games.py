@@ -31,7 +31,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 
@@ -54,11 +54,11 @@ from solver.game.rules import Rules
 from solver.players import ENGINES, make_player, searches
 from solver.search import Hint, Limits, StopFlag, Tracker
 from solver.search.beliefs import History, HistoryReader, decision_snapshot
-from solver.search.calibration import ScoreMap, calibrated_hint, score_map
+from solver.search.calibration import ScoreMap, calibrated_hint, calibrated_review, score_map
+from solver.search.review import Review
 
 __all__ = ["GameManager", "LiveGame"]
 
-T = TypeVar("T")
 HUMAN = "human"
 _SETUP_FORMAT = 1
 _WRITE_ATTEMPTS = 3
@@ -647,18 +647,21 @@ class GameManager:
         game_id: str,
         seat: int,
         token: str | None,
-        run: Callable[[Record, StopFlag], T],
+        run: Callable[[Record, StopFlag], Review],
         request: Any = None,
-    ) -> T:
+    ) -> Review:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
-        `seat`, from its record of the game, in a search slot (where the record is made too)."""
+        `seat`, from its record of the game, in a search slot (where the record is made too); its
+        scores are calibrated as the game's hints are (solver/search/calibration.py), so that both
+        show one quantity."""
         async with self._working_on(game_id, seat, token) as live:
             if not live.over:
                 raise ApiError(
                     ServiceCode.GAME_NOT_OVER,
                     f"game {game_id} is still being played: its review comes once it is over",
                 )
-            return await self.pool.run(lambda stop: run(live.record(seat), stop), request)
+            reviewed = await self.pool.run(lambda stop: run(live.record(seat), stop), request)
+            return calibrated_review(reviewed, live.score_map(seat))
 
 
 class _Flight:
@@ -733,10 +736,17 @@ def _match_view(match: Match, seat: int) -> dict[str, Any]:
     if previous is not None:
         last = {**previous.to_json(), "tribute": _tribute_view(previous.tribute, seat)}
     playing = match.number == len(match.results) + 1
+    standings = match.standings()
+    best = max(standing.score for standing in standings)
     return {
         "game": match.number,
         "games": match.games,
-        "standings": [standing.to_json() for standing in match.standings()],
+        "standings": [standing.to_json() for standing in standings],
+        # Who won the match once it is over: the seats with the highest total score (docs/rules.md §1.9).
+        "winners": (
+            [seat for seat, standing in enumerate(standings) if standing.score == best]
+            if match.over else None
+        ),
         "dealer": match.dealer,
         "trump_suits": [result.trump.letter for result in match.results],
         "previous": last,

@@ -514,6 +514,14 @@ class MoveValueOut(BaseModel):
     ci95: list[float]
     visits: int
     exact: bool
+    loss: float | None = Field(
+        description="what the move costs against the best one, in the search's own expected score (before "
+        "any calibration), at least 0; null when the search never tried it"
+    )
+    label: LabelName | None = Field(
+        description="the label a review gives that loss (good, inaccuracy, mistake, blunder; forced for a "
+        "single legal move; unscored when never tried)"
+    )
 
 
 class HintResponse(BaseModel):
@@ -587,10 +595,15 @@ class ReviewedMoveOut(BaseModel):
     best: MoveOut = Field(description="the engine's choice: the most searched move (the best proven one)")
     best_notation: str
     played_score: float | None = Field(
-        description="the seat's expected score after the move played; null when forced or unscored"
+        description="the seat's expected score after the move played (a stored game's review: its win "
+        "chance against the other seats, calibrated as its hints are, stats.calibrated); null when forced "
+        "or unscored"
     )
     best_score: float | None = Field(description="the same after the engine's choice; null when forced")
-    loss: float = Field(description="best_score - played_score, at least 0 (0 when forced or unscored)")
+    loss: float = Field(
+        description="the best move's score minus the played one's in the search's own expected score "
+        "(before any calibration), at least 0 (0 when forced or unscored)"
+    )
     label: LabelName = Field(description=_label_description())
     exact: bool = Field(description="both scores proven (nothing hidden, two seats left)")
     position: PositionOut = Field(description="what the seat saw when it chose (docs/api.md §2.2)")
@@ -616,6 +629,11 @@ class ReviewStatsOut(BaseModel):
     time_ms: float = Field(description="the review's wall time: the record's replay and every search")
     limits: dict[str, Any] = Field(description="each decision's limits, as capped by the server")
     seed: int
+    calibrated: str | None = Field(
+        None,
+        description="the opponent whose score map the scores went through, as a hint's stats.calibrated "
+        "(a stored game's review); null or absent: the search's own scores",
+    )
 
 
 class AnalysisResponse(BaseModel):
@@ -672,7 +690,8 @@ class GameResponse(BaseModel):
     seats: list[SeatOut]
     match: dict[str, Any] | None = Field(
         None,
-        description="in a match: {game, games, standings: [{won, lost, drawn, score}], dealer, trump_suits, "
+        description="in a match: {game, games, standings: [{won, lost, drawn, score}], winners: the seats "
+        "with the highest total score once the match is over (null before), dealer, trump_suits, "
         "previous: the last game's result, tribute: this game's, sitting_out}",
     )
     seed: int | None = Field(

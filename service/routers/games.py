@@ -163,6 +163,8 @@ async def game_analysis(
     } or None
     searcher.limits(requested)  # refuse bad limits before taking a slot
     answer = await services.games.analysis(
-        game_id, seat, token, lambda record, stop: searcher.review(record, requested, seed, stop), request
+        game_id, seat, token,
+        lambda record, stop: searcher.review(record, requested, seed, stop, same_seed=True),
+        request,
     )
     return JSONResponse(answer.to_json())

@@ -62,6 +62,10 @@ class MoveValue:
     ci95: tuple[float, float]
     visits: int
     exact: bool
+    # What it costs against the best move, in the search's own expected score (before any
+    # calibration), and the review's label for that cost (solver/search/labels.py).
+    loss: float | None = None
+    label: str | None = None
 
     @property
     def notation(self) -> str:
@@ -75,6 +79,8 @@ class MoveValue:
             "ci95": [round(x, 6) for x in self.ci95],
             "visits": self.visits,
             "exact": self.exact,
+            "loss": None if self.loss is None else round(self.loss, 6),
+            "label": self.label,
         }
 
 

@@ -31,8 +31,9 @@ import numpy as np
 
 from solver.game.rules import Rules
 from solver.search.answers import Hint, MoveValue, SearchStats, Value
+from solver.search.review import MoveReview, Review
 
-__all__ = ["ScoreMap", "calibrated_hint", "score_map", "score_maps"]
+__all__ = ["ScoreMap", "calibrated_hint", "calibrated_review", "score_map", "score_maps"]
 
 MAPS_FILE = Path(__file__).with_name("calibration.json")
 MAPS_FORMAT = 1
@@ -193,3 +194,25 @@ def calibrated_hint(hint: Hint, mapped: ScoreMap | None) -> Hint:
         stats=_stats(hint.stats, mapped),
     )
 
+
+
+def _reviewed(move: MoveReview, mapped: ScoreMap) -> MoveReview:
+    def chance(score: float | None) -> float | None:
+        return score if score is None or move.exact else mapped(score)
+
+    return dataclasses.replace(
+        move, played_score=chance(move.played_score), best_score=chance(move.best_score)
+    )
+
+
+def calibrated_review(review: Review, mapped: ScoreMap | None) -> Review:
+    """`review` with every estimated played and best score passed through `mapped`, as its hints'
+    are, so that a stored game's hints and review show one quantity; the losses and labels stay
+    those of the search's own scores (labels.py: a calibrated score may flatten near 0 or 1)."""
+    if mapped is None:
+        return review
+    return dataclasses.replace(
+        review,
+        moves=[_reviewed(move, mapped) for move in review.moves],
+        stats={**review.stats, "calibrated": mapped.label},
+    )

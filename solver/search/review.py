@@ -8,14 +8,15 @@ the move played has its own expected score (docs/rules.md §1.5) beside the
 engine's choice, the most searched move, with the hidden hands weighed by what
 the seat had seen the others do until then (`solver.search.beliefs`); with two
 seats left and an empty stock the values are proven (`exact`). The loss is the best move's score
-minus the played move's, never below 0, and gives a label (`LABELS`):
+minus the played move's, never below 0, and gives a label (`LABELS`, solver/search/labels.py, the
+bounds measured by `benchmarks.review_labels`); a hint grades its moves the same way:
 
 | label | loss in expected score |
 |---|---|
-| `good` | below 0.05 (the played move is the engine's, or within the search's noise) |
-| `inaccuracy` | 0.05 to below 0.10 |
-| `mistake` | 0.10 to below 0.20 |
-| `blunder` | 0.20 or more (a proven loss of a half point or more always is) |
+| `good` | below 0.03 (the played move is the engine's, or within the search's noise) |
+| `inaccuracy` | 0.03 to below 0.07 |
+| `mistake` | 0.07 to below 0.36 |
+| `blunder` | 0.36 or more (a proven loss of a game always is) |
 
 A decision with a single legal move is `forced` and not searched; a move
 the search never tried (only when a time limit stops it before every move
@@ -32,7 +33,6 @@ Setup decisions (docs/rules.md §1.7) are not reviewed.
 from __future__ import annotations
 
 import contextlib
-import enum
 import hashlib
 import time
 from collections.abc import Callable, Sequence
@@ -47,6 +47,7 @@ from solver.game.reference import Game
 from solver.search.answers import Hint, MoveValue
 from solver.search.beliefs import History, HistoryReader
 from solver.search.budget import Limits, StopFlag
+from solver.search.labels import LABELS, Label, graded, label_of
 from solver.search.solver import Solver
 
 __all__ = [
@@ -62,33 +63,6 @@ __all__ = [
     "review",
     "review_decisions",
 ]
-
-
-class Label(enum.StrEnum):
-    """How costly a decision was (the thresholds are `LABELS`)."""
-
-    GOOD = "good"
-    INACCURACY = "inaccuracy"
-    MISTAKE = "mistake"
-    BLUNDER = "blunder"
-    FORCED = "forced"
-    UNSCORED = "unscored"
-
-
-# (label, the loss it stays below), mildest first; past the last bound a move is a blunder.
-LABELS: tuple[tuple[Label, float], ...] = (
-    (Label.GOOD, 0.05),
-    (Label.INACCURACY, 0.10),
-    (Label.MISTAKE, 0.20),
-)
-
-
-def label_of(loss: float) -> Label:
-    """The label of a searched decision that lost `loss` in expected score."""
-    for label, below in LABELS:
-        if loss < below:
-            return label
-    return Label.BLUNDER
 
 
 def decision_seed(seed: int, index: int) -> int:
@@ -231,13 +205,16 @@ def review_decisions(
     searched: Callable[[Hint], None] | None = None,
     budget_ms: float | None = None,
     begun: float | None = None,
+    same_seed: bool = False,
 ) -> Review:
     """Review `found` (the decisions of `seat`): one search of each unforced decision within
-    `limits`; `searched(hint)` is told of every search (for metrics). The whole review takes at
-    most `budget_ms` from `begun` (`time.perf_counter()`, by default now; earlier when the
-    record's replay counts too): before each decision it checks the solver's stop flag and the
-    time left, cuts the search's time to it, and leaves the decisions it has no time for
-    `unscored` (`stats.skipped`)."""
+    `limits`; `searched(hint)` is told of every search (for metrics). Each decision is searched
+    with its own seed (`decision_seed`), or with `seed` itself when `same_seed`: a stored game's
+    review, whose every search is then the very search of that decision's hint with that seed
+    and those limits. The whole review takes at most `budget_ms` from `begun`
+    (`time.perf_counter()`, by default now; earlier when the record's replay counts too): before
+    each decision it checks the solver's stop flag and the time left, cuts the search's time to
+    it, and leaves the decisions it has no time for `unscored` (`stats.skipped`)."""
     solver = solver or Solver()
     begun = time.perf_counter() if begun is None else begun
     moves: list[MoveReview] = []
@@ -252,7 +229,8 @@ def review_decisions(
             skipped += 1
             continue
         hint = solver.hint(
-            decision.position, _within(limits, left_ms), seed=decision_seed(seed, decision.index),
+            decision.position, _within(limits, left_ms),
+            seed=seed if same_seed else decision_seed(seed, decision.index),
             history=decision.history,
         )
         if searched is not None:
@@ -287,15 +265,16 @@ def review(record: Record, limits: Limits, seed: int = 0, solver: Solver | None 
 
 
 def _reviewed(decision: Decision, hint: Hint) -> MoveReview:
-    """The decision scored from one search that ranked every legal move."""
-    by_move: dict[Move, MoveValue] = {value.move: value for value in hint.moves}
+    """The decision scored from one search that ranked every legal move, graded as a hint is
+    (labels.py)."""
+    by_move: dict[Move, MoveValue] = {value.move: value for value in graded(hint).moves}
     best = by_move[hint.best]
     played = by_move.get(decision.move)
     if played is None:  # the replay checked the move is legal, and a hint ranks every legal move
         raise AssertionError(f"{decision.move} is not among the searched moves at event {decision.index}")
-    if not played.visits and not played.exact:
+    if played.loss is None:
         return MoveReview(decision, best.move, None, best.score, 0.0, Label.UNSCORED, False)
-    loss = 0.0 if played is best else max(0.0, best.score - played.score)
     return MoveReview(
-        decision, best.move, played.score, best.score, loss, label_of(loss), played.exact and best.exact
+        decision, best.move, played.score, best.score, played.loss, label_of(played.loss),
+        played.exact and best.exact,
     )

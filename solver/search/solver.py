@@ -30,6 +30,7 @@ from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Trac
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
+from solver.search.labels import graded
 from solver.search.learned import ModelFile, model_for, model_names, named_model
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
@@ -66,7 +67,9 @@ def _deadline(limits: Limits, begun: float) -> float | None:
 
 
 def _first(hint: Hint, multipv: int | None) -> Hint:
-    """`hint` with only its best `multipv` moves (all when None)."""
+    """`hint` with each move graded against the best (labels.py), then only its best `multipv`
+    moves (all when None)."""
+    hint = graded(hint)
     return hint if multipv is None else replace(hint, moves=hint.moves[: max(1, multipv)])
 
 

@@ -212,7 +212,7 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
         game = client.post("/v1/games", json={"rules": "durak", "seats": ["human", "greedy"], "seed": 1})
         answers = {
             "page": client.get("/"),
-            "script": client.get("/static/app.js"),
+            "script": client.get("/static/js/app.js"),
             "docs": client.get("/docs"),
             "health": client.get("/healthz"),
             "rules": client.get("/v1/rules"),

@@ -24,7 +24,7 @@ from tests.support.positions import (
 from tests.support.service import TestClient, error, make_client, make_settings
 
 HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
-MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact"}
+MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact", "loss", "label"}
 STATS_KEYS = {
     "algorithm",
     "iterations",

@@ -100,11 +100,63 @@ def test_a_stored_game_is_reviewed_once_over_from_its_seats_record(client: TestC
     ]
     for reviewed in data["moves"]:
         assert reviewed["move"] == history[reviewed["ply"]]["move"]
-    # The service's record of the game is the seat's: the same review as POSTing that record.
+    # The service's record of the game is the seat's: the same decisions as POSTing that record
+    # (searched with other seeds: a stored game's every decision with the game hint's seed).
     moves = [(entry["seat"], entry["notation"]) for entry in history]
     record = record_of_game(Rules.preset_named("durak"), 2, ENDGAME_DECK, moves, 0, first_attacker=0)
     posted = analyze(client, record.to_json(), seed=5).json()
-    assert stable(posted) == stable(data)
+    decided = ("index", "ply", "move", "position")
+    def decisions(answer: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{k: m[k] for k in decided} for m in answer["moves"]]
+
+    assert decisions(posted) == decisions(data)
+    # Against greedy the scores are its calibrated win chances, as the game's hints are.
+    assert data["stats"]["calibrated"] == "greedy (durak, 2 seats)" and "calibrated" not in posted["stats"]
+
+
+def test_a_stored_games_review_is_its_hints_search(client: TestClient) -> None:
+    """One scale: at each decision, the hint asked with the review's limits and seed ranks and grades
+    the moves as the review does — so the hint's best move is reviewed as good, and the move played
+    gets the label and the chance the hint gave it."""
+    game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=23)
+    token = bearer(game["tokens"][0])
+    hints: dict[int, dict[str, Any]] = {}
+    seen = view(client, game, 0)
+    for _ in range(200):
+        if seen["status"] == "over":
+            break
+        ply = len(seen["history"])
+        path = f"/v1/games/{game['id']}/hint"
+        hint = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
+        hints[ply] = hint
+        labels = ("good", "inaccuracy", "mistake", "blunder", "forced", "unscored")
+        assert all(m["label"] in labels for m in hint["moves"])
+        best = next(m for m in hint["moves"] if m["move"] == hint["best"])
+        assert best["loss"] == 0.0
+        # Play the hint's best move at even plies, its worst at odd ones (so that costs show).
+        chosen = best if ply % 2 == 0 else max(hint["moves"], key=lambda m: m["loss"] or 0.0)
+        answer = move(client, game, 0, chosen["move"])
+        assert answer.status_code == 200, answer.text
+        seen = answer.json()
+    assert seen["status"] == "over"
+    path = f"/v1/games/{game['id']}/analysis"
+    review = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
+    assert review["stats"]["calibrated"] == "greedy (durak, 2 seats)"
+    checked = 0
+    for reviewed in review["moves"]:
+        hint = hints[reviewed["ply"]]
+        hinted = next(m for m in hint["moves"] if m["move"] == reviewed["move"])
+        if reviewed["label"] == "forced":
+            assert hinted["label"] == "forced"
+            continue
+        assert reviewed["best"] == hint["best"]
+        assert reviewed["label"] == hinted["label"] and reviewed["loss"] == hinted["loss"]
+        assert reviewed["played_score"] == hinted["score"]
+        if reviewed["move"] == hint["best"]:
+            assert reviewed["label"] == "good"
+        checked += 1
+    assert checked >= 5
+    assert any(m["label"] != "good" for m in review["moves"] if m["label"] != "forced")
 
 
 def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> None:
@@ -192,3 +244,31 @@ def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
     reviewed = answer.json()["moves"]
     assert [m["ply"] for m in reviewed] == [ply for ply, e in enumerate(history) if e["seat"] == 0][1:]
     assert all(m["position"].get("phase", "play") == "play" for m in reviewed)
+
+
+def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestClient) -> None:
+    """The review is not lenient: seat 0 takes at its first defence where a card of the attacked suit
+    beats; taking then is at least an inaccuracy (and the hint, at the same budget, said so too)."""
+    game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=4)
+    token = bearer(game["tokens"][0])
+    seen = view(client, game, 0)
+    taken_at = None
+    for _ in range(200):
+        if seen["status"] == "over":
+            break
+        legal = seen["legal_moves"]
+        trump = seen["position"]["trump"][1]
+        beats = [m for m in legal if m["action"] == "defend" and m["card"][1] != trump]
+        take = next((m for m in legal if m["action"] == "take"), None)
+        chosen = legal[0]
+        if taken_at is None and beats and take is not None:
+            chosen, taken_at = take, len(seen["history"])
+        answer = move(client, game, 0, chosen)
+        assert answer.status_code == 200, answer.text
+        seen = answer.json()
+    assert taken_at is not None and seen["status"] == "over"
+    path = f"/v1/games/{game['id']}/analysis"
+    review = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
+    taken = next(m for m in review["moves"] if m["ply"] == taken_at)
+    assert taken["move"] == {"action": "take"}
+    assert taken["label"] in ("inaccuracy", "mistake", "blunder"), taken

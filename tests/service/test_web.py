@@ -325,11 +325,13 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     rng = random.Random(8)
     seen_second = False
     for _ in range(800):
-        if page.locator("#over").is_visible():
+        if page.locator("#over").is_visible() and page.locator("#next-game").is_hidden():
             break
         if page.inner_text("#match-title") == "Match: game 2 of 2":
             seen_second = True
-        if page.locator("#setup-panel").is_visible() and page.locator("#setup-buttons button").count():
+        if page.locator("#next-game").is_visible():  # the between-games screen
+            page.click("#next-game")
+        elif page.locator("#setup-panel").is_visible() and page.locator("#setup-buttons button").count():
             page.locator("#setup-buttons button").first.click()
         else:
             _play_one(page, rng)

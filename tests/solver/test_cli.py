@@ -208,7 +208,7 @@ def test_tan_script_in_a_subprocess() -> None:
 # -- hint, evaluate, moves --------------------------------------------------------------------
 
 HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
-MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact"}
+MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact", "loss", "label"}
 STATS_KEYS = {
     "algorithm", "iterations", "worlds", "time_ms", "iterations_per_s", "stop_reason", "seed", "threads",
     "beliefs", "ess", "calibrated", "model",

@@ -3,7 +3,9 @@ engine's best move, labelled by the loss, and summed up."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +30,8 @@ from solver.search.review import (
     review_decisions,
 )
 from tests.support.records import BLUNDER, ENDGAME_MOVES, GOOD, endgame_record
+
+ROOT = Path(__file__).resolve().parents[3]
 
 LIMITS = Limits(iterations=400)
 LAST = len(endgame_record().events) - 1  # the event index of seat 0's last lead (draws are events too)
@@ -129,14 +133,22 @@ def test_the_same_seed_and_iterations_give_the_same_review() -> None:
     assert 0 <= decision_seed(2**63 - 1, 10**6) < 2**63
 
 
-@pytest.mark.parametrize(
-    ("loss", "label"),
-    [(0.0, "good"), (0.0499, "good"), (0.05, "inaccuracy"), (0.0999, "inaccuracy"), (0.1, "mistake"),
-     (0.1999, "mistake"), (0.2, "blunder"), (1.0, "blunder")],
-)  # fmt: skip
-def test_label_thresholds(loss: float, label: str) -> None:
-    assert label_of(loss) == label
-    assert [bound for _, bound in LABELS] == sorted(bound for _, bound in LABELS)
+def test_label_bounds() -> None:
+    """Each bound starts the next label; past the last a move is a blunder."""
+    bounds = [bound for _, bound in LABELS]
+    assert bounds == sorted(bounds) and bounds[0] > 0
+    names = [label.value for label, _ in LABELS] + ["blunder"]
+    assert label_of(0.0) == "good"
+    for index, bound in enumerate(bounds):
+        assert label_of(bound - 1e-6) == names[index]
+        assert label_of(bound) == names[index + 1]
+    assert label_of(1.0) == "blunder"
+
+
+def test_label_bounds_are_the_measured_ones() -> None:
+    """The bounds are those `benchmarks.review_labels` measured (its committed results)."""
+    measured = json.loads((ROOT / "benchmarks" / "results" / "review-labels.json").read_text())
+    assert {label.value: bound for label, bound in LABELS} == measured["bounds_below"]
 
 
 class _Scripted(Solver):

@@ -1,0 +1,77 @@
+/* The API client: requests, quiet retries, and seeds kept as their digits. */
+
+import { t } from "./i18n.js";
+import { ApiFailure } from "./messages.js";
+import { $, state } from "./state.js";
+
+// Retry quietly what a busy server (503), a race (409), a flood guard (429) or a lost connection
+// refused, with a growing pause (the server's Retry-After at least), so a move is never dropped.
+export const RETRY_CODES = ["busy", "conflict", "too_many_requests", "network"];
+
+export const RETRY_MAX = 40; // about five minutes at the longest pause
+export const RETRY_PAUSE = [500, 8000]; // ms: the first pause, and the longest
+
+// `retry`: true for every code above, or a list of the codes to retry.
+export async function api(method, path, body, { retry = false } = {}) {
+  let pause = RETRY_PAUSE[0];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await request(method, path, body);
+      if (state.retrying) { state.retrying = false; renderRetry(); }
+      return answer;
+    } catch (error) {
+      const codes = Array.isArray(retry) ? retry : retry ? RETRY_CODES : [];
+      if (!(error instanceof ApiFailure && codes.includes(error.code) && attempt < RETRY_MAX)) {
+        if (state.retrying) { state.retrying = false; renderRetry(); }
+        throw error;
+      }
+      state.retrying = true;
+      renderRetry();
+      const asked = Number(error.retryAfter) * 1000 || 0;
+      await new Promise((done) => setTimeout(done, Math.max(pause, asked)));
+      pause = Math.min(pause * 2, RETRY_PAUSE[1]);
+    }
+  }
+}
+
+// The quiet note while a request is being sent again.
+export function renderRetry() {
+  const note = $("retry-note");
+  note.hidden = !state.retrying;
+  note.textContent = state.retrying ? t("retrying") : "";
+}
+
+export async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    const text = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
+    response = await fetch(path, { method, headers, body: text });
+  } catch (error) {
+    throw new ApiFailure(0, "network", String(error && error.message ? error.message : error));
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (data && typeof data.seed === "number") data.seed = exactSeed(text);
+  if (!response.ok) {
+    const detail = data && typeof data.detail === "string" ? data.detail : text || response.statusText;
+    const code = data && data.code ? data.code : "http_" + response.status;
+    throw new ApiFailure(response.status, code, detail, response.headers.get("Retry-After"));
+  }
+  return data;
+}
+
+// A game view's seed (its last field) as the digits sent, not a number rounded past 2^53.
+export function exactSeed(text) {
+  const found = /"seed":\s*(\d+)\s*\}\s*$/.exec(text);
+  return found ? found[1] : null;
+}
+
+// The request's JSON with `seed` written as its digits (a JavaScript number would round it).
+export function withSeed(request, seed) {
+  const text = JSON.stringify(request);
+  return seed === null || seed === undefined ? text : `{"seed":${seed},${text.slice(1)}`;
+}

@@ -1,0 +1,93 @@
+/* Pure helpers: cards, moves and numbers in words (no DOM: unit-tested by node, tests/web). */
+
+import { t } from "./i18n.js";
+import { RANKS, SUIT_GLYPH, SUIT_ORDER } from "./state.js";
+
+export const rankOf = (card) => card[0];
+export const suitOf = (card) => card[1];
+export const rankText = (card) => (rankOf(card) === "T" ? "10" : rankOf(card));
+export const isRed = (card) => suitOf(card) === "h" || suitOf(card) === "d";
+export const cardText = (card) => rankText(card) + SUIT_GLYPH[suitOf(card)];
+export const cardName = (card) => `${rankText(card)} ${t("suit_" + suitOf(card))}`;
+
+// A move in words of the page's language, with cards as glyphs.
+export function moveText(move) {
+  switch (move.action) {
+    case "attack": return t("attackWith", { card: cardText(move.card) });
+    case "defend": return t("defendWith", { target: cardText(move.target), card: cardText(move.card) });
+    case "transfer": return t("transferWith", { card: cardText(move.card) });
+    case "take": return t("takeMove");
+    case "pass": return t("passMove");
+    case "redeal": return t("redealMove");
+    case "keep": return t("keepMove");
+    case "pick": return t("pickMove", { n: move.set + 1 }); // the API counts sets from 0, players from 1
+    case "swap": return t("swapMove");
+    default: return JSON.stringify(move);
+  }
+}
+
+export const sameMove = (a, b) =>
+  a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null)
+  && (a.set ?? null) === (b.set ?? null);
+
+export const seatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+export const shortSeatName = seatName;
+
+export function sortHand(hand, trumpSuit) {
+  const key = (card) => {
+    const trump = suitOf(card) === trumpSuit ? 1 : 0;
+    return trump * 1000 + SUIT_ORDER.indexOf(suitOf(card)) * 100 + RANKS.indexOf(rankOf(card));
+  };
+  return [...hand].sort((a, b) => key(a) - key(b));
+}
+
+// The table after a move of seat 0, drawn before the server answers (the move alone, nothing the
+// rules do after it: the answer's `after` states take over).
+export function tableAfter(table, move) {
+  if (move.action === "attack" || move.action === "transfer") return [...table, { attack: move.card, defense: null }];
+  if (move.action === "defend") return table.map((pair) => (pair.attack === move.target ? { ...pair, defense: move.card } : pair));
+  return table;
+}
+
+// The position as everyone saw it after a history entry, with seat 0's hand as given.
+export function framePosition(base, final, after, hand) {
+  return {
+    ...final,
+    hand,
+    hand_counts: after.hand_counts,
+    table: after.table,
+    stock: after.stock,
+    discard: final.discard.slice(0, after.discard),
+    attacker: after.attacker,
+    defender: after.defender,
+    to_move: after.to_move,
+    taking: after.taking,
+    finished: base.finished,
+    known: base.known,
+    passed: [],
+    phase: final.phase === "setup" ? "setup" : "play",
+  };
+}
+
+export const points = (x) => (Number(x) * 100).toFixed(1);
+export const pct = (x) => `${Math.round(x * 100)}%`;
+export const clamp01 = (x) => Math.min(1, Math.max(0, Number(x) || 0));
+
+// The digit that plays a numbered row: 1–9, then 0 for the tenth.
+export const digitFor = (index) => (index < 9 ? String(index + 1) : index === 9 ? "0" : "");
+
+// A proven value in words: certain win, draw or loss (a draw scores one half, docs/rules.md §1.5).
+export const outcome = (score) => (score >= 0.999 ? "win" : score <= 0.001 ? "loss" : "draw");
+
+// A hint's rows, best first (docs/api.md §3): by what each costs against the best move in the
+// search's own scores (`loss`: a calibrated chance may read 99% for several), then by chance,
+// then by how much the search tried them; a move never tried comes last.
+export function rankedMoves(moves) {
+  const cost = (entry) => (entry.loss === null || entry.loss === undefined ? Infinity : entry.loss);
+  return [...moves].sort((a, b) => (cost(a) - cost(b)) || (b.score - a.score) || ((b.visits || 0) - (a.visits || 0)));
+}
+
+// What a move costs against the best, as a row shows it: nothing for the best (or within the
+// search's noise, a `good` move), else minus its points.
+export const costPoints = (entry) =>
+  (entry.loss === null || entry.loss === undefined || entry.label === "good" || entry.label === "forced" ? "" : `−${points(entry.loss)}`);

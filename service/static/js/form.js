@@ -1,0 +1,133 @@
+/* The new-game form, built from GET /v1/rules. */
+
+import { t } from "./i18n.js";
+import { $, LEVELS, state } from "./state.js";
+
+const MAX_SEED = 2n ** 63n - 1n; // the API's largest seed
+
+export const chosenLevel = () => {
+  const checked = $("levels").querySelector("input[name=level]:checked");
+  return checked && LEVELS[checked.value] ? checked.value : "medium";
+};
+
+export function readForm() {
+  const preset = $("preset").value;
+  const players = Number($("players").value);
+  const level = chosenLevel();
+  const expert = $("engine").value; // "": the difficulty chooses
+  const engine = expert || LEVELS[level].engine;
+  const timeMs = expert ? Number($("time-ms").value) : LEVELS[level].timeMs;
+  const seedText = $("seed").value.trim();
+  if (seedText !== "" && !/^\d+$/.test(seedText)) throw new Error(t("badSeed"));
+  const maxMs = state.limits ? state.limits.time_ms : Infinity; // unknown: the server judges
+  if (searches(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= maxMs)) {
+    throw new Error(t("badTime", { max: maxMs }));
+  }
+  // Left blank, the server draws the seed (63 bits) and shows it only once the game is over: a
+  // seed deals every hand. Kept as its digits, since JavaScript numbers stop at 2^53.
+  const seed = seedText === "" ? null : seedText.replace(/^0+(?=\d)/, "");
+  if (seed !== null && BigInt(seed) > MAX_SEED) throw new Error(t("badSeed"));
+  const games = Number($("games").value || "1");
+  const maxGames = state.limits ? state.limits.match_games : Infinity;
+  if (!(Number.isInteger(games) && games >= 1 && games <= maxGames)) throw new Error(t("badGames", { max: maxGames }));
+  const options = {};
+  for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
+    if (box.checked && !box.disabled) options[box.name] = JSON.parse(box.dataset.toggle);
+  }
+  return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
+}
+
+// Whether an engine searches (takes a time per move): as GET /v1/rules says, or, before it has
+// answered, as the difficulties use it.
+export function searches(name) {
+  if (state.engines[name]) return state.engines[name].searches;
+  return Object.values(LEVELS).some((level) => level.engine === name && level.timeMs);
+}
+
+// The time field's note: which engines it is for (none known yet: no note).
+export function showTimeNote() {
+  const names = Object.values(state.engines).filter((engine) => engine.searches)
+    .map((engine) => engine.name.toUpperCase()).join(", ");
+  $("time-note").textContent = names ? t("timeNote", { engines: names }) : "";
+}
+
+// The form's lists from GET /v1/rules: the engines, the side rules a tick switches on, the limits.
+export function buildForm(rules) {
+  for (const [name, preset] of Object.entries(rules.presets || {})) {
+    state.presets[name] = preset;
+    if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
+  }
+  state.limits = rules.limits || null;
+  const select = $("engine");
+  for (const engine of rules.engine_details || []) {
+    state.engines[engine.name] = engine;
+    const option = document.createElement("option");
+    option.value = engine.name;
+    option.dataset.i18n = engine.label;
+    option.dataset.i18nFallback = engine.name;
+    option.textContent = t(engine.label, null, engine.name);
+    select.append(option);
+  }
+  const box = $("side-rules");
+  for (const option of rules.options || []) {
+    if (option.toggle === null || option.toggle === undefined) continue;
+    const label = document.createElement("label");
+    label.className = "check";
+    label.id = `option-${option.name}`;
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.name = option.name;
+    input.dataset.toggle = JSON.stringify(option.toggle);
+    input.dataset.requires = JSON.stringify(option.requires || {});
+    const name = document.createElement("b");
+    name.dataset.i18n = `option_${option.name}`;
+    name.dataset.i18nFallback = option.name;
+    name.textContent = t(name.dataset.i18n, null, option.name);
+    const note = document.createElement("span");
+    note.dataset.i18n = `option_${option.name}_note`;
+    note.dataset.i18nFallback = option.description;
+    note.textContent = t(note.dataset.i18n, null, option.description);
+    const text = document.createElement("span");
+    text.append(name, " — ", note);
+    label.append(input, text);
+    box.append(label);
+  }
+  if (state.limits) {
+    $("time-ms").max = String(state.limits.time_ms);
+    $("games").max = String(state.limits.match_games);
+  }
+  showTimeNote();
+}
+
+export function fillPlayers() {
+  const preset = $("preset").value;
+  const [low, high] = state.playersRange[preset] || [1, 0]; // none until GET /v1/rules answers
+  const select = $("players");
+  const before = Number(select.value) || 2;
+  select.replaceChildren();
+  for (let n = low; n <= high; n++) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = String(n);
+    select.append(option);
+  }
+  select.value = String(Math.min(Math.max(before, low), high));
+}
+
+// A side rule that needs other options (twos_last: the 52-card deck) is off where the preset
+// has other values.
+export function syncRuleFields() {
+  const preset = state.presets[$("preset").value] || {};
+  for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
+    const requires = JSON.parse(box.dataset.requires || "{}");
+    box.disabled = Object.entries(requires).some(([name, value]) => preset[name] !== value);
+    box.closest("label").classList.toggle("disabled", box.disabled);
+  }
+}
+
+export function syncEngineFields() {
+  const expert = $("engine").value;
+  $("time-ms").disabled = !searches(expert);
+  $("levels").classList.toggle("overridden", !!expert);
+  $("level-note").textContent = expert ? t("levelOverridden") : t("levelNote_" + chosenLevel());
+}

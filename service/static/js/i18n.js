@@ -1,0 +1,15 @@
+/* The page's words in the chosen language (words.js). */
+
+import { WORDS } from "../words.js";
+import { state } from "./state.js";
+
+export const TEXT = WORDS;
+
+// `fallback`: the text when neither language has the key (an engine or a rule the server lists
+// that this page has no words for: the server's own description).
+export function t(key, vars, fallback) {
+  const words = TEXT[state.lang] || TEXT.en;
+  let text = key in words ? words[key] : TEXT.en[key] ?? fallback ?? key;
+  if (vars) for (const [name, value] of Object.entries(vars)) text = text.split(`{${name}}`).join(String(value));
+  return text;
+}

@@ -1,0 +1,100 @@
+/* The whole game view drawn from the state, one panel after another. */
+
+import { cardText, isRed, suitOf } from "./cards.js";
+import { cardFace, miniCard } from "./faces.js";
+import { searches } from "./form.js";
+import { renderHint } from "./hint.js";
+import { t } from "./i18n.js";
+import { renderHistory, renderMatch, renderOver } from "./match.js";
+import { legalMoves } from "./moves.js";
+import { actionMove } from "./play.js";
+import { shownGame } from "./playback.js";
+import { markReviewedCards, renderReview, reviewed, reviewOpen } from "./review.js";
+import { $, state, SUIT_GLYPH } from "./state.js";
+import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable } from "./table.js";
+import { refreshTracker, renderTracker } from "./tracker.js";
+
+export function render() {
+  if (!state.game) return;
+  const game = shownGame();
+  const entry = reviewed(); // while reviewing: the decision shown, and the table as it was then
+  const pos = entry ? entry.position : game.position;
+  const over = game.status === "over";
+  const trumpSuit = suitOf(pos.trump);
+  const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0 && game === state.game;
+  $("table").dataset.plies = String(game.history.length); // the moves the table shown has seen
+
+  renderStatus(game, pos, over);
+  renderOpponents(pos);
+
+  // stock, trump, discard
+  const trumpCard = cardFace(pos.trump);
+  trumpCard.id = "trump-card";
+  trumpCard.classList.add("trump-card");
+  $("trump-card").replaceWith(trumpCard);
+  const suitSpan = document.createElement("span");
+  suitSpan.className = isRed(pos.trump) ? "red" : "";
+  suitSpan.textContent = SUIT_GLYPH[trumpSuit];
+  const suitName = document.createElement("span");
+  suitName.className = "suit-name";
+  suitName.textContent = ` ${t("suitLong_" + trumpSuit)} (${cardText(pos.trump)})`;
+  $("trump-suit").replaceChildren(suitSpan, suitName);
+  $("stock-count").textContent = String(pos.stock);
+  $("discard-count").textContent = String(pos.discard.length);
+  const pile = document.querySelector(".pile");
+  pile.classList.toggle("empty-stock", pos.stock <= 1); // only the trump card is left, or none
+  pile.classList.toggle("drawn", pos.stock === 0);
+  $("stock-back").title = `${t("stock")}: ${pos.stock}`;
+  $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
+
+  renderTable(pos);
+  if (myTurn && pos.defender === 0 && !entry) keepTableInView();
+  if (reviewOpen()) $("recent").replaceChildren();
+  else renderRecent(game);
+  renderHand(pos, trumpSuit, myTurn);
+  if (entry) markReviewedCards(entry);
+  renderChooser();
+
+  // action buttons
+  const take = actionMove("take");
+  const pass = actionMove("pass");
+  const transfers = legalMoves().filter((m) => m.action === "transfer");
+  $("take-button").disabled = state.busy || !take;
+  $("pass-button").disabled = state.busy || !pass;
+  $("transfer-button").hidden = transfers.length === 0;
+  $("transfer-button").disabled = state.busy || transfers.length === 0;
+  $("hint-button").disabled = state.busy || !myTurn;
+  const between = game.status === "between";
+  $("actions").hidden = over || between;
+  $("moves-panel").hidden = over || between;
+
+  renderSetup(pos);
+  renderMatch(game);
+  renderMoves();
+  renderHint();
+  renderTracker();
+  renderHistory(game);
+  renderOver(game, over && !reviewOpen());
+  renderReview();
+
+  // The seed comes only with a finished game (before, it would show every hand).
+  const seed = over && typeof game.seed === "string" ? game.seed : null;
+  const info = [seed !== null ? t("gameInfo", { id: state.id, seed }) : t("gameInfoNoSeed", { id: state.id })];
+  const setup = state.setup;
+  if (setup && setup.level) info.push(t("gameLevel", { level: t("level_" + setup.level) }));
+  else if (setup && setup.engine) info.push(setup.timeMs && searches(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
+  $("game-info").textContent = info.join(" · ");
+  $("replay").hidden = !(state.setup && seed !== null);
+  if (!state.busy) refreshTracker(); // after the game view is shown
+}
+
+// On a phone the hand dock covers the page's bottom: the card to answer is scrolled into view
+// above it (on a desktop, into the window).
+function keepTableInView() {
+  const rect = $("table").getBoundingClientRect();
+  const dock = $("dock").getBoundingClientRect();
+  const fixed = getComputedStyle($("dock")).position === "fixed";
+  const bottom = fixed ? dock.top : window.innerHeight;
+  if (rect.bottom > bottom) window.scrollBy({ top: Math.min(rect.bottom - bottom + 8, rect.top - 8), behavior: "instant" });
+  else if (rect.top < 0) window.scrollBy({ top: rect.top - 8, behavior: "instant" });
+}

@@ -1,0 +1,161 @@
+/* The review of a finished game (GET /v1/games/{id}/analysis). */
+
+import { api } from "./api.js";
+import { busyWith, keepFocus } from "./busy.js";
+import { moveText, pct, points, sameMove } from "./cards.js";
+import { bar, provenBadge } from "./faces.js";
+import { t } from "./i18n.js";
+import { chanceWord } from "./hint.js";
+import { clearMessage } from "./messages.js";
+import { render } from "./render.js";
+import { $, SEARCH_ITERATIONS, state } from "./state.js";
+
+export const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
+export const reviewOpen = () => !!(state.review && state.review.open && state.review.id === state.id);
+export const reviewed = () => (reviewOpen() ? state.review.data.moves[state.review.at] || null : null);
+export const canReview = () => !!(state.game && state.game.status === "over" && !state.game.match);
+
+export function openReview() {
+  if (state.busy || !canReview()) return;
+  if (state.review && state.review.id === state.id) {
+    state.review.open = true;
+    render();
+    keepFocus();
+    return;
+  }
+  const id = state.id;
+  busyWith(async () => {
+    const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}`;
+    const data = await api("GET", path);
+    clearMessage();
+    state.review = { id, data, at: 0, open: true };
+  }, "review");
+}
+
+export function closeReview() {
+  if (!reviewOpen()) return;
+  state.review.open = false;
+  render();
+  $("review-button").focus();
+}
+
+export function stepReview(to) {
+  if (!reviewOpen() || state.busy) return;
+  const last = state.review.data.moves.length - 1;
+  state.review.at = Math.max(0, Math.min(last, to));
+  render();
+  keepFocus();
+}
+
+export function labelBadge(label) {
+  const badge = document.createElement("span");
+  badge.className = `verdict-badge label-${LABELS.includes(label) ? label : "unscored"}`;
+  badge.textContent = t("label_" + label);
+  return badge;
+}
+
+export function reviewLine(text, score, cls) {
+  const line = document.createElement("div");
+  line.className = "review-move " + cls;
+  const what = document.createElement("span");
+  what.className = "what";
+  what.textContent = text;
+  line.append(what);
+  if (score !== null && score !== undefined) {
+    const value = document.createElement("span");
+    value.className = "pct";
+    value.textContent = pct(score);
+    value.title = chanceWord();
+    line.append(value, bar(score));
+  }
+  return line;
+}
+
+export function renderReview() {
+  const panel = $("review");
+  const open = reviewOpen();
+  panel.hidden = !open;
+  document.body.classList.toggle("reviewing", open);
+  $("review-button").hidden = !canReview();
+  $("review-button").disabled = !!state.busy;
+  if (!open) return;
+  const { data, at } = state.review;
+  const moves = data.moves;
+  const entry = moves[at] || null;
+  $("review-prev").disabled = !!state.busy || at <= 0;
+  $("review-next").disabled = !!state.busy || at >= moves.length - 1;
+  $("review-step").textContent = entry
+    ? t("reviewStatus", { n: at + 1, of: moves.length, ply: entry.ply + 1 })
+    : t("reviewEmpty");
+
+  const detail = $("review-detail");
+  detail.replaceChildren();
+  detail.dataset.label = entry ? entry.label : "";
+  if (entry) {
+    const verdict = document.createElement("p");
+    verdict.className = "verdict";
+    verdict.append(labelBadge(entry.label));
+    if (entry.exact) verdict.append(provenBadge());
+    let note;
+    if (entry.label === "forced") note = t("reviewOnly");
+    else if (entry.label === "unscored") note = t("reviewUnscored");
+    else if (sameMove(entry.move, entry.best)) note = t("reviewSame");
+    else if (entry.label === "good") note = t("reviewNoise"); // within the search's noise: no cost shown
+    else note = t("reviewCost", { n: points(entry.loss) });
+    verdict.append(document.createTextNode(" " + note));
+    detail.append(
+      verdict,
+      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played"),
+      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best"),
+    );
+  }
+
+  const summary = data.summary;
+  const counts = LABELS.filter((label) => summary.labels[label])
+    .map((label) => `${t("label_" + label)} ${summary.labels[label]}`).join(", ");
+  $("review-summary").textContent = t("reviewSummary", {
+    n: summary.decisions, counts: counts || "–", mean: summary.mean_loss === null ? "–" : points(summary.mean_loss),
+  });
+
+  const rows = $("review-rows");
+  rows.replaceChildren(
+    ...moves.map((move, index) => {
+      const row = document.createElement("tr");
+      row.className = `label-${move.label}` + (index === at ? " current" : "");
+      if (index === at) row.setAttribute("aria-current", "step");
+      const first = document.createElement("td");
+      const jump = document.createElement("button");
+      jump.type = "button";
+      jump.className = "jump";
+      jump.textContent = String(move.ply + 1);
+      jump.disabled = !!state.busy;
+      jump.setAttribute("aria-label", `${t("reviewPly")} ${move.ply + 1}: ${moveText(move.move)}, ${t("label_" + move.label)}`);
+      jump.addEventListener("click", () => stepReview(index));
+      first.append(jump);
+      const cells = [
+        moveText(move.move),
+        moveText(move.best),
+        move.label === "forced" || move.label === "unscored" ? "–" : points(move.loss),
+      ].map((text) => {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        return cell;
+      });
+      const verdict = document.createElement("td");
+      verdict.append(labelBadge(move.label));
+      row.append(first, ...cells, verdict);
+      return row;
+    }),
+  );
+  const current = rows.querySelector("tr.current");
+  if (current && typeof current.scrollIntoView === "function") current.scrollIntoView({ block: "nearest" });
+}
+
+// The cards of the reviewed decision in the hand: the one played and the engine's.
+export function markReviewedCards(entry) {
+  for (const [move, cls] of [[entry.move, "played"], [entry.best, "engine"]]) {
+    const card = move && move.card;
+    const button = card && $("hand").querySelector(`button[data-card="${card}"]`);
+    if (button) button.classList.add(cls);
+  }
+}

@@ -1,0 +1,161 @@
+/* The card tracker (GET /v1/games/{id}/tracker). */
+
+import { api } from "./api.js";
+import { cardName, clamp01, pct, seatName, sortHand, suitOf } from "./cards.js";
+import { miniCard } from "./faces.js";
+import { t } from "./i18n.js";
+import { ApiFailure } from "./messages.js";
+import { reviewOpen } from "./review.js";
+import { $, state } from "./state.js";
+
+export const TRACKER_KEY = "tan.tracker"; // "closed" when the tracker panel is folded
+export const TRACKER_TOP = 6; // an opponent's likeliest unseen cards shown
+export const TRACKER_MIN = 0.3; // from this chance on
+
+// The game view shown: a tracker answer fetched for another one is stale.
+export const trackerKey = () => (state.game
+  ? `${state.id}:${state.game.history.length}:${state.game.status}:${state.game.position.to_move}`
+  : null);
+
+// Fetch the tracker once the game view is shown, never while a move is on its way (so it never
+// slows one), and drop an answer that comes back for a view no longer shown.
+export async function refreshTracker() {
+  const key = trackerKey();
+  if (!key || state.busy || state.trackerAsked === key) return;
+  if ((state.tracker && state.tracker.key === key) || (state.trackerError && state.trackerError.key === key)) return;
+  state.trackerAsked = key;
+  const id = state.id;
+  const plies = state.game.history.length;
+  try {
+    const data = await api("GET", `/v1/games/${encodeURIComponent(id)}/tracker?seat=0`);
+    if (trackerKey() !== key) return;
+    state.tracker = { key, id, plies, data };
+    state.trackerError = null;
+  } catch (error) {
+    if (trackerKey() !== key) return;
+    state.trackerError = { key, text: error instanceof ApiFailure ? error.describe() : String(error) };
+  } finally {
+    if (state.trackerAsked === key) state.trackerAsked = null;
+  }
+  renderTracker();
+}
+
+// One card's chance: the glyph and the percentage, with the card's name for screen readers.
+export function chanceItem(card, chance) {
+  const item = document.createElement("li");
+  item.className = "chance";
+  item.dataset.card = card;
+  item.dataset.chance = String(chance);
+  const name = document.createElement("span");
+  name.className = "sr-label";
+  name.textContent = t("trackerChance", { card: cardName(card), p: pct(chance) });
+  const glyph = miniCard(card);
+  glyph.setAttribute("aria-hidden", "true");
+  const value = document.createElement("span");
+  value.className = "pct";
+  value.setAttribute("aria-hidden", "true");
+  value.textContent = pct(chance);
+  const meter = document.createElement("span");
+  meter.className = "meter";
+  meter.setAttribute("aria-hidden", "true");
+  const fill = document.createElement("span");
+  fill.className = "fill";
+  fill.style.width = `${(clamp01(chance) * 100).toFixed(1)}%`;
+  meter.append(fill);
+  item.append(name, glyph, value, meter);
+  return item;
+}
+
+// What another seat holds, as far as seat 0 can tell: the cards known, then its likeliest unseen ones.
+export function trackerSeat(data, pos, seat) {
+  const box = document.createElement("section");
+  box.className = "tracker-seat";
+  box.dataset.seat = String(seat);
+  const head = document.createElement("h3");
+  head.id = `tracker-seat-${seat}`;
+  const count = pos.hand_counts[seat];
+  head.textContent = t("trackerSeat", { name: seatName(seat), n: count })
+    + (pos.finished.includes(seat) ? ` · ${t("roleDone")}` : "");
+  box.setAttribute("aria-labelledby", head.id);
+  box.append(head);
+  if (count === 0) return box;
+  const trumpSuit = suitOf(pos.trump);
+  const known = data.known[String(seat)] || [];
+  const knownLine = document.createElement("p");
+  knownLine.className = "tracker-known small";
+  if (known.length) {
+    const cards = document.createElement("span");
+    cards.className = "mini-cards inline";
+    cards.append(...sortHand(known, trumpSuit).map(miniCard));
+    knownLine.append(document.createTextNode(t("known") + " "), cards);
+  } else {
+    knownLine.textContent = t("trackerKnownNone");
+  }
+  box.append(knownLine);
+  if (known.length >= count) return box;
+  const likely = Object.entries(data.cards)
+    .map(([card, row]) => [card, Number(row[seat]) || 0])
+    .filter(([, chance]) => chance >= TRACKER_MIN)
+    .sort((a, b) => b[1] - a[1]);
+  const label = document.createElement("p");
+  label.className = "tracker-likely-label small";
+  label.textContent = t(likely.length ? "trackerLikely" : "trackerLikelyNone", { p: pct(TRACKER_MIN) });
+  box.append(label);
+  if (likely.length) {
+    const list = document.createElement("ul");
+    list.className = "likely";
+    list.append(...likely.slice(0, TRACKER_TOP).map(([card, chance]) => chanceItem(card, chance)));
+    if (likely.length > TRACKER_TOP) {
+      const more = document.createElement("li");
+      more.className = "more muted small";
+      more.textContent = t("trackerMore", { n: likely.length - TRACKER_TOP });
+      list.append(more);
+    }
+    box.append(list);
+  }
+  return box;
+}
+
+// The tracker panel folds to its heading (a disclosure button), and is remembered so.
+export function foldTracker(folded) {
+  $("tracker-toggle").setAttribute("aria-expanded", String(!folded));
+  $("tracker-body").hidden = folded;
+}
+
+export function renderTracker() {
+  const panel = $("tracker-panel");
+  const game = state.game;
+  // Not at a game's end (nothing is hidden any longer to track) nor between two games of a match.
+  panel.hidden = !game || reviewOpen() || game.status !== "playing" || !!state.between;
+  if (panel.hidden) return;
+  const pos = game.position;
+  const key = trackerKey();
+  const fresh = !!(state.tracker && state.tracker.key === key);
+  const failed = state.trackerError && state.trackerError.key === key ? state.trackerError.text : null;
+  // Only the answer for the view shown: while the next one is on its way the panel says it is
+  // updating rather than show counts that no longer match the table.
+  const data = fresh ? state.tracker.data : null;
+  panel.classList.toggle("stale", !fresh);
+  if (data) panel.dataset.plies = String(state.tracker.plies); // the moves the tracker shown had seen
+  panel.setAttribute("aria-busy", String(!fresh && !failed));
+  let status;
+  if (failed) status = t("trackerError", { what: failed });
+  else if (!fresh) status = t("trackerLoading");
+  else status = t("trackerStock", { n: pos.stock, m: Object.keys(data.cards).length });
+  $("tracker-status").textContent = status;
+  const gone = data ? data.gone : [];
+  $("tracker-gone-title").textContent = t("trackerGone", { n: gone.length });
+  const goneBox = $("tracker-gone");
+  if (gone.length) goneBox.replaceChildren(...sortHand(gone, suitOf(pos.trump)).map(miniCard));
+  else {
+    const none = document.createElement("span");
+    none.className = "muted small";
+    none.textContent = t("trackerGoneNone");
+    goneBox.replaceChildren(none);
+  }
+  const seats = [];
+  if (data) for (let seat = 0; seat < pos.players; seat++) if (seat !== data.seat) seats.push(trackerSeat(data, pos, seat));
+  $("tracker-seats").replaceChildren(...seats);
+  const notes = { weighted: "trackerWeighted", tempered: "trackerWeighted", collapsed: "trackerCollapsed" };
+  $("tracker-note").textContent = data ? t(notes[data.beliefs] || "trackerUniform") : "";
+}

@@ -1,0 +1,214 @@
+"""The page played as a series and on phones, in Debian's headless chromium through Playwright: a
+3-game match with its between-games screens and its result, the card to answer in view at every
+defence on a phone with 4 and 6 seats, a phone held sideways, and the wording of a defence that
+has beaten every card (docs/web.md). The helpers and fixtures are in tests/support/web.py."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+from tests.support.web import (
+    DESKTOP,
+    IDLE,
+    PHONE,
+    Server,
+    browser_fixture,
+    open_page,
+    server_fixture,
+    start_game,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+server = pytest.fixture(scope="module")(server_fixture)
+browser = pytest.fixture(scope="module")(browser_fixture)
+
+LANDSCAPE = {"width": 844, "height": 390}
+
+
+def _view(page: Page, server: Server) -> dict[str, Any]:
+    """The game shown, as the API gives it to seat 0 (its key from the page's storage)."""
+    record = page.evaluate("JSON.parse(localStorage.getItem('tan.game'))")
+    answer = httpx.get(
+        f"{server.url}/v1/games/{record['id']}", params={"seat": 0},
+        headers={"Authorization": f"Bearer {record['token']}"}, timeout=30,
+    )
+    return dict(answer.json())
+
+
+def _play_one(page: Page, rng: random.Random) -> None:
+    """One move: a setup decision, the chooser's option, a legal card, or take / pass."""
+    for selector in ("#setup-buttons button", "#chooser:not([hidden]) #chooser-options button"):
+        buttons = page.locator(selector)
+        if buttons.count() and buttons.first.is_visible():
+            buttons.nth(rng.randrange(buttons.count())).click()
+            return
+    cards = page.locator("#hand button.card.legal:not([disabled])")
+    buttons = page.locator("#take-button:not([disabled]), #pass-button:not([disabled])")
+    options = [cards.nth(i) for i in range(cards.count())] + [buttons.nth(i) for i in range(buttons.count())]
+    assert options, "no legal card or button while it is our turn"
+    options[rng.randrange(len(options))].click()
+
+
+def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> None:
+    """Tấn with tribute and trump swap, 3 games: after each game but the last the page stops on a
+    between-games screen (that game's result, the tribute, who deals and leads next, "Next game"),
+    the next game starts only on "Next game" with an empty discard pile, and the end says who won
+    the match, as the API's `winners` has it."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.select_option("#preset", "tan")
+    page.select_option("#players", "2")
+    page.check("#level-easy")
+    page.click("#advanced > summary")
+    page.check("#side-rules input[name=trump_swap]")
+    page.check("#side-rules input[name=tribute]")
+    page.fill("#games", "3")
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+    rng = random.Random(8)
+    betweens = 0
+    tributes = 0
+    for _ in range(2000):
+        page.wait_for_function(IDLE)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message")
+        if page.locator("#next-game").is_visible():
+            betweens += 1
+            view = _view(page, server)
+            match = view["match"]
+            assert match["game"] == betweens + 1
+            title = page.inner_text("#over-title")
+            assert f"Game {betweens} of 3 is over." in title
+            detail = page.inner_text("#over-detail")
+            assert f"Game {betweens + 1}:" in detail and "deals" in detail and "leads" in detail
+            if match["tribute"]:
+                tributes += 1
+                assert "gave" in detail
+            assert page.locator("#new-game-over").is_hidden()
+            assert page.locator("#moves button").count() == 0  # nothing to play until the next game
+            page.click("#next-game")
+            page.wait_for_function(IDLE)
+            assert page.locator("#over").is_hidden()
+            assert page.inner_text("#match-title") == f"Match: game {betweens + 1} of 3"
+            continue
+        if page.locator("#over").is_visible():
+            break
+        _play_one(page, rng)
+    assert betweens == 2 and page.inner_text("#status") == "Match over."
+    winners = _view(page, server)["match"]["winners"]
+    title = page.inner_text("#over-title")
+    if winners == [0]:
+        assert title == "You win the match!"
+    elif len(winners) == 1:
+        assert title == f"Seat {winners[0]} wins the match."
+    else:
+        assert title.startswith("Sharing first place")
+    assert "Game 3" in page.inner_text("#over-detail")
+    assert tributes >= 0  # a tribute is owed only after a game with a loser
+    assert errors == []
+    page.close()
+
+
+def _dock_top(page: Page) -> float:
+    return float(page.evaluate(
+        "(() => { const d = document.getElementById('dock');"
+        " return getComputedStyle(d).position === 'fixed' ? d.getBoundingClientRect().top : innerHeight; })()"
+    ))
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_on_a_phone_the_card_to_answer_is_in_view_at_every_defence(
+    browser: Browser, server: Server, players: int
+) -> None:
+    """Durak with 4 and 6 seats at 390×844 (Vietnamese), played by keys: whenever seat 0 is to
+    defend, every card it must answer lies in the window above the hand dock (bounding boxes)."""
+    errors: list[str] = []
+    page = open_page(browser, server, PHONE, errors)
+    start_game(page, server, "vi", seed=31 + players, preset="durak", players=players)
+    defences = 0
+    for _ in range(300):
+        page.wait_for_function(IDLE)
+        if page.locator("#over").is_visible():
+            break
+        view = _view(page, server)
+        position = view["position"]
+        if position["to_move"] == 0 and position["defender"] == 0 and position.get("phase", "play") == "play":
+            bottom = _dock_top(page)
+            attacks = page.locator("#table .pair.undefended .attack")
+            if attacks.count():
+                defences += 1
+            for index in range(attacks.count()):
+                box = attacks.nth(index).bounding_box()
+                assert box is not None
+                assert box["y"] >= 0 and box["y"] + box["height"] <= bottom + 0.5, (box, bottom)
+        page.keyboard.press("1")
+    assert defences >= 1
+    assert errors == []
+    page.close()
+
+
+def test_a_phone_held_sideways_shows_the_table_and_the_hand(browser: Browser, server: Server) -> None:
+    """At 844×390 the table and the hand are both in the window."""
+    errors: list[str] = []
+    page = open_page(browser, server, LANDSCAPE, errors)
+    start_game(page, server, "en", seed=12, preset="durak", players=4)
+    height = LANDSCAPE["height"]
+    board = page.locator(".board").bounding_box()
+    card = page.locator("#hand button.card").first.bounding_box()
+    assert board is not None and card is not None
+    assert board["y"] >= 0 and board["y"] + board["height"] <= height, board
+    assert card["y"] >= 0 and card["y"] + card["height"] <= height, card
+    assert errors == []
+    page.close()
+
+
+def test_a_defence_that_beat_every_card_says_pass_lets_it_stand(browser: Browser, server: Server) -> None:
+    """Take when beaten (ôm khi đã đỡ): once every card on the table is beaten and seat 0 is still to
+    move, the status says that pass lets the defence stand (not "beat the card … or take")."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.select_option("#preset", "tan")
+    page.select_option("#players", "2")
+    page.check("#level-easy")
+    page.click("#advanced > summary")
+    page.check("#side-rules input[name=take_when_beaten]")
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+    found = False
+    for _ in range(300):
+        page.wait_for_function(IDLE)
+        if page.locator("#over").is_visible():
+            break
+        position = _view(page, server)["position"]
+        table = position["table"]
+        beaten = bool(table) and all(pair["defense"] for pair in table)
+        if position["to_move"] == 0 and position["defender"] == 0 and beaten:
+            status = page.inner_text("#status")
+            assert status.startswith("You have beaten every card: pass lets your defence stand"), status
+            assert page.locator("#pass-button:not([disabled])").count() == 1
+            found = True
+            break
+        moves = _view(page, server)["legal_moves"]
+        defend = next((m for m in moves if m["action"] == "defend"), None)
+        if defend is not None:
+            index = moves.index(defend)
+            page.keyboard.press(str(index + 1) if index < 9 else "0")
+        else:
+            page.keyboard.press("1")
+    assert found
+    assert errors == []
+    page.close()

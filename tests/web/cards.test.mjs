@@ -1,0 +1,51 @@
+// The page's pure helpers (service/static/js/cards.js): cards and moves in words, the hand's order,
+// the frames of a playback, the numbered rows' digits.
+import assert from "node:assert/strict";
+import test from "node:test";
+import * as cards from "../../service/static/js/cards.js";
+import { state } from "../../service/static/js/state.js";
+
+test("a card reads as its rank and suit glyph, ten as 10", () => {
+  assert.equal(cards.cardText("Ts"), "10♠");
+  assert.equal(cards.cardText("Ah"), "A♥");
+  assert.equal(cards.isRed("Qd"), true);
+  assert.equal(cards.isRed("Qc"), false);
+});
+
+test("moves read in the page's language", () => {
+  state.lang = "en";
+  assert.equal(cards.moveText({ action: "defend", card: "9c", target: "7c" }), "beat 7♣ with 9♣");
+  assert.equal(cards.moveText({ action: "take" }), "take");
+  state.lang = "vi";
+  assert.notEqual(cards.moveText({ action: "take" }), "take");
+  state.lang = "en";
+});
+
+test("the same move is the same whatever fields are missing", () => {
+  assert.ok(cards.sameMove({ action: "take" }, { action: "take", card: null }));
+  assert.ok(!cards.sameMove({ action: "attack", card: "7c" }, { action: "attack", card: "7d" }));
+  assert.ok(!cards.sameMove({ action: "pick", set: 0 }, { action: "pick", set: 1 }));
+});
+
+test("a hand sorts by suit, black and red in turn, trumps last, each by rank", () => {
+  assert.deepEqual(cards.sortHand(["Ah", "2s", "Kd", "3h", "Tc"], "h"), ["2s", "Tc", "Kd", "3h", "Ah"]);
+});
+
+test("a move of seat 0 lands on the table before the answer", () => {
+  const table = [{ attack: "7c", defense: null }];
+  assert.deepEqual(cards.tableAfter(table, { action: "defend", card: "9c", target: "7c" }), [{ attack: "7c", defense: "9c" }]);
+  assert.deepEqual(cards.tableAfter([], { action: "attack", card: "7c" }), [{ attack: "7c", defense: null }]);
+  assert.equal(cards.tableAfter(table, { action: "take" }), table);
+});
+
+test("numbered rows play by 1-9 then 0", () => {
+  assert.deepEqual([0, 8, 9, 10].map(cards.digitFor), ["1", "9", "0", ""]);
+});
+
+test("percentages and points round as shown", () => {
+  assert.equal(cards.pct(0.506), "51%");
+  assert.equal(cards.points(0.0333), "3.3");
+  assert.equal(cards.clamp01(1.5), 1);
+  assert.equal(cards.outcome(1), "win");
+  assert.equal(cards.outcome(0.5), "draw");
+});
