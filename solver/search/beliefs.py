@@ -34,7 +34,7 @@ from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
-from solver.search import _search
+from solver.search import _beliefs
 from solver.search.sampling import Root
 
 __all__ = [
@@ -336,7 +336,7 @@ def weigh(
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
     per_kind = np.zeros((particles, MAX_SEATS, len(kinds)), dtype=np.float64)
     models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
-    _search.weigh_worlds(root.sampler, list(history.states), history.ops, models, seed, hands, per_kind)
+    _beliefs.weigh_worlds(root.sampler, list(history.states), history.ops, models, seed, hands, per_kind)
     uniform = np.full(particles, 1.0 / particles)
     if not len(history.ops):
         return Beliefs(hands, uniform, float(particles), "uniform")

@@ -18,7 +18,7 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
-from solver.search import Limits, Solver, _search
+from solver.search import Limits, Solver, _endgame, _greedy
 from solver.search.beliefs import read_record
 
 ENGINES: dict[str, dict[str, Any]] = {
@@ -169,7 +169,7 @@ def test_the_endgame_solver_takes_the_recorded_nodes(preset: str) -> None:
     found: list[tuple[int, int]] = []
     while not core.over and len(found) < 3:
         try:
-            solution = _search.solve_exact(core, core.to_move, budget=200_000)
+            solution = _endgame.solve_exact(core, core.to_move, budget=200_000)
             found.append((solution.value, solution.nodes))
         except (ValueError, TimeoutError):
             pass
@@ -179,7 +179,7 @@ def test_the_endgame_solver_takes_the_recorded_nodes(preset: str) -> None:
 
 def test_greedy_examples_are_the_recorded_ones() -> None:
     rules = Rules.preset_named("durak")
-    x, y, game = _search.greedy_examples(CoreGame.deal(rules, 2, random_deck(rules, 1)), 10, 5, 8)
+    x, y, game = _greedy.greedy_examples(CoreGame.deal(rules, 2, random_deck(rules, 1)), 10, 5, 8)
     digest = hashlib.sha256(x.tobytes() + y.tobytes() + game.tobytes()).hexdigest()
     assert (len(y), digest) == (
         288,
