@@ -63,4 +63,10 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False))
+# The modules compile in parallel, one a core (the search is several small modules), both under
+# `make build` and under pip.
+JOBS = os.cpu_count() or 1
+setup(
+    ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False, nthreads=JOBS),
+    options={"build_ext": {"parallel": JOBS}},
+)
