@@ -38,9 +38,13 @@ test: build browser
 test-long: build browser
 	$(PY) -m pytest -n 2 -q -m 'long or sampled'
 
+# Every compiled module (solver/*/*.pyx) against its .pyi stub, by mypy's stubtest.
+COMPILED := $(subst /,.,$(patsubst %.pyx,%,$(wildcard solver/*/*.pyx)))
+
 lint: build
 	$(VENV)/bin/ruff check solver service tests benchmarks
 	$(VENV)/bin/mypy
+	$(PY) -m mypy.stubtest --allowlist stubtest-allowlist.txt $(COMPILED)
 
 # Short runs of every benchmark (a few minutes on 2 cores). They write *-short.json and
 # *-short.png beside the committed full results, never over them.

@@ -1,8 +1,13 @@
 """Builds the Cython extensions only; the metadata lives in pyproject.toml.
 
 - `solver.core._core` (solver/core/_core.pyx): the fast game state and playouts.
-- `solver.search._search` (solver/search/_search.pyx): sampling, the tree
-  searches, exact endgames and the greedy policy.
+- `solver.search._model`: the learned value and policy.
+- `solver.search._sampling`: the sampler of the worlds a seat cannot tell apart.
+- `solver.search._endgame`: the exact endgame solver.
+- `solver.search._greedy`: the greedy policy (its per-move helpers inline in
+  _greedy.pxd), its playouts and its training examples.
+- `solver.search._tree`: the tree search, SO-ISMCTS and PIMC.
+- `solver.search._beliefs`: weighing worlds by what the other seats did.
 
 The C array sizes (most seats, the repetition history) are defined once, as
 bounds in solver/game/bounds.py, and handed to the C compiler as macros.
@@ -47,7 +52,21 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=macros,
     )
-    for package, name in (("core", "_core"), ("search", "_model"), ("search", "_search"))
+    for package, name in (
+        ("core", "_core"),
+        ("search", "_model"),
+        ("search", "_sampling"),
+        ("search", "_endgame"),
+        ("search", "_greedy"),
+        ("search", "_tree"),
+        ("search", "_beliefs"),
+    )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False))
+# The modules compile in parallel, one a core (the search is several small modules), both under
+# `make build` and under pip.
+JOBS = os.cpu_count() or 1
+setup(
+    ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False, nthreads=JOBS),
+    options={"build_ext": {"parallel": JOBS}},
+)

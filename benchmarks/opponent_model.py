@@ -34,7 +34,7 @@ from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search import _search, prepare
+from solver.search import _greedy, prepare
 from solver.search.beliefs import ROLES
 from solver.tools.arena import read_results
 
@@ -53,7 +53,7 @@ def decisions(records: Iterable[dict[str, Any]], engine: str) -> dict[str, list[
         for seat, text in record["moves"]:
             move = Move.parse(text)
             if game.phase is Phase.PLAY and record["engines"][seat].startswith(engine):
-                greedy = decode_move(_search.greedy_code(prepare(Position.from_game(game, seat)).world()))
+                greedy = decode_move(_greedy.greedy_code(prepare(Position.from_game(game, seat)).world()))
                 found[_role(game, seat)].append(_term(game, move, greedy))
             game.play(move, seat)
     return found

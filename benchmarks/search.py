@@ -27,7 +27,7 @@ from typing import Any
 from solver.core._core import CoreGame
 from solver.game.cards import deck
 from solver.game.rules import Rules
-from solver.search import _search
+from solver.search import _endgame
 from solver.tools.bench import report_search
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -61,7 +61,7 @@ def endgame_times(preset: str, cards: int, count: int, seed: int) -> dict[str, A
     for _ in range(count):
         game = endgame(rules, rng, cards)
         start = time.perf_counter()
-        n = _search.solve_exact(game, game.to_move).nodes
+        n = _endgame.solve_exact(game, game.to_move).nodes
         times.append((time.perf_counter() - start) * 1000.0)
         nodes.append(n)
     return {

@@ -123,8 +123,8 @@ def test_no_import_cycles() -> None:
 def test_the_graph_sees_the_real_imports(tmp_path: Path) -> None:
     """A guard on the parser itself: it finds known edges of each kind."""
     assert "solver.game.bout" in GRAPH["solver.game.reference"]
-    assert "solver.core._core" in GRAPH["solver.search._search"]  # a cimport in a .pyx
-    assert "solver.search._search" in GRAPH["solver.search.sampling"]  # from a package import a module
+    assert "solver.core._core" in GRAPH["solver.search._tree"]  # a cimport in a .pyx
+    assert "solver.search._sampling" in GRAPH["solver.search.sampling"]  # from a package import a module
     late = tmp_path / "late.py"
     late.write_text("def f():\n    import benchmarks.speed\n    from service.errors import ApiError\n")
     assert imports_of(late) == {"benchmarks.speed", "service.errors"}  # imports inside a function

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Declarations of the fast game core: card bitsets, the state struct, moves.
 
-A card is an index `suit * 13 + rank` (solver/game/cards.py); a set of cards
+A card is an index `suit * 13 + rank` (solver/game/cards.py), read through
+`rank_of` and `suit_of` against the named ranks (`RANK_JACK`, …); a set of cards
 is a `uint64_t` with one bit per index. A move is an `int`: kind in bits 0-3,
 card (or the chosen set of a pick) in bits 4-9, target (for defend) in bits
 10-15 — built and read only through `make_move`, `move_kind`, `move_card` and
@@ -47,6 +48,25 @@ cdef enum SetupStep:
     STEP_REDEAL = 1     # a trumpless seat: redeal or keep
     STEP_PICK = 2       # the seat that redealt: pick 0 or pick 1
     STEP_SWAP = 3       # the lowest trump's holder: swap or keep
+
+
+# A card's rank: 0 is the two, 12 the ace (solver/game/cards.py); a 36-card deck starts at the six.
+cdef enum:
+    RANKS = 13          # ranks in a suit: card = suit * RANKS + rank
+    RANK_TWO = 0
+    RANK_SIX = 4
+    RANK_JACK = 9
+    RANK_QUEEN = 10
+    RANK_KING = 11
+    RANK_ACE = 12
+
+
+cdef inline int rank_of(int card) noexcept nogil:
+    return card % RANKS
+
+
+cdef inline int suit_of(int card) noexcept nogil:
+    return card // RANKS
 
 
 cdef inline int make_move(int kind, int card, int target) noexcept nogil:
@@ -138,6 +158,19 @@ ctypedef struct State:
     Rng chance                  # the game's chance events (the redeal's shuffle)
     int history_len             # bout-start keys since the last defence or draw
     uint64_t history[HISTORY_CAP]
+
+
+cdef inline int is_trump(const State* s, int card) noexcept nogil:
+    return (s.trump_mask >> card) & 1
+
+
+cdef inline int card_cost(const State* s, int card) noexcept nogil:
+    """What playing `card` gives away: its rank, every trump above every plain card (rank + 13).
+
+    The one order of cards the search's heuristics spend them in: the greedy policy's cheapest
+    card and cheapest defence, the ranks of the belief weighing's opponent models, and the learned
+    models' card slots (solver/search/_model.pyx) all read it."""
+    return rank_of(card) + (RANKS if is_trump(s, card) else 0)
 
 
 cdef extern from *:

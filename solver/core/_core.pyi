@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from solver.game.moves import Move
 from solver.game.rules import Rules
 
@@ -9,6 +11,7 @@ def encode_move(move: Move) -> int: ...
 def decode_move(code: int) -> Move: ...
 def bench_playouts(rules: Any, players: int, games: int, seed: int) -> dict[str, Any]: ...
 
+@disjoint_base
 class CoreGame:
     rules: Rules
     def __init__(self, rules: Rules) -> None: ...

@@ -42,14 +42,14 @@ cdef void _init_tables() noexcept:
     cdef uint64_t higher
     for card in range(52):
         DECK52[card] = card
-        if card % 13 >= 4:
+        if rank_of(card) >= RANK_SIX:
             DECK36[n36] = card
             n36 += 1
-        suit = card // 13
-        RANK_CARDS[card] = RANK_BITS << (card % 13)
-        higher = (SUIT_BITS << (13 * suit)) & ~((<uint64_t>2 << card) - 1)
+        suit = suit_of(card)
+        RANK_CARDS[card] = RANK_BITS << rank_of(card)
+        higher = (SUIT_BITS << (RANKS * suit)) & ~((<uint64_t>2 << card) - 1)
         for trump in range(4):
-            BEATERS[trump][card] = higher if suit == trump else higher | (SUIT_BITS << (13 * trump))
+            BEATERS[trump][card] = higher if suit == trump else higher | (SUIT_BITS << (RANKS * trump))
 
 
 _init_tables()
@@ -184,7 +184,7 @@ cdef inline int check_trump_ace(State* s) noexcept nogil:
     cdef uint64_t ace
     if not s.rules.trump_ace_last_loses or s.n_stock > 0:
         return 0
-    ace = <uint64_t>1 << (s.trump_suit * 13 + 12)
+    ace = <uint64_t>1 << (s.trump_suit * RANKS + RANK_ACE)
     for seat in range(s.players):
         if (s.active >> seat) & 1 and s.hands[seat] == ace:
             set_over(s, seat)
@@ -278,7 +278,7 @@ cdef void end_bout(State* s, int took) noexcept nogil:
                 s.active &= ~(<uint32_t>1 << seat)
                 if s.first_out < 0:
                     s.first_out = seat
-                if s.two_out < 0 and s.last_played[seat] != 255 and s.last_played[seat] % 13 == 0:
+                if s.two_out < 0 and s.last_played[seat] != 255 and rank_of(s.last_played[seat]) == RANK_TWO:
                     s.two_out = seat
     if tan_popcount(s.active) <= 1:
         set_over(s, tan_lowbit(s.active) if s.active else -1)
@@ -566,8 +566,8 @@ cdef void state_deal(State* s, const RulesC* rules, int players, const uint8_t* 
             s.stock[i] = deck[rules.deck - i]
     else:
         s.trump_card = deck[rules.deck - 1]
-    s.trump_suit = s.trump_card // 13
-    s.trump_mask = SUIT_BITS << (13 * s.trump_suit)
+    s.trump_suit = suit_of(s.trump_card)
+    s.trump_mask = SUIT_BITS << (RANKS * s.trump_suit)
     s.active = (<uint32_t>1 << players) - 1
     if first_attacker < 0:
         first_attacker = 0
@@ -615,7 +615,7 @@ cdef inline int setup_seat(const State* s, int k) noexcept nogil:
 
 cdef inline int low_trump(const State* s) noexcept nogil:
     """The deck's lowest trump: the 2 in 52 cards, the 6 in 36."""
-    return s.trump_suit * 13 + (0 if s.rules.deck == 52 else 4)
+    return s.trump_suit * RANKS + (RANK_TWO if s.rules.deck == 52 else RANK_SIX)
 
 
 cdef inline int may_redeal(const State* s, int seat) noexcept nogil:
@@ -874,8 +874,8 @@ cdef class CoreGame:
         for i, c in enumerate(reversed(stock)):
             s.stock[i] = c
         s.trump_card = _index(trump)
-        s.trump_suit = s.trump_card // 13
-        s.trump_mask = SUIT_BITS << (13 * s.trump_suit)
+        s.trump_suit = suit_of(s.trump_card)
+        s.trump_mask = SUIT_BITS << (RANKS * s.trump_suit)
         for pair in table:
             attack, defense = pair
             put_attack(s, _index(attack))
@@ -884,7 +884,7 @@ cdef class CoreGame:
                 s.defense_cards[s.n_table - 1] = d
                 s.undefended &= ~(<uint64_t>1 << s.attack_cards[s.n_table - 1])
                 s.table_cards |= <uint64_t>1 << d
-                s.table_rank_cards |= RANK_BITS << (d % 13)
+                s.table_rank_cards |= RANK_BITS << rank_of(d)
                 s.n_defended += 1
         s.active = (<uint32_t>1 << players) - 1
         for seat in finished:
@@ -980,8 +980,8 @@ cdef class CoreGame:
         for c in stock:
             placed |= <uint64_t>1 << c
         placed |= s.table_cards | s.shown | s.redeal_sets[0] | s.redeal_sets[1]
-        low = 0 if s.rules.deck == 52 else 4
-        discard = [c for c in range(52) if c % 13 >= low and not (placed >> c) & 1]
+        low = RANK_TWO if s.rules.deck == 52 else RANK_SIX
+        discard = [c for c in range(52) if rank_of(c) >= low and not (placed >> c) & 1]
         return {
             "players": s.players,
             "hands": hands,

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Declarations of the learned evaluation: the features of a world and a small value network.
 
-The search (solver/search/_search.pyx) calls `net_value` at the leaves of its
+The tree search (solver/search/_tree.pyx) calls `net_value` at the leaves of its
 tree, without the interpreter; everything here is plain C data.
 """
 

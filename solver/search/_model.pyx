@@ -28,14 +28,16 @@ from libc.string cimport memset
 import numpy as np
 
 from solver.core._core cimport (
-    MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER, PHASE_PLAY, Rng, State,
-    gen_moves, move_card, move_kind, move_target, rng_next, tan_highbit, tan_lowbit, tan_popcount,
+    MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_PASS, MK_TAKE, MK_TRANSFER, PHASE_PLAY, RANKS, Rng, State,
+    card_cost, gen_moves, move_card, move_kind, move_target, rank_of, rng_next, tan_highbit, tan_lowbit,
+    tan_popcount,
 )
 from solver.core._core cimport CoreGame
 
 
 cdef inline int slot_of(const State* s, int card) noexcept nogil:
-    return card % 13 + (13 if card // 13 == s.trump_suit else 0)
+    """A card's slot: its `card_cost` (its rank, + 13 when a trump)."""
+    return card_cost(s, card)
 
 
 cdef inline void add_cards(const State* s, uint64_t cards, double* block) noexcept nogil:
@@ -44,7 +46,7 @@ cdef inline void add_cards(const State* s, uint64_t cards, double* block) noexce
         card = tan_lowbit(cards)
         cards &= cards - 1
         slot = slot_of(s, card)
-        block[slot] += 1.0 if slot >= 13 else 1.0 / 3.0
+        block[slot] += 1.0 if slot >= RANKS else 1.0 / 3.0
 
 
 cdef inline uint64_t low_cards(int low_rank) noexcept nogil:
@@ -53,14 +55,14 @@ cdef inline uint64_t low_cards(int low_rank) noexcept nogil:
     cdef int suit, rank
     for suit in range(4):
         for rank in range(low_rank, low_rank + 3):
-            cards |= (<uint64_t>1) << (suit * 13 + rank)
+            cards |= (<uint64_t>1) << (suit * RANKS + rank)
     return cards
 
 
 cdef void world_features(const State* s, int seat, double* out) noexcept nogil:
     """The N_FEATURES features of world `s` seen from `seat` (docstring of this module)."""
     cdef uint64_t mine = s.hands[seat], theirs = 0, undefended = s.undefended, trumps = s.trump_mask
-    cdef int other, others = 0, low_rank = 13 - s.rules.deck // 4
+    cdef int other, others = 0, low_rank = RANKS - s.rules.deck // 4
     cdef int my_high, their_high
     memset(out, 0, N_FEATURES * sizeof(double))
     for other in range(s.players):
@@ -79,7 +81,7 @@ cdef void world_features(const State* s, int seat, double* out) noexcept nogil:
     out[84] = 1.0 if s.to_move == seat else 0.0
     out[85] = 1.0 if s.taking else 0.0
     out[86] = s.n_table / 12.0
-    out[87] = (s.stock[0] % 13) / 12.0 if s.n_stock > 0 else 0.0
+    out[87] = rank_of(s.stock[0]) / 12.0 if s.n_stock > 0 else 0.0
     out[88] = tan_popcount(mine & trumps) / 6.0
     out[89] = tan_popcount(theirs & trumps) / 6.0
     my_high = tan_highbit(mine & trumps) if mine & trumps else -1
@@ -188,7 +190,7 @@ cdef int move_features(const State* s, int move, int* idx) noexcept nogil:
             idx[n] = 222 + slot_of(s, move_target(move)) * 2 + stock
             n += 1
         if k == K_LEAD:
-            same = tan_popcount(hand & ((<uint64_t>0x8004002001) << (card % 13)))  # the four suits of its rank
+            same = tan_popcount(hand & ((<uint64_t>0x8004002001) << rank_of(card)))  # the four suits of its rank
             idx[n] = 274 + (same - 1) * 2 + stock
             n += 1
     for seat in range(s.players):

@@ -34,7 +34,7 @@ from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
-from solver.search import _search
+from solver.search import _beliefs
 from solver.search.budget import StopFlag
 from solver.search.sampling import Root
 
@@ -353,7 +353,7 @@ def weigh(
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
     per_kind = np.zeros((particles, MAX_SEATS, len(kinds)), dtype=np.float64)
     models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
-    done, _ruled_out = _search.weigh_worlds(
+    done, _ruled_out = _beliefs.weigh_worlds(
         root.sampler, list(history.states), history.ops, models, seed, hands, per_kind,
         time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
     )

@@ -1,8 +1,8 @@
 """What the Cython search hands back: typed fields, not positional lists.
 
-`run_search` (solver/search/_search.pyx) answers a `SearchResult` per thread;
+`run_search` (solver/search/_tree.pyx) answers a `SearchResult` per thread;
 `SearchResult.merge` adds the threads of a root-parallel search together.
-`solve_exact` answers an `ExactSolution`. Values of the exact solver are in
+`solve_exact` (solver/search/_endgame.pyx) answers an `ExactSolution`. Values of the exact solver are in
 half points (2 a win, 1 a draw, 0 a loss), so they stay whole numbers.
 """
 

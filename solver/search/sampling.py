@@ -19,7 +19,7 @@ from solver.game.errors import ErrorCode, PositionError
 from solver.game.moves import Move
 from solver.game.phases import Phase
 from solver.game.position import Position
-from solver.search import _search
+from solver.search import _sampling
 
 __all__ = ["Root", "prepare"]
 
@@ -29,7 +29,7 @@ class Root:
     """A position prepared for the search: its sampler, the active seats and the seat's legal moves."""
 
     position: Position
-    sampler: _search.Sampler
+    sampler: _sampling.Sampler
     active: tuple[int, ...]
 
     @cached_property
@@ -75,7 +75,7 @@ def prepare(position: Position | dict[str, Any]) -> Root:
         defended_once=pos.defended_once,
         setup=pos.setup if pos.phase is Phase.SETUP else None,
     )
-    sampler = _search.Sampler(
+    sampler = _sampling.Sampler(
         template,
         pos.seat,
         [card.index for card in pos.unseen_cards() if card not in stock_only],

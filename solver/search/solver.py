@@ -2,9 +2,9 @@
 
 A position (docs/api.md §2.2) is prepared into a sampler of the worlds the
 seat cannot tell apart (`solver.search.sampling`), and the Cython search
-(`solver.search._search`) does the rest: SO-ISMCTS by default, PIMC as the
-alternative, the exact solver where nothing is hidden (an empty stock and two
-active seats). Answers are dataclasses shaped like the JSON of docs/api.md §3
+(`solver.search._tree`) does the rest: SO-ISMCTS by default, PIMC as the
+alternative, and the exact solver (`solver.search._endgame`) where nothing is
+hidden (an empty stock and two active seats). Answers are dataclasses shaped like the JSON of docs/api.md §3
 (`solver.search.answers`).
 
 Same position, seed, limits, algorithm and thread count give the same answer
@@ -24,7 +24,7 @@ from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanEr
 from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.rules import PRESETS
-from solver.search import _search
+from solver.search import _endgame, _tree
 from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
@@ -378,7 +378,7 @@ class Solver:
         assert policy is None or isinstance(policy, PolicyModel)
 
         def one(thread: int) -> SearchResult:
-            return _search.run_search(
+            return _tree.run_search(
                 root.sampler,
                 iterations=max(per_thread[thread], 1),
                 time_ms=time_ms,
@@ -453,7 +453,7 @@ class Solver:
     def _solve(self, root: Root, hero: int, limits: Limits) -> ExactSolution | None:
         """The exact values, or None when the node budget or the time limit runs out first."""
         try:
-            return _search.solve_exact(
+            return _endgame.solve_exact(
                 root.world(), hero, self.exact_root_nodes, float(limits.time_ms or 0.0),
                 stop=self.stop.buffer if self.stop is not None else None,
             )

@@ -32,7 +32,7 @@ import numpy as np
 from solver.core import CoreGame, decode_move
 from solver.game.cards import Card
 from solver.game.rules import PRESETS, Rules
-from solver.search import _search
+from solver.search import _greedy
 from solver.search._model import FEATURES, POLICY_ACTIVE, POLICY_FEATURES, features, policy_features
 from solver.search.learned import FORMAT
 from solver.tools.arena import read_results
@@ -91,7 +91,7 @@ def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) ->
     low = 13 - rules.deck // 4
     deck = [suit * 13 + rank for suit in range(4) for rank in range(low, 13)]
     template = CoreGame.deal(rules, players, deck)
-    x, y, game = _search.greedy_examples(template, games, seed, noise)
+    x, y, game = _greedy.greedy_examples(template, games, seed, noise)
     return Examples(x, y, game + 1_000_000)
 
 
@@ -232,7 +232,7 @@ def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
             rows.append([policy_features(game, code) for code in codes])
             targets.append([counts.get(decode_move(code).notation, 0) / total for code in codes])
             deals.append(int(record["deal"]))
-            greedy.append(codes.index(_search.greedy_code(game)))
+            greedy.append(codes.index(_greedy.greedy_code(game)))
     width = max((len(row) for row in rows), default=1)
     features_ = np.full((len(rows), width, POLICY_ACTIVE), POLICY_FEATURES, dtype=np.int64)
     legal = np.zeros((len(rows), width), dtype=bool)

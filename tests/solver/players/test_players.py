@@ -8,7 +8,7 @@ from solver.core._core import decode_move
 from solver.game.position import Position
 from solver.game.rules import Rules
 from solver.players import GreedyPlayer, RandomPlayer
-from solver.search import _search
+from solver.search import _greedy
 from tests.support.games import twin_games, variants
 from tests.support.sweeps import sampled
 
@@ -28,7 +28,7 @@ def test_greedy_player_plays_the_search_policy(rules: Rules, players: int) -> No
             seat = reference.to_move
             assert seat is not None
             chosen = greedy.choose(Position.from_game(reference, seat))
-            assert chosen == decode_move(_search.greedy_code(core))
+            assert chosen == decode_move(_greedy.greedy_code(core))
             assert chosen in reference.legal_moves()
             states += 1
     assert states > 100

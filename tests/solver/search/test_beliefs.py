@@ -16,7 +16,7 @@ from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players.simple import GreedyPlayer
-from solver.search import Limits, Solver, _search
+from solver.search import Limits, Solver, _beliefs
 from solver.search.beliefs import (
     History,
     HistoryReader,
@@ -119,7 +119,7 @@ def test_every_world_of_a_real_game_explains_its_history(preset: str, players: i
         hands = np.zeros((256, MAX_SEATS), dtype=np.uint64)
         log_weights = np.zeros((256, MAX_SEATS, 2))
         models = np.stack([OpponentModel().matrix(), OpponentModel.greedy(0.1).matrix()])
-        weighed, ruled_out = _search.weigh_worlds(
+        weighed, ruled_out = _beliefs.weigh_worlds(
             root.sampler, list(found.states), found.ops, models, seed, hands, log_weights
         )
         assert weighed == 256 and ruled_out == 0

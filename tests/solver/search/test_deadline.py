@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from solver.game.rules import Rules
-from solver.search import Limits, Solver, _search
+from solver.search import Limits, Solver, _endgame, _tree
 from solver.search import solver as solver_module
 from tests.support.positions import endgame_position, open_endgame, to_move_position
 
@@ -41,7 +41,7 @@ def stand_ins(monkeypatch: pytest.MonkeyPatch, clock: Clock, exact_ms: float) ->
     """The exact solver takes `exact_ms` and gives up; the search takes all its time (a real search
     of 100 iterations answers). Returns the time limit each was given, in order."""
     asked: list[tuple[str, float]] = []
-    real_run = _search.run_search
+    real_run = _tree.run_search
 
     def solve_exact(game: Any, hero: int, budget: int, time_ms: float, stop: Any = None) -> Any:
         asked.append(("exact", time_ms))
@@ -54,8 +54,8 @@ def stand_ins(monkeypatch: pytest.MonkeyPatch, clock: Clock, exact_ms: float) ->
         clock.spend(options["time_ms"])
         return result
 
-    monkeypatch.setattr(_search, "solve_exact", solve_exact)
-    monkeypatch.setattr(_search, "run_search", run_search)
+    monkeypatch.setattr(_endgame, "solve_exact", solve_exact)
+    monkeypatch.setattr(_tree, "run_search", run_search)
     return asked
 
 

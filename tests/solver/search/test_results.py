@@ -8,7 +8,7 @@ from solver.core import decode_move
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search import Limits, Solver, _search, prepare
+from solver.search import Limits, Solver, _tree, prepare
 from solver.search.results import RootMove, SearchResult
 from solver.search.solver import _seed_of
 
@@ -44,7 +44,7 @@ def test_a_two_thread_hint_is_the_merge_of_its_threads() -> None:
     hint = Solver(threads=2).hint(position, Limits(iterations=iterations), seed=seed)
     root = prepare(position)
     threads = [
-        _search.run_search(root.sampler, iterations=iterations // 2, time_ms=0.0, seed=_seed_of(seed, t),
+        _tree.run_search(root.sampler, iterations=iterations // 2, time_ms=0.0, seed=_seed_of(seed, t),
                            policy="heuristic", opponent_policy=0.75)
         for t in range(2)
     ]
@@ -64,4 +64,4 @@ def test_a_two_thread_hint_is_the_merge_of_its_threads() -> None:
 def test_unknown_playout_policy_is_refused_by_the_search() -> None:
     root = prepare(Position.from_game(Game.deal(Rules.preset_named("tan"), 2, seed=1), 0))
     with pytest.raises(ValueError, match="playout policy"):
-        _search.run_search(root.sampler, iterations=10, time_ms=0.0, seed=1, policy="clever")
+        _tree.run_search(root.sampler, iterations=10, time_ms=0.0, seed=1, policy="clever")

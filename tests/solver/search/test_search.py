@@ -14,7 +14,7 @@ from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search import Limits, Solver, _search, prepare
+from solver.search import Limits, Solver, _endgame, _tree, prepare
 from tests.support.positions import endgame_position, open_endgame
 
 DURAK = Rules.preset_named("durak")
@@ -131,7 +131,7 @@ def test_exact_solver_matches_minimax(preset: str, endgames: int) -> None:
         if game is None:
             continue
         hero = game.to_move
-        solution = _search.solve_exact(game, hero)
+        solution = _endgame.solve_exact(game, hero)
         assert solution.value == minimax(game, hero)
         for code, move_value in solution.move_values.items():
             child = game.copy()
@@ -143,7 +143,7 @@ def test_exact_solver_matches_minimax(preset: str, endgames: int) -> None:
 def test_exact_solver_refuses_hidden_cards() -> None:
     game = CoreGame.deal(DURAK, 2, [card.index for card in deck(36)])
     with pytest.raises(ValueError, match="perfect-information"):
-        _search.solve_exact(game, 0)
+        _endgame.solve_exact(game, 0)
 
 
 # -- answers ---------------------------------------------------------------------------
@@ -387,7 +387,7 @@ def test_the_endgames_solved_inside_the_tree_keep_to_their_share(seed: int) -> N
     on average (and one solve's budget besides); unbounded they take more."""
     root = prepare(_late_endgame(seed))
     runs = {
-        average: _search.run_search(root.sampler, iterations=400, time_ms=0, seed=seed, policy="heuristic",
+        average: _tree.run_search(root.sampler, iterations=400, time_ms=0, seed=seed, policy="heuristic",
                                     opponent_policy=0.75, exact_cards=10, exact_budget=20_000,
                                     exact_average=average)
         for average in (0, 8)

@@ -1,0 +1,391 @@
+# cython: language_level=3
+"""The tree search over determinized worlds: SO-ISMCTS and PIMC, all `nogil`.
+
+`run_search` is single-observer ISMCTS (one tree over the searcher's
+information sets, a new world each iteration from the sampler
+(solver/search/_sampling.pyx), availability counts, max^n rewards) or PIMC (a
+fixed world per tree, results averaged). Leaves are played out by the greedy
+policy (solver/search/_greedy.pxd) or a learned policy, valued by a learned net
+(solver/search/_model.pyx), or, when small and nothing is hidden, solved
+exactly (solver/search/_endgame.pyx).
+
+Python callers go through `solver.search.Solver`; this module holds no
+policy about limits or output formats, and answers typed results
+(`solver.search.results`).
+"""
+
+from libc.math cimport log, sqrt
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+from solver.core._core cimport (
+    MAX_MOVES, MAX_SEATS, Rng, State, apply_move, gen_moves, rng_below, rng_seed, state_copy, state_scores,
+    tan_popcount,
+)
+
+from solver.search._clock cimport now_ms
+from solver.search._endgame cimport Solver, endgame_scores, is_perfect_information, solver_free, solver_init
+from solver.search._greedy cimport PLAYOUTS_GREEDY, PLAYOUTS_RANDOM, heuristic_move, policy_playout
+from solver.search._model cimport PolicyModel, ValueModel, net_scores, policy_probabilities, policy_sample
+from solver.search._sampling cimport Sampler, SamplerC, sample_world
+
+from solver.search.results import RootMove, SearchResult
+
+
+cdef int tree_init(Tree* t, int cap) noexcept nogil:
+    memset(t, 0, sizeof(Tree))
+    t.nodes = <Node*>malloc(cap * sizeof(Node))
+    if t.nodes == NULL:
+        return 0
+    t.cap = cap
+    t.n_nodes = 1
+    memset(&t.nodes[0], 0, sizeof(Node))
+    t.nodes[0].first_child = -1
+    t.nodes[0].next_sibling = -1
+    t.nodes[0].mover = -1
+    return 1
+
+
+cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil:
+    cdef Node* grown
+    cdef int i
+    if t.n_nodes == t.cap:
+        grown = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
+        if grown == NULL:
+            t.failed = 1
+            return -1
+        t.nodes = grown
+        t.cap *= 2
+    i = t.n_nodes
+    t.n_nodes += 1
+    t.nodes[i].move = move
+    t.nodes[i].mover = mover
+    t.nodes[i].first_child = -1
+    t.nodes[i].next_sibling = t.nodes[parent].first_child
+    t.nodes[i].visits = 0
+    t.nodes[i].avail = 0
+    t.nodes[i].reward = 0.0
+    t.nodes[i].reward_sq = 0.0
+    t.nodes[i].prior = 0.0
+    t.nodes[parent].first_child = i
+    return i
+
+
+cdef inline int find_child(const Tree* t, int parent, int move) noexcept nogil:
+    cdef int c = t.nodes[parent].first_child
+    while c >= 0:
+        if t.nodes[c].move == move:
+            return c
+        c = t.nodes[c].next_sibling
+    return -1
+
+
+cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* p, Tree* t,
+                               double* scores) noexcept nogil:
+    """Exact scores of a small perfect-information world instead of a playout (0 if not solved).
+
+    The solves of a search may take `exact_average` nodes an iteration on average (and one
+    solve's budget besides): past that, worlds are played out until the iterations catch up,
+    so an endgame where every world needs a hard solve costs no more than a small factor of
+    an opening's iteration (a solve that runs out of its budget counts all the same)."""
+    cdef int seat, cards = 0, solved
+    if sv == NULL or not is_perfect_information(st):
+        return 0
+    for seat in range(st.players):
+        cards += tan_popcount(st.hands[seat])
+    if cards > p.exact_cards:
+        return 0
+    if p.exact_average > 0 and t.solve_nodes > p.exact_average * (t.iterations + 1) + p.exact_budget:
+        t.solves_skipped += 1
+        return 0
+    solved = endgame_scores(sv, st, scores, p.exact_budget)
+    t.solve_nodes += sv.nodes
+    return solved
+
+
+cdef inline int model_move(const SearchParams* p, int use, State* st, Rng* rng) noexcept nogil:
+    """The model's move: the learned policy's where it is used for `use`, else the heuristic's."""
+    if p.policy_net != NULL and p.policy_uses & use:
+        return policy_sample(p.policy_net, st, rng)
+    return heuristic_move(st, rng, p.noise)
+
+
+cdef void play_out(State* st, const SearchParams* p, Rng* rng) noexcept nogil:
+    """A playout to the end of the game, by the policy where it plays them, else as `policy_playout`."""
+    if p.policy_net != NULL and p.policy_uses & POLICY_PLAYOUTS:
+        while not st.over:
+            apply_move(st, policy_sample(p.policy_net, st, rng))
+        return
+    policy_playout(st, rng, p.policy, p.noise)
+
+
+cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores) noexcept nogil:
+    """The scores a leaf of the tree backs up: a playout's, the learned value's, or a mix of the two.
+
+    With a value, the leaf is played on by `value_depth` greedy plies and then valued by the net;
+    a world the net cannot value (more than two seats still in, the setup) is played out.
+    """
+    cdef double learned[MAX_SEATS]
+    cdef int plies = 0, seat
+    if p.value != NULL:
+        while not st.over and plies < p.value_depth:
+            apply_move(st, model_move(p, POLICY_PLAYOUTS, st, rng))
+            plies += 1
+        if not st.over and net_scores(p.value, st, learned):
+            if p.value_mix >= 1.0:
+                for seat in range(st.players):
+                    scores[seat] = learned[seat]
+                return
+            play_out(st, p, rng)
+            state_scores(st, scores)
+            for seat in range(st.players):
+                scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
+            return
+    play_out(st, p, rng)
+    state_scores(st, scores)
+
+
+cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
+    """ISMCTS iterations (or UCT in one fixed world) until a limit is reached."""
+    cdef State world, st
+    cdef int moves[MAX_MOVES]
+    cdef int legal_child[MAX_MOVES]
+    cdef double prior[MAX_MOVES]
+    cdef int path[4096]
+    cdef double scores[MAX_SEATS]
+    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled
+    cdef double best_ucb, ucb, mean, logn
+    cdef Node* c
+    if not p.resample:
+        sample_world(smp, &world, rng)
+        t.worlds += 1
+    while t.iterations < p.max_iterations:
+        if p.stop != NULL and p.stop[0]:
+            break
+        # The clock every iteration (a few tens of ns against microseconds), so that a slow
+        # iteration — an endgame solved exactly inside it — cannot carry the search far past it.
+        if p.deadline_ms > 0 and now_ms() >= p.deadline_ms:
+            break
+        if p.resample:
+            sample_world(smp, &st, rng)
+            t.worlds += 1
+        else:
+            state_copy(&st, &world)
+        node = 0
+        depth = 0
+        done = 0
+        modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
+        # Selection and expansion (SO-ISMCTS).
+        while not st.over and depth < 4000:
+            if depth > 0 and solved_endgame(sv, &st, p, t, scores):
+                done = 1
+                break
+            n = gen_moves(&st, moves)
+            untried = 0
+            for i in range(n):
+                child = find_child(t, node, moves[i])
+                legal_child[i] = child
+                if child < 0:
+                    untried += 1
+                else:
+                    t.nodes[child].avail += 1
+            if modelled and st.to_move != smp.seat:
+                # The opponent plays its heuristic move with the hand this world gave it;
+                # the node is still made, so our later decisions are told its move apart.
+                greedy = model_move(p, POLICY_OPPONENT, &st, rng)
+                child = find_child(t, node, greedy)
+                if child < 0:
+                    child = tree_add(t, node, greedy, st.to_move)
+                    if child < 0:
+                        return
+                    t.nodes[child].avail = 1
+                    apply_move(&st, greedy)
+                    path[depth] = child
+                    depth += 1
+                    break
+                apply_move(&st, greedy)
+                path[depth] = child
+                depth += 1
+                node = child
+                continue
+            if untried > 0:
+                # Expand the greedy move first when it is untried, else a random untried move;
+                # with the policy as the prior, the untried move it likes best.
+                pick = -1
+                greedy = -1
+                if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+                    policy_probabilities(p.policy_net, &st, moves, n, prior)
+                    best_ucb = -1.0
+                    for i in range(n):
+                        if legal_child[i] < 0 and prior[i] > best_ucb:
+                            best_ucb = prior[i]
+                            pick = i
+                elif p.prior_weight > 0:
+                    greedy = heuristic_move(&st, rng, 0)
+                for i in range(n):
+                    if legal_child[i] < 0 and moves[i] == greedy:
+                        pick = i
+                if pick < 0:
+                    pick = rng_below(rng, untried)
+                    for i in range(n):
+                        if legal_child[i] < 0:
+                            if pick == 0:
+                                pick = i
+                                break
+                            pick -= 1
+                child = tree_add(t, node, moves[pick], st.to_move)
+                if child < 0:
+                    return
+                t.nodes[child].avail = 1
+                if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+                    t.nodes[child].prior = prior[pick]
+                else:
+                    t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
+                apply_move(&st, moves[pick])
+                path[depth] = child
+                depth += 1
+                break
+            best_ucb = -1.0e300
+            child = -1
+            for i in range(n):
+                c = &t.nodes[legal_child[i]]
+                mean = c.reward / c.visits
+                ucb = (mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
+                       + p.prior_weight * c.prior / (c.visits + 1))
+                if ucb > best_ucb:
+                    best_ucb = ucb
+                    child = legal_child[i]
+            apply_move(&st, t.nodes[child].move)
+            path[depth] = child
+            depth += 1
+            node = child
+        # Simulation.
+        if not done and not solved_endgame(sv, &st, p, t, scores):
+            leaf_scores(&st, p, rng, scores)
+        # Backpropagation (max^n: each node keeps its mover's reward).
+        for i in range(depth):
+            c = &t.nodes[path[i]]
+            c.visits += 1
+            c.reward += scores[c.mover]
+            c.reward_sq += scores[c.mover] * scores[c.mover]
+        t.nodes[0].visits += 1
+        for seat in range(st.players):
+            t.seat_sum[seat] += scores[seat]
+            t.seat_sq[seat] += scores[seat] * scores[seat]
+            if scores[seat] == 0.0:
+                t.seat_losses[seat] += 1
+        t.iterations += 1
+
+
+# Playout policies by name (the `Solver`'s `policy` option); the tree reads the enum.
+_PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
+
+
+def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
+               double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
+               double opponent_policy=0.0, bint resample=True, int worlds=1,
+               int exact_cards=10, long exact_budget=20000, long exact_average=256,
+               unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
+               double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0) -> SearchResult:
+    """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
+
+    `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
+    the search then ends within an iteration, with what it has found so far.
+    `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
+    `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
+    `policy_net`: a learned policy, used where `policy_uses` says (bits: 1 the other seats' modelled
+    moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`).
+
+    Returns the root statistics as a `SearchResult`: per root move its visits,
+    reward sum and sum of squares for the searcher and availability, plus
+    per-seat sums and losses over all iterations.
+    """
+    cdef Tree tree
+    cdef Solver sv
+    cdef Solver* svp = NULL
+    cdef SearchParams p
+    cdef Rng rng
+    cdef double start = now_ms()
+    cdef int w, n_worlds = worlds if not resample else 1
+    cdef int players = sampler.c.template.players
+    cdef long per_world, done_iterations = 0
+    cdef int c
+    if policy not in _PLAYOUTS:
+        raise ValueError(f"unknown playout policy {policy!r} (expected one of {', '.join(_PLAYOUTS)})")
+    rng_seed(&rng, seed)
+    p.deadline_ms = start + time_ms if time_ms > 0 else 0
+    p.stop = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
+    p.exploration = exploration
+    p.policy = _PLAYOUTS[policy]
+    p.noise = noise
+    p.prior_weight = prior
+    p.opponent_policy = <int>(opponent_policy * 64 + 0.5)
+    p.resample = resample
+    p.exact_cards = exact_cards
+    p.exact_budget = exact_budget
+    p.exact_average = exact_average
+    if not 0.0 <= value_mix <= 1.0 or value_depth < 0:
+        raise ValueError("value_mix must lie in [0, 1] and value_depth must not be negative")
+    p.value = &value.net if value is not None else NULL
+    p.value_depth = value_depth
+    p.value_mix = value_mix
+    p.policy_net = &policy_net.net if policy_net is not None else NULL
+    p.policy_uses = policy_uses if policy_net is not None else 0
+    if exact_cards > 0:
+        if not solver_init(&sv, 18):
+            raise MemoryError("no memory for the endgame table")
+        # An endgame solved inside an iteration gives way at the deadline (or the stop) like the
+        # search: the iteration then plays out instead.
+        sv.deadline_ms = p.deadline_ms
+        sv.stop = p.stop
+        svp = &sv
+    roots = {}
+    seat_sum = [0.0] * players
+    seat_sq = [0.0] * players
+    seat_losses = [0] * players
+    total_worlds = 0
+    solve_nodes = 0
+    solves_skipped = 0
+    try:
+        for w in range(n_worlds):
+            if not tree_init(&tree, 1024):
+                raise MemoryError("no memory for the search tree")
+            per_world = (iterations - done_iterations) // (n_worlds - w)
+            p.max_iterations = per_world
+            with nogil:
+                search_loop(&sampler.c, &tree, svp, &p, &rng)
+            done_iterations += tree.iterations
+            total_worlds += tree.worlds
+            solve_nodes += tree.solve_nodes
+            solves_skipped += tree.solves_skipped
+            c = tree.nodes[0].first_child
+            while c >= 0:
+                move = RootMove(tree.nodes[c].move, tree.nodes[c].visits, tree.nodes[c].reward,
+                                tree.nodes[c].reward_sq, tree.nodes[c].avail)
+                roots[move.code] = roots[move.code] + move if move.code in roots else move
+                c = tree.nodes[c].next_sibling
+            for i in range(players):
+                seat_sum[i] += tree.seat_sum[i]
+                seat_sq[i] += tree.seat_sq[i]
+                seat_losses[i] += tree.seat_losses[i]
+            failed = tree.failed
+            free(tree.nodes)
+            if failed:
+                raise MemoryError("the search tree outgrew memory")
+            if (p.deadline_ms > 0 and now_ms() >= p.deadline_ms) or (p.stop != NULL and p.stop[0]):
+                break
+    finally:
+        if svp != NULL:
+            solver_free(&sv)
+    return SearchResult(
+        iterations=done_iterations,
+        worlds=total_worlds,
+        time_ms=now_ms() - start,
+        moves=tuple(roots.values()),
+        seat_sum=tuple(seat_sum),
+        seat_sq=tuple(seat_sq),
+        seat_losses=tuple(seat_losses),
+        solve_nodes=solve_nodes,
+        solves_skipped=solves_skipped,
+    )
