@@ -14,7 +14,7 @@ from service.engine import Searcher
 from service.games import GameManager
 from service.metrics import Metrics
 from service.settings import Settings
-from service.store import GameStore
+from service.store import GameStore, PostgresStore, SqliteStore, is_database_url
 
 __all__ = ["Services", "ServicesDep", "TokenDep", "services_of"]
 
@@ -35,13 +35,23 @@ class Services:
         pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice,
                           settings.queue_size, settings.queue_wait_s, settings.max_searches_per_client)
         searcher = Searcher(settings, metrics)
-        store = GameStore(settings.database)
-        metrics.database_bytes.set_function(store.size)
+        store = open_store(settings)
+        metrics.watch_store(store)
         games = GameManager(store, searcher, pool, metrics, settings)
         return cls(settings, metrics, pool, searcher, store, games)
 
     def stop(self) -> None:
         self.pool.shutdown()
+        self.store.close()
+
+
+def open_store(settings: Settings) -> GameStore:
+    """The store `settings.database` names: PostgreSQL for a URL, else the SQLite file."""
+    if is_database_url(settings.database):
+        return PostgresStore(
+            str(settings.database), settings.database_connections, settings.database_timeout_s
+        )
+    return SqliteStore(settings.database, settings.database_timeout_s)
 
 
 _starting = threading.Lock()

@@ -33,7 +33,7 @@ class ServiceProcess:
     `stop()` sends SIGINT, as Ctrl-C does, and returns the exit status.
     """
 
-    def __init__(self, database: Path, **settings: object) -> None:
+    def __init__(self, database: Path | str, **settings: object) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "TAN_DATABASE": str(database)}

@@ -35,10 +35,24 @@ class Settings(BaseSettings):
 
     host: str = Field(default="127.0.0.1", description="address `tan serve` listens on")
     port: int = Field(default=8000, ge=0, le=65535, description="port `tan serve` listens on")
-    database: Path = Field(
+    database: Path | str = Field(
         default_factory=lambda: default_database(),
-        description="SQLite file where games are stored (created if missing, readable by its owner only); "
-        "default $XDG_DATA_HOME/tan/games.db, that is ~/.local/share/tan/games.db",
+        description="where games are stored: a SQLite file (created if missing, readable by its owner only; "
+        "default $XDG_DATA_HOME/tan/games.db, that is ~/.local/share/tan/games.db), or a PostgreSQL URL "
+        "(postgresql://user:password@host:5432/name) that several replicas and workers share",
+    )
+    database_connections: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="most connections this process opens to a PostgreSQL database (its pool; SQLite: unused)",
+    )
+    database_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=300,
+        description="longest a request waits for the store (a free connection, a reachable server, SQLite's "
+        "lock) before it is answered 503 storage_unavailable",
     )
     default_iterations: int = Field(
         default=10_000, ge=1, description="search iterations when a request names no limits (within the cap)"
@@ -158,6 +172,14 @@ class Settings(BaseSettings):
         description="games one client (one address) may have being played at once; beyond, creating "
         "one answers 429",
     )
+
+    @field_validator("database", mode="after")
+    @classmethod
+    def _database_path(cls, value: Path | str) -> Path | str:
+        """A PostgreSQL URL stays text; anything else is a path."""
+        if isinstance(value, str) and not value.startswith(("postgresql://", "postgres://")):
+            return Path(value)
+        return value
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -1,4 +1,9 @@
-"""Games in SQLite (WAL mode): the set-up of each game and its move list.
+"""Games in SQLite (WAL mode, the default) or PostgreSQL: the set-up of each game and its move list.
+
+`TAN_DATABASE` picks the store (`service.deps.open_store`): a `postgresql://…` URL opens a
+`PostgresStore` (psycopg 3 with its connection pool), anything else is the path
+of a `SqliteStore`. Both run the same schema, the same migrations and the same
+SQL (written with `?` placeholders; the PostgreSQL store turns them into `%s`).
 
 A game is stored as what is needed to rebuild it exactly: its set-up (rules
 with every option, seats, the ordered deck, the first attacker, the seed of
@@ -6,14 +11,17 @@ its engines, the hashes of its seat tokens) and the moves played, one row per
 ply. Loading deals the same deck and replays the moves through the reference
 rules, so no pickled state is ever read back.
 
-Writes are optimistic: `append` runs in a `BEGIN IMMEDIATE` transaction and
-applies only if the game's stored ply count is still the one the caller read,
-so two racing writers can never both add a move at the same ply.
+Writes are optimistic: `append` moves the game's ply count from the one the
+caller read to the new one in one `UPDATE … WHERE plies = ?` and adds the moves
+under the unique (game, ply) key, in one transaction; if another writer got
+there first nothing is stored (`StaleGameError`). On PostgreSQL the second
+writer's `UPDATE` waits for the first to commit, then finds the count moved on.
 
 Storage stays bounded: `expire` deletes finished games and games nobody has
 moved in for a while (the service sweeps periodically), and `create` refuses a
-client more games still being played than its cap. A client is kept only as a
-hash of its address.
+client more games still being played than its cap (on PostgreSQL a lock per
+client makes the count and the insert one step across replicas). A client is
+kept only as a hash of its address.
 """
 
 from __future__ import annotations
@@ -25,65 +33,70 @@ import os
 import sqlite3
 import stat
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError", "TooManyGamesError"]
+__all__ = [
+    "GameRecord",
+    "GameStore",
+    "PostgresStore",
+    "SqliteStore",
+    "StaleGameError",
+    "StorageUnavailableError",
+    "TooManyGamesError",
+    "is_database_url",
+]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS games (
     id         TEXT PRIMARY KEY,
     setup      TEXT NOT NULL,
     plies      INTEGER NOT NULL DEFAULT 0,
     status     TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
     client     TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
+)""",
+    """CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id),
     ply     INTEGER NOT NULL,
     seat    INTEGER NOT NULL,
     move    TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS probe (
+)""",
+    """CREATE TABLE IF NOT EXISTS probe (
     id INTEGER PRIMARY KEY,
-    at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at);
-CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status);
-"""
-# Schema 1 had no client column: a store of it gains one (its games belong to no client).
-_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN client TEXT;"}
-_SCHEMA_VERSION = 2
+    at DOUBLE PRECISION NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at)",
+    "CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status)",
+)
+"""The current schema, one statement each, the same on both stores."""
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # Schema 1 had no client column: a store of it gains one (its games belong to no client).
+    1: ("ALTER TABLE games ADD COLUMN client TEXT",),
+}
+"""What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
+
+SCHEMA_VERSION = 2
 
 log = logging.getLogger("service")
 
 
-def _private_file(path: Path) -> None:
-    """Make sure the database file exists and only its owner can read it (0600): it holds every
-    deck in plain text. A missing folder is created 0700; an existing file (or its `-wal`, `-shm`)
-    open to others is narrowed. SQLite creates its `-wal` and `-shm` files with the database
-    file's permissions."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        with contextlib.suppress(FileNotFoundError):
-            mode = stat.S_IMODE(file.stat().st_mode)
-            if mode & 0o077:
-                log.warning("%s was open to others (%o): narrowing it to %o", file, mode, mode & 0o700)
-                file.chmod(mode & 0o700)
+def is_database_url(database: Path | str) -> bool:
+    """Whether `database` names a PostgreSQL server (`postgresql://…` or `postgres://…`)."""
+    return isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
 
 
 class StorageUnavailableError(Exception):
-    """SQLite could not read or write the file (an operational error: a full or read-only disk, a
-    file locked past the timeout, missing or unreadable); the service answers 503
-    `storage_unavailable`, and nothing was stored."""
+    """The store could not be read or written (an operational error: a full or read-only disk, a
+    file locked past the timeout, missing or unreadable, a database server that cannot be
+    reached); the service answers 503 `storage_unavailable`, and nothing was stored."""
 
 
 class TooManyGamesError(Exception):
@@ -108,51 +121,77 @@ class GameRecord:
         return len(self.moves)
 
 
-class GameStore:
-    """Games in one SQLite file. Each call opens its own connection, so any thread may call."""
+class Db(ABC):
+    """One connection inside one transaction, with `?` placeholders whatever the database."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
-        _private_file(self.path)
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, *_MIGRATIONS, _SCHEMA_VERSION):
-                raise RuntimeError(
-                    f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}"
-                )
-            if version in _MIGRATIONS:
-                db.executescript(_MIGRATIONS[version])
-            db.executescript(_SCHEMA)
-            db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+    @abstractmethod
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """Run one statement; the cursor (`fetchone`, `fetchall`, `rowcount`)."""
 
-    @contextmanager
-    def _connect(self, timeout: float = 10.0) -> Iterator[sqlite3.Connection]:
-        """A connection for one call; SQLite's operational errors come out as
-        `StorageUnavailableError` (a transaction left open is rolled back as the connection closes)."""
-        try:
-            db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-            try:
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.execute("PRAGMA foreign_keys=ON")
-                yield db
-            finally:
-                db.close()
-        except sqlite3.OperationalError as error:
-            raise StorageUnavailableError(f"{self.path}: {error}") from error
+    @abstractmethod
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row."""
+
+
+class GameStore(ABC):
+    """The games, whichever database holds them. Each call runs in a transaction of its own on a
+    connection of its own, so any thread may call."""
+
+    kind: str
+    """`sqlite` or `postgresql` (a label of the metrics)."""
+
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    """What the database raises for a duplicate key."""
+
+    # -- what each database does its own way ------------------------------------------------------
+
+    @abstractmethod
+    def transaction(
+        self, write: bool = True, timeout: float | None = None
+    ) -> contextlib.AbstractContextManager[Db]:
+        """A transaction, committed when the block ends and rolled back if it raises; the
+        database's operational errors come out as `StorageUnavailableError`. A write transaction
+        takes the write lock at once on SQLite (`BEGIN IMMEDIATE`)."""
+
+    @abstractmethod
+    def _lock_client(self, db: Db, client: str) -> None:
+        """Serialize the creations of one client's games until the transaction ends."""
+
+    @abstractmethod
+    def size(self) -> int:
+        """Bytes the store takes."""
+
+    def close(self) -> None:  # noqa: B027 (a store without connections to close does nothing)
+        """Let go of the store's connections."""
+
+    def pool_stats(self) -> dict[str, int]:
+        """Connections of the store's pool (`size`, `idle`, `waiting`); empty without a pool."""
+        return {}
+
+    # -- the schema -----------------------------------------------------------------------------
+
+    def _migrate(self, db: Db, version: int, where: str) -> None:
+        """Bring a store at schema `version` (0: new) to `SCHEMA_VERSION`."""
+        if version not in (0, *MIGRATIONS, SCHEMA_VERSION):
+            raise RuntimeError(f"{where}: game store schema {version}, this Tấn reads {SCHEMA_VERSION}")
+        if version:
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    db.execute(statement)
+        for statement in SCHEMA:
+            db.execute(statement)
+
+    # -- games ----------------------------------------------------------------------------------
 
     def probe(self, timeout: float = 2.0) -> None:
-        """Read and write the file once (for `/readyz`): raises `StorageUnavailableError` when
+        """Read and write the store once (for `/readyz`): raises `StorageUnavailableError` when
         games could not be stored now."""
-        with self._connect(timeout) as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.execute("SELECT count(*) FROM games").fetchone()
-                db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),))
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        with self.transaction(timeout=timeout) as db:
+            db.execute("SELECT count(*) FROM games").fetchone()
+            db.execute(
+                "INSERT INTO probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                (time.time(),),
+            )
 
     def create(
         self,
@@ -167,32 +206,24 @@ class GameStore:
         its address) may have at most `max_playing` games being played, this one included
         (`TooManyGamesError` beyond)."""
         now = time.time()
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if (
-                    client is not None
-                    and max_playing is not None
-                    and status == "playing"
-                    and self._playing(db, client) >= max_playing
-                ):
+        with self.transaction() as db:
+            if client is not None and max_playing is not None and status == "playing":
+                self._lock_client(db, client)
+                if self._playing(db, client) >= max_playing:
                     raise TooManyGamesError(client)
-                db.execute(
-                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at, client) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, json.dumps(setup), len(moves), status, now, now, client),
-                )
+            db.execute(
+                "INSERT INTO games (id, setup, plies, status, created_at, updated_at, client) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, json.dumps(setup), len(moves), status, now, now, client),
+            )
+            if moves:
                 db.executemany(
                     "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
                     [(game_id, ply, seat, move) for ply, (seat, move) in enumerate(moves)],
                 )
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
 
     @staticmethod
-    def _playing(db: sqlite3.Connection, client: str) -> int:
+    def _playing(db: Db, client: str) -> int:
         row = db.execute(
             "SELECT count(*) FROM games WHERE client = ? AND status = 'playing'", (client,)
         ).fetchone()
@@ -200,32 +231,136 @@ class GameStore:
 
     def playing(self, client: str) -> int:
         """How many games `client` has that are still being played."""
-        with self._connect() as db:
+        with self.transaction(write=False) as db:
             return self._playing(db, client)
 
     def expire(self, finished_before: float, idle_before: float) -> int:
         """Delete the games that ended before `finished_before` and those still being played whose
         last move is older than `idle_before` (abandoned); returns how many went."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
-                db.execute(
-                    f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
-                    (finished_before, idle_before),
-                )
-                gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
+        with self.transaction() as db:
+            db.execute(
+                f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
+                (finished_before, idle_before),
+            )
+            gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
         return int(gone)
 
     def counts(self) -> dict[str, int]:
         """How many games are stored, by status (`playing`, `over`)."""
-        with self._connect() as db:
+        with self.transaction(write=False) as db:
             rows = db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall()
         return {"playing": 0, "over": 0} | {str(status): int(count) for status, count in rows}
+
+    def load(self, game_id: str) -> GameRecord | None:
+        """The stored game, or None."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT setup, plies, status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            moves = db.execute(
+                "SELECT seat, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+        setup, plies, status = row
+        if len(moves) != plies:
+            raise RuntimeError(f"game {game_id}: {plies} plies recorded but {len(moves)} moves stored")
+        return GameRecord(game_id, json.loads(setup), tuple((int(s), str(m)) for s, m in moves), status)
+
+    def plies(self, game_id: str) -> int | None:
+        """How many moves the stored game has (None: no such game): a cheap freshness check."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def append(self, game_id: str, after: int, moves: Sequence[tuple[int, str]], status: str) -> None:
+        """Add `moves` after ply `after`, only if the game still has exactly `after` plies."""
+        try:
+            with self.transaction() as db:
+                moved = db.execute(
+                    "UPDATE games SET plies = ?, status = ?, updated_at = ? WHERE id = ? AND plies = ?",
+                    (after + len(moves), status, time.time(), game_id, after),
+                ).rowcount
+                if moved != 1:
+                    raise StaleGameError(game_id)
+                db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
+                    [(game_id, after + i, seat, move) for i, (seat, move) in enumerate(moves)],
+                )
+        except self.integrity_errors as error:  # a (game, ply) another writer stored first
+            raise StaleGameError(game_id) from error
+
+
+# -- SQLite -------------------------------------------------------------------------------------
+
+
+def _private_file(path: Path) -> None:
+    """Make sure the database file exists and only its owner can read it (0600): it holds every
+    deck in plain text. A missing folder is created 0700; an existing file (or its `-wal`, `-shm`)
+    open to others is narrowed. SQLite creates its `-wal` and `-shm` files with the database
+    file's permissions."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            mode = stat.S_IMODE(file.stat().st_mode)
+            if mode & 0o077:
+                log.warning("%s was open to others (%o): narrowing it to %o", file, mode, mode & 0o700)
+                file.chmod(mode & 0o700)
+
+
+class _SqliteDb(Db):
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.connection.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.connection.executemany(sql, rows)
+
+
+class SqliteStore(GameStore):
+    """Games in one SQLite file, in WAL mode. Each call opens its own connection."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: Path | str, timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        self.timeout = timeout
+        _private_file(self.path)
+        with self._connect() as connection:
+            connection.execute("PRAGMA journal_mode=WAL")
+        with self.transaction() as db:
+            self._migrate(db, int(db.execute("PRAGMA user_version").fetchone()[0]), str(self.path))
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextmanager
+    def _connect(self, timeout: float | None = None) -> Iterator[sqlite3.Connection]:
+        try:
+            connection = sqlite3.connect(self.path, timeout=timeout or self.timeout, isolation_level=None)
+            try:
+                connection.execute("PRAGMA synchronous=NORMAL")
+                connection.execute("PRAGMA foreign_keys=ON")
+                yield connection
+            finally:
+                connection.close()
+        except sqlite3.OperationalError as error:
+            raise StorageUnavailableError(f"{self.path}: {error}") from error
+
+    @contextmanager
+    def transaction(self, write: bool = True, timeout: float | None = None) -> Iterator[Db]:
+        with self._connect(timeout) as connection:
+            connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield _SqliteDb(connection)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    def _lock_client(self, db: Db, client: str) -> None:
+        """`BEGIN IMMEDIATE` already holds the only write lock."""
 
     def size(self) -> int:
         """Bytes the store takes on disk: the file and its write-ahead log."""
@@ -235,47 +370,109 @@ class GameStore:
                 total += file.stat().st_size
         return total
 
-    def load(self, game_id: str) -> GameRecord | None:
-        """The stored game, or None."""
-        with self._connect() as db:
-            db.execute("BEGIN")
-            try:
-                row = db.execute("SELECT setup, plies, status FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None:
-                    return None
-                moves = db.execute(
-                    "SELECT seat, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-                ).fetchall()
-            finally:
-                db.execute("COMMIT")
-        setup, plies, status = row
-        if len(moves) != plies:
-            raise RuntimeError(f"game {game_id}: {plies} plies recorded but {len(moves)} moves stored")
-        return GameRecord(game_id, json.loads(setup), tuple((int(s), str(m)) for s, m in moves), status)
 
-    def plies(self, game_id: str) -> int | None:
-        """How many moves the stored game has (None: no such game): a cheap freshness check."""
-        with self._connect() as db:
-            row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else int(row[0])
+# -- PostgreSQL ---------------------------------------------------------------------------------
 
-    def append(self, game_id: str, after: int, moves: Sequence[tuple[int, str]], status: str) -> None:
-        """Add `moves` after ply `after`, only if the game still has exactly `after` plies."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None or int(row[0]) != after:
-                    raise StaleGameError(game_id)
-                db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
-                    [(game_id, after + i, seat, move) for i, (seat, move) in enumerate(moves)],
-                )
-                db.execute(
-                    "UPDATE games SET plies = ?, status = ?, updated_at = ? WHERE id = ?",
-                    (after + len(moves), status, time.time(), game_id),
-                )
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+
+class _PostgresDb(Db):
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.connection.execute(sql.replace("?", "%s"), params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self.connection.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
+
+
+_MIGRATION_LOCK = 0x7A4E_0001
+"""The advisory lock two replicas starting at once take around the schema's migration."""
+
+
+class PostgresStore(GameStore):
+    """Games in a PostgreSQL database, through a pool of connections (`psycopg_pool`). The schema
+    version lives in the table `tan_schema`; replicas starting together migrate one at a time."""
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, max_connections: int = 10, timeout: float = 10.0) -> None:
+        import psycopg
+        import psycopg_pool
+
+        self._errors: tuple[type[BaseException], ...] = (psycopg.OperationalError, psycopg_pool.PoolTimeout)
+        self.integrity_errors = (psycopg.IntegrityError,)
+        self.url = url
+        self.timeout = timeout
+        self.where = _redacted(url)
+        self.pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_connections,
+            timeout=timeout,
+            reconnect_timeout=timeout,  # a failed attempt gives up soon: the next request tries anew at once
+            open=False,
+            name="tan",
+            kwargs={"connect_timeout": max(1, round(timeout))},
+            check=psycopg_pool.ConnectionPool.check_connection,
+        )
+        self.pool.open(wait=False)
+        try:
+            self._start()
+        except BaseException:
+            self.pool.close()
+            raise
+
+    def _start(self) -> None:
+        with self.transaction() as db:
+            db.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+            db.execute("CREATE TABLE IF NOT EXISTS tan_schema (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM tan_schema").fetchone()
+            exists = db.execute("SELECT to_regclass('games') IS NOT NULL").fetchone()[0]
+            version = int(row[0]) if row is not None else (1 if exists else 0)
+            self._migrate(db, version, self.where)
+            db.execute("DELETE FROM tan_schema")
+            db.execute("INSERT INTO tan_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+    @contextmanager
+    def transaction(self, write: bool = True, timeout: float | None = None) -> Iterator[Db]:
+        try:
+            waited = timeout or self.timeout
+            with self.pool.connection(timeout=waited) as connection, connection.transaction():
+                yield _PostgresDb(connection)
+        except self._errors as error:
+            raise StorageUnavailableError(f"{self.where}: {error}") from error
+
+    def _lock_client(self, db: Db, client: str) -> None:
+        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (f"client:{client}",))
+
+    def size(self) -> int:
+        """Bytes the store's tables take, their indexes included."""
+        with self.transaction(write=False) as db:
+            row = db.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(to_regclass(name))), 0) FROM "
+                "(VALUES ('games'), ('moves'), ('probe')) AS tables (name)"
+            ).fetchone()
+        return int(row[0])
+
+    def pool_stats(self) -> dict[str, int]:
+        stats = self.pool.get_stats()
+        return {
+            "size": int(stats.get("pool_size", 0)),
+            "idle": int(stats.get("pool_available", 0)),
+            "waiting": int(stats.get("requests_waiting", 0)),
+        }
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))

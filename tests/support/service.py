@@ -42,8 +42,8 @@ FAST: dict[str, Any] = {
 }
 
 
-def make_settings(path: Path, **overrides: Any) -> Settings:
-    """Settings for a test app: its own database file and small limits."""
+def make_settings(path: Path | str, **overrides: Any) -> Settings:
+    """Settings for a test app: its own database (a SQLite file, or a PostgreSQL URL) and small limits."""
     return Settings(database=path, **{**FAST, **overrides})
 
 
