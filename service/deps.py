@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from service.capacity import SearchPool
 from service.engine import Searcher
 from service.games import GameManager
+from service.jobs import JobQueue, Worker
 from service.metrics import Metrics
 from service.settings import Settings
 from service.store import GameStore, PostgresStore, SqliteStore, is_database_url
@@ -29,6 +30,7 @@ class Services:
     searcher: Searcher
     store: GameStore
     games: GameManager
+    jobs: JobQueue
 
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
@@ -38,7 +40,15 @@ class Services:
         store = open_store(settings)
         metrics.watch_store(store)
         games = GameManager(store, searcher, pool, metrics, settings)
-        return cls(settings, metrics, pool, searcher, store, games)
+        jobs = JobQueue(store, searcher, settings, metrics)
+        return cls(settings, metrics, pool, searcher, store, games, jobs)
+
+    def workers(self, count: int) -> list[Worker]:
+        """`count` job workers in this process, in its search pool, woken when it queues a job."""
+        return [
+            Worker(self.store, self.searcher, self.pool, self.settings, self.metrics, self.jobs.wake)
+            for _ in range(count)
+        ]
 
     def stop(self) -> None:
         self.pool.shutdown()

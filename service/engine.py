@@ -127,6 +127,31 @@ class Searcher:
 
         return review_decisions(seat, found, limits, seed, self._solver("ismcts", stop), searched)
 
+    def job_limits(self, requested: dict[str, Any] | None) -> Limits:
+        """Each decision's limits in a review job: a fixed iteration budget (the request's
+        iterations, else the default, capped), so the job's answer is reproducible; the clock
+        (`max_time_ms`) only guards against a hang (raises `bad_limits`)."""
+        iterations = self.limits(requested).iterations
+        return Limits(iterations=iterations, time_ms=self.settings.max_time_ms)
+
+    def review_step(
+        self, seat: int, decision: Decision, limits: Limits, seed: int, stop: StopFlag | None = None
+    ) -> dict[str, Any]:
+        """One decision of a review job (service/jobs.py): the decision reviewed as a review of it
+        alone answers it, with the loss unrounded and the search's counts."""
+        reviewed = review_decisions(seat, [decision], limits, seed, self._solver("ismcts", stop))
+        stats = reviewed.stats
+        if stats["searches"]:
+            self.metrics.record_search("review", stats["iterations"], stats["time_ms"])
+        return {
+            "move": reviewed.moves[0].to_json(),
+            "loss": reviewed.moves[0].loss,
+            "searches": stats["searches"],
+            "exact": stats["exact"],
+            "iterations": stats["iterations"],
+            "time_ms": stats["time_ms"],
+        }
+
     # -- engine seats -------------------------------------------------------------------------
 
     def engine_move(

@@ -575,6 +575,19 @@ class GameManager:
         with self._admitted(game_id):
             return await anyio.to_thread.run_sync(track)
 
+    async def record_of(self, game_id: str, seat: int, token: str | None) -> Record:
+        """What `seat` saw of a finished game, as a record to review (`POST /v1/games/{id}/analysis`);
+        409 `game_not_over` while it is being played."""
+        self.require_token(seat, token)
+        live = await self._load(game_id, seat, token)
+        if not live.over:
+            raise ApiError(
+                ServiceCode.GAME_NOT_OVER,
+                f"game {game_id} is still being played: its review comes once it is over",
+            )
+        with self._admitted(game_id):
+            return await anyio.to_thread.run_sync(live.record, seat)
+
     async def analysis(
         self,
         game_id: str,

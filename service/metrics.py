@@ -90,6 +90,21 @@ class Metrics:
             ["state"],
             registry=self.registry,
         )
+        self.jobs_submitted = Counter(
+            "tan_jobs_submitted", "review jobs queued, by kind (analyze, review)", ["kind"],
+            registry=self.registry,
+        )
+        self.jobs_finished = Counter(
+            "tan_jobs_finished", "review jobs this process's workers finished, by status (done, failed)",
+            ["status"], registry=self.registry,
+        )
+        self.jobs_stored = Gauge(
+            "tan_jobs_stored",
+            "review jobs in the store at the last sweep, by status (queued, running, done, failed): queued "
+            "is the backlog that sizes the workers",
+            ["status"],
+            registry=self.registry,
+        )
         self.moves_played = Counter(
             "tan_moves_played", "moves played in stored games, by who played (human, engine)", ["by"],
             registry=self.registry,

@@ -33,6 +33,7 @@ __all__ = [
     "HealthResponse",
     "HintRequest",
     "HintResponse",
+    "JobResponse",
     "LimitsIn",
     "MoveInput",
     "MovesRequest",
@@ -331,9 +332,9 @@ EXAMPLE_RECORD: dict[str, Any] = {
 
 
 class AnalyzeRequest(_Strict):
-    """A game record to review, and how hard to search each of its seat's decisions (`limits` are
-    per decision, capped by the server; each decision's time also within its share of
-    `TAN_ANALYSIS_BUDGET_MS`)."""
+    """A game record to review, and how hard to search each of its seat's decisions: `limits` are
+    per decision, capped by the server; a review job searches each decision its `iterations` (or
+    the server's default) whatever the clock, so its answer is reproducible."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -620,6 +621,24 @@ class AnalysisResponse(BaseModel):
     moves: list[ReviewedMoveOut]
     summary: ReviewSummaryOut
     stats: ReviewStatsOut
+
+
+class JobProgressOut(BaseModel):
+    done: int = Field(description="decisions reviewed so far")
+    total: int = Field(description="decisions the review has (the record seat's play-phase moves)")
+
+
+class JobResponse(BaseModel):
+    """A review job (docs/api.md §3, "Jobs"): queued, running, done (with its review) or failed."""
+
+    id: str = Field(description="the job's id: whoever has it may read the job")
+    kind: str = Field(
+        description="`analyze` (a record sent to POST /v1/analyze) or `review` (a stored game's)"
+    )
+    status: str = Field(description="`queued`, `running`, `done` or `failed`")
+    progress: JobProgressOut
+    result: AnalysisResponse | None = Field(description="the review, once done; null before")
+    error: str | None = Field(description="why the job failed; null unless failed")
 
 
 class PublicStateOut(BaseModel):

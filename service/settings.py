@@ -173,6 +173,34 @@ class Settings(BaseSettings):
         "one answers 429",
     )
 
+    job_workers: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description="review jobs `tan serve` works on in its own process at once, in its search slots "
+        "(0: none; `tan worker` runs workers elsewhere)",
+    )
+    job_lease_s: float = Field(
+        default=60,
+        gt=0,
+        description="a worker holds its job this long after each decision it stores; a worker that stops "
+        "(it died) loses the job to the next one once its lease has run out. Keep it above max_time_ms",
+    )
+    job_poll_s: float = Field(
+        default=1.0, gt=0, description="how often an idle worker looks for a job in the database, in seconds"
+    )
+    job_attempts: int = Field(
+        default=3, ge=1, description="workers that may take a job in turn before it fails (each one died)"
+    )
+    max_jobs_per_client: int = Field(
+        default=4,
+        ge=1,
+        description="review jobs one client (one address) may have queued or running at once; beyond, 429",
+    )
+    job_ttl_s: float = Field(
+        default=86_400, gt=0, description="a finished job (and its review) is deleted this many seconds after"
+    )
+
     @field_validator("database", mode="after")
     @classmethod
     def _database_path(cls, value: Path | str) -> Path | str:

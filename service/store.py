@@ -43,11 +43,14 @@ from typing import Any
 __all__ = [
     "GameRecord",
     "GameStore",
+    "Job",
+    "LeaseLostError",
     "PostgresStore",
     "SqliteStore",
     "StaleGameError",
     "StorageUnavailableError",
     "TooManyGamesError",
+    "TooManyJobsError",
     "is_database_url",
 ]
 
@@ -74,16 +77,43 @@ SCHEMA: tuple[str, ...] = (
 )""",
     "CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at)",
     "CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status)",
+    """CREATE TABLE IF NOT EXISTS jobs (
+    id          TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    request     TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    done        INTEGER NOT NULL DEFAULT 0,
+    total       INTEGER NOT NULL,
+    result      TEXT,
+    error       TEXT,
+    worker      TEXT,
+    lease_until DOUBLE PRECISION,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    created_at  DOUBLE PRECISION NOT NULL,
+    updated_at  DOUBLE PRECISION NOT NULL,
+    client      TEXT
+)""",
+    """CREATE TABLE IF NOT EXISTS job_steps (
+    job_id TEXT NOT NULL REFERENCES jobs(id),
+    step   INTEGER NOT NULL,
+    worker TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    PRIMARY KEY (job_id, step)
+)""",
+    "CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at)",
+    "CREATE INDEX IF NOT EXISTS jobs_by_client ON jobs (client, status)",
 )
 """The current schema, one statement each, the same on both stores."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # Schema 1 had no client column: a store of it gains one (its games belong to no client).
     1: ("ALTER TABLE games ADD COLUMN client TEXT",),
+    # Schema 2 had no jobs: `SCHEMA` creates their tables.
+    2: (),
 }
 """What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 log = logging.getLogger("service")
 
@@ -105,6 +135,35 @@ class TooManyGamesError(Exception):
 
 class StaleGameError(Exception):
     """The game changed since it was read: another writer added a move first."""
+
+
+class TooManyJobsError(Exception):
+    """The client already has as many jobs queued or running as it may."""
+
+
+class LeaseLostError(Exception):
+    """The job's lease is no longer this worker's: it expired and another worker took the job (or
+    the job was deleted). The worker drops it; nothing it did after that is kept."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """A stored job: what to do (`kind`, `request`), how far it is (`done` of `total` steps), and
+    once it ends its `result` (JSON) or `error`. `attempts` counts the workers that claimed it."""
+
+    id: str
+    kind: str
+    request: dict[str, Any]
+    status: str
+    done: int
+    total: int
+    result: dict[str, Any] | None
+    error: str | None
+    attempts: int
+    worker: str | None
+
+
+JOB_STATUSES = ("queued", "running", "done", "failed")
 
 
 @dataclass(frozen=True)
@@ -142,6 +201,10 @@ class GameStore(ABC):
 
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
     """What the database raises for a duplicate key."""
+
+    skip_locked: str = ""
+    """What a claim's `SELECT` adds so that two workers never wait on, nor take, one job: nothing on
+    SQLite, whose write transactions run one at a time; `FOR UPDATE SKIP LOCKED` on PostgreSQL."""
 
     # -- what each database does its own way ------------------------------------------------------
 
@@ -289,6 +352,152 @@ class GameStore(ABC):
         except self.integrity_errors as error:  # a (game, ply) another writer stored first
             raise StaleGameError(game_id) from error
 
+    # -- jobs -----------------------------------------------------------------------------------
+
+    def submit_job(
+        self,
+        job_id: str,
+        kind: str,
+        request: dict[str, Any],
+        total: int,
+        client: str | None = None,
+        max_jobs: int | None = None,
+    ) -> None:
+        """Queue a job of `total` steps; `client` may have at most `max_jobs` jobs queued or running,
+        this one included (`TooManyJobsError` beyond)."""
+        now = time.time()
+        with self.transaction() as db:
+            if client is not None and max_jobs is not None:
+                self._lock_client(db, client)
+                waiting = db.execute(
+                    "SELECT count(*) FROM jobs WHERE client = ? AND status IN ('queued', 'running')",
+                    (client,),
+                ).fetchone()[0]
+                if int(waiting) >= max_jobs:
+                    raise TooManyJobsError(client)
+            db.execute(
+                "INSERT INTO jobs (id, kind, request, status, total, created_at, updated_at, client) "
+                "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                (job_id, kind, json.dumps(request), total, now, now, client),
+            )
+
+    _JOB_COLUMNS = "id, kind, request, status, done, total, result, error, attempts, worker"
+
+    @staticmethod
+    def _job(row: Sequence[Any]) -> Job:
+        job_id, kind, request, status, done, total, result, error, attempts, worker = row
+        return Job(
+            str(job_id),
+            str(kind),
+            json.loads(request),
+            str(status),
+            int(done),
+            int(total),
+            None if result is None else json.loads(result),
+            error,
+            int(attempts),
+            worker,
+        )
+
+    def job(self, job_id: str) -> Job | None:
+        """The stored job, or None."""
+        with self.transaction(write=False) as db:
+            row = db.execute(f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return None if row is None else self._job(row)
+
+    def claim_job(self, worker: str, lease_s: float, max_attempts: int = 3) -> Job | None:
+        """Lease the oldest job nobody holds — queued, or running under a lease that has expired (its
+        worker died) — to `worker` for `lease_s` seconds; None when there is none. A job whose
+        workers died `max_attempts` times fails instead of being taken again."""
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? "
+                "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
+                (f"{max_attempts} workers took this job and none finished it", now, now, max_attempts),
+            )
+            row = db.execute(
+                f"UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, attempts = attempts + 1, "
+                f"updated_at = ? WHERE id = (SELECT id FROM jobs WHERE status = 'queued' "
+                f"OR (status = 'running' AND lease_until < ?) ORDER BY created_at LIMIT 1{self.skip_locked}) "
+                f"RETURNING {self._JOB_COLUMNS}",
+                (worker, now + lease_s, now, now),
+            ).fetchone()
+        return None if row is None else self._job(row)
+
+    def job_steps(self, job_id: str) -> dict[int, dict[str, Any]]:
+        """The steps of a job stored so far, by number."""
+        with self.transaction(write=False) as db:
+            rows = db.execute("SELECT step, answer FROM job_steps WHERE job_id = ?", (job_id,)).fetchall()
+        return {int(step): json.loads(answer) for step, answer in rows}
+
+    def job_step(self, job_id: str, worker: str, step: int, answer: dict[str, Any], lease_s: float) -> None:
+        """Store one step's answer and renew the lease, only while `worker` holds it
+        (`LeaseLostError` otherwise: nothing is stored)."""
+        now = time.time()
+        with self.transaction() as db:
+            held = db.execute(
+                "UPDATE jobs SET done = done + 1, lease_until = ?, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (now + lease_s, now, job_id, worker),
+            ).rowcount
+            if held != 1:
+                raise LeaseLostError(job_id)
+            db.execute(
+                "INSERT INTO job_steps (job_id, step, worker, answer) VALUES (?, ?, ?, ?)",
+                (job_id, step, worker, json.dumps(answer)),
+            )
+
+    def renew_job(self, job_id: str, worker: str, lease_s: float) -> None:
+        """Keep `worker`'s lease for another `lease_s` seconds (`LeaseLostError` if it is gone)."""
+        now = time.time()
+        with self.transaction() as db:
+            held = db.execute(
+                "UPDATE jobs SET lease_until = ?, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (now + lease_s, now, job_id, worker),
+            ).rowcount
+        if held != 1:
+            raise LeaseLostError(job_id)
+
+    def finish_job(
+        self, job_id: str, worker: str, result: dict[str, Any] | None, error: str | None = None
+    ) -> None:
+        """End `worker`'s job with its result (or, with `error`, as failed), only while it holds the
+        lease (`LeaseLostError` otherwise)."""
+        now = time.time()
+        with self.transaction() as db:
+            held = db.execute(
+                "UPDATE jobs SET status = ?, result = ?, error = ?, lease_until = NULL, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (
+                    "failed" if error is not None else "done",
+                    None if result is None else json.dumps(result),
+                    error,
+                    now,
+                    job_id,
+                    worker,
+                ),
+            ).rowcount
+        if held != 1:
+            raise LeaseLostError(job_id)
+
+    def job_counts(self) -> dict[str, int]:
+        """How many jobs are stored, by status."""
+        with self.transaction(write=False) as db:
+            rows = db.execute("SELECT status, count(*) FROM jobs GROUP BY status").fetchall()
+        return dict.fromkeys(JOB_STATUSES, 0) | {str(status): int(count) for status, count in rows}
+
+    def expire_jobs(self, ended_before: float) -> int:
+        """Delete the jobs that ended (done or failed) before `ended_before`; how many went."""
+        with self.transaction() as db:
+            old = "status IN ('done', 'failed') AND updated_at < ?"
+            db.execute(
+                f"DELETE FROM job_steps WHERE job_id IN (SELECT id FROM jobs WHERE {old})", (ended_before,)
+            )
+            gone = db.execute(f"DELETE FROM jobs WHERE {old}", (ended_before,)).rowcount
+        return int(gone)
+
 
 # -- SQLite -------------------------------------------------------------------------------------
 
@@ -395,6 +604,7 @@ class PostgresStore(GameStore):
     version lives in the table `tan_schema`; replicas starting together migrate one at a time."""
 
     kind = "postgresql"
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str, max_connections: int = 10, timeout: float = 10.0) -> None:
         import psycopg
@@ -451,7 +661,7 @@ class PostgresStore(GameStore):
         with self.transaction(write=False) as db:
             row = db.execute(
                 "SELECT coalesce(sum(pg_total_relation_size(to_regclass(name))), 0) FROM "
-                "(VALUES ('games'), ('moves'), ('probe')) AS tables (name)"
+                "(VALUES ('games'), ('moves'), ('probe'), ('jobs'), ('job_steps')) AS tables (name)"
             ).fetchone()
         return int(row[0])
 
