@@ -13,6 +13,7 @@ from service.capacity import SearchPool
 from service.engine import Searcher
 from service.games import GameManager
 from service.jobs import JobQueue, Worker
+from service.leases import places
 from service.metrics import Metrics
 from service.settings import Settings
 from service.store import GameStore, PostgresStore, SqliteStore, is_database_url
@@ -34,10 +35,17 @@ class Services:
 
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
-        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice,
-                          settings.queue_size, settings.queue_wait_s, settings.max_searches_per_client)
-        searcher = Searcher(settings, metrics)
         store = open_store(settings)
+        clients = places(  # searches of one client, counted by every replica on PostgreSQL
+            store, "searches", settings.max_searches_per_client, settings.retry_after_s, settings.lease_s,
+            lambda _client, cap: f"this client already has {cap} searches running or waiting",
+            metrics.searches_rejected.inc,
+        )
+        pool = SearchPool(
+            settings.max_searches, settings.retry_after_s, metrics, settings.search_nice, settings.queue_size,
+            settings.queue_wait_s, settings.max_searches_per_client, clients,
+        )
+        searcher = Searcher(settings, metrics)
         metrics.watch_store(store)
         games = GameManager(store, searcher, pool, metrics, settings)
         jobs = JobQueue(store, searcher, settings, metrics)

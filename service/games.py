@@ -37,8 +37,8 @@ import anyio
 from service.capacity import SearchPool
 from service.engine import Searcher
 from service.errors import ApiError, ServiceCode
+from service.leases import GameLocks, places
 from service.metrics import Metrics
-from service.quota import Quota
 from service.settings import Settings
 from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesError
 from solver.game.cards import Card, parse_cards
@@ -200,11 +200,16 @@ class GameManager:
         self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()  # guards the dictionary only, never a game or a search
-        self._working = Quota(  # requests at work, by game
+        self._working = places(  # requests at work, by game (in the database on PostgreSQL)
+            store,
+            "game",
             settings.max_requests_per_game,
             settings.retry_after_s,
+            settings.lease_s,
             lambda game_id, cap: f"{cap} requests for game {game_id} are already at work",
         )
+        # One move of a game at a time, across replicas: an engine reply is computed once.
+        self._moving = GameLocks(store, settings.engine_budget_ms / 1000.0 + settings.queue_wait_s + 5.0)
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -241,7 +246,7 @@ class GameManager:
         self._remember(live)
         return live
 
-    def _admitted(self, game_id: str) -> contextlib.AbstractContextManager[None]:
+    def _admitted(self, game_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """One of at most `max_requests_per_game` requests at work on this game (429 beyond, with
         Retry-After): one game's requests cannot pile up in the worker threads or the search
         queue while others wait."""
@@ -255,6 +260,7 @@ class GameManager:
 
         def expire() -> tuple[int, dict[str, int]]:
             gone = self.store.expire(now - s.finished_ttl_s, now - s.abandoned_ttl_s)
+            self.store.expire_leases()  # those a replica that died could not give back
             return gone, self.store.counts()
 
         gone, counts = await anyio.to_thread.run_sync(expire)
@@ -371,7 +377,7 @@ class GameManager:
         """`GET /v1/games/{id}?seat=k`."""
         self.require_token(seat, token)
         live = await self._load(game_id, seat, token)
-        with self._admitted(game_id):
+        async with self._admitted(game_id):
             return await anyio.to_thread.run_sync(self._checked_view, live, seat)
 
     # -- engines --------------------------------------------------------------------------------
@@ -498,7 +504,7 @@ class GameManager:
         """
         self.require_token(seat, token)
         await self._load(game_id, seat, token)  # authorized before it counts against the game's cap
-        with self._admitted(game_id):
+        async with self._admitted(game_id), self._moving.holding(game_id):
             return await self._play(game_id, seat, move_input, token, expected_ply, address)
 
     async def _play(
@@ -554,7 +560,7 @@ class GameManager:
         (solver/search/calibration.py)."""
         self.require_token(seat, token)
         live = await self._load(game_id, seat, token)
-        with self._admitted(game_id):
+        async with self._admitted(game_id):
             position = live.position(seat)
             self.searcher.check_to_move(position)
             hint = await self.pool.run(lambda stop: run(position, live.history_of(seat), stop), request)
@@ -572,7 +578,7 @@ class GameManager:
             seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
             return self.searcher.track(live.position(seat), history, seed)
 
-        with self._admitted(game_id):
+        async with self._admitted(game_id):
             return await anyio.to_thread.run_sync(track)
 
     async def record_of(self, game_id: str, seat: int, token: str | None) -> Record:
@@ -585,7 +591,7 @@ class GameManager:
                 ServiceCode.GAME_NOT_OVER,
                 f"game {game_id} is still being played: its review comes once it is over",
             )
-        with self._admitted(game_id):
+        async with self._admitted(game_id):
             return await anyio.to_thread.run_sync(live.record, seat)
 
     async def analysis(
@@ -605,7 +611,7 @@ class GameManager:
                 ServiceCode.GAME_NOT_OVER,
                 f"game {game_id} is still being played: its review comes once it is over",
             )
-        with self._admitted(game_id):
+        async with self._admitted(game_id):
             found = await anyio.to_thread.run_sync(lambda: decisions(live.record(seat)))
             return await self.pool.run(lambda stop: run(seat, found, stop), request)
 

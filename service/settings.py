@@ -173,6 +173,13 @@ class Settings(BaseSettings):
         "one answers 429",
     )
 
+    lease_s: float = Field(
+        default=120,
+        gt=0,
+        description="on PostgreSQL the per-game and per-client places are leases in the database, shared by "
+        "every replica; one a replica could not give back (it died) is free again after this many seconds. "
+        "Keep it above the longest request (the engine and analysis budgets, the queue wait)",
+    )
     job_workers: int = Field(
         default=1,
         ge=0,

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "GameLockTimeoutError",
     "GameRecord",
     "GameStore",
     "Job",
@@ -100,6 +101,13 @@ SCHEMA: tuple[str, ...] = (
     answer TEXT NOT NULL,
     PRIMARY KEY (job_id, step)
 )""",
+    """CREATE TABLE IF NOT EXISTS leases (
+    key    TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    until  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (key, holder)
+)""",
+    "CREATE INDEX IF NOT EXISTS leases_by_until ON leases (until)",
     "CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at)",
     "CREATE INDEX IF NOT EXISTS jobs_by_client ON jobs (client, status)",
 )
@@ -108,7 +116,7 @@ SCHEMA: tuple[str, ...] = (
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     # Schema 1 had no client column: a store of it gains one (its games belong to no client).
     1: ("ALTER TABLE games ADD COLUMN client TEXT",),
-    # Schema 2 had no jobs: `SCHEMA` creates their tables.
+    # Schema 2 had no jobs and no leases: `SCHEMA` creates their tables.
     2: (),
 }
 """What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
@@ -135,6 +143,10 @@ class TooManyGamesError(Exception):
 
 class StaleGameError(Exception):
     """The game changed since it was read: another writer added a move first."""
+
+
+class GameLockTimeoutError(Exception):
+    """Another process held the game's move lock for longer than the wait allowed."""
 
 
 class TooManyJobsError(Exception):
@@ -217,8 +229,19 @@ class GameStore(ABC):
         takes the write lock at once on SQLite (`BEGIN IMMEDIATE`)."""
 
     @abstractmethod
-    def _lock_client(self, db: Db, client: str) -> None:
-        """Serialize the creations of one client's games until the transaction ends."""
+    def _serialize(self, db: Db, key: str) -> None:
+        """Make the transactions that name `key` run one at a time until this one ends."""
+
+    def lock_game(self, game_id: str, timeout_s: float) -> Any:
+        """Wait at most `timeout_s` for the lock on moves of `game_id` across every process of the
+        store (`GameLockTimeoutError` then) and answer its handle for `unlock_game`. Only the
+        PostgreSQL store has one (an advisory lock, gone with its connection if the process
+        dies); SQLite's replicas are the threads of one process, which lock in memory."""
+        raise NotImplementedError
+
+    def unlock_game(self, handle: Any) -> None:
+        """Let go of a lock `lock_game` answered."""
+        raise NotImplementedError
 
     @abstractmethod
     def size(self) -> int:
@@ -271,7 +294,7 @@ class GameStore(ABC):
         now = time.time()
         with self.transaction() as db:
             if client is not None and max_playing is not None and status == "playing":
-                self._lock_client(db, client)
+                self._serialize(db, client)
                 if self._playing(db, client) >= max_playing:
                     raise TooManyGamesError(client)
             db.execute(
@@ -368,7 +391,7 @@ class GameStore(ABC):
         now = time.time()
         with self.transaction() as db:
             if client is not None and max_jobs is not None:
-                self._lock_client(db, client)
+                self._serialize(db, client)
                 waiting = db.execute(
                     "SELECT count(*) FROM jobs WHERE client = ? AND status IN ('queued', 'running')",
                     (client,),
@@ -482,6 +505,39 @@ class GameStore(ABC):
         if held != 1:
             raise LeaseLostError(job_id)
 
+    # -- leases -------------------------------------------------------------------------------
+
+    def take_lease(self, key: str, holder: str, cap: int, lease_s: float) -> bool:
+        """Take one of `key`'s `cap` places for `holder` until `lease_s` from now, if one is free
+        (the leases run out count as free); False when all are held."""
+        now = time.time()
+        with self.transaction() as db:
+            self._serialize(db, f"lease:{key}")
+            db.execute("DELETE FROM leases WHERE key = ? AND until < ?", (key, now))
+            held = int(db.execute("SELECT count(*) FROM leases WHERE key = ?", (key,)).fetchone()[0])
+            if held >= cap:
+                return False
+            db.execute(
+                "INSERT INTO leases (key, holder, until) VALUES (?, ?, ?)", (key, holder, now + lease_s)
+            )
+        return True
+
+    def drop_lease(self, key: str, holder: str) -> None:
+        """Give `holder`'s place of `key` back."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder))
+
+    def leases(self, key: str) -> int:
+        """Places of `key` held now."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT count(*) FROM leases WHERE key = ? AND until >= ?", (key, time.time()))
+            return int(row.fetchone()[0])
+
+    def expire_leases(self) -> int:
+        """Delete the leases that ran out (a replica that died held them)."""
+        with self.transaction() as db:
+            return int(db.execute("DELETE FROM leases WHERE until < ?", (time.time(),)).rowcount)
+
     def job_counts(self) -> dict[str, int]:
         """How many jobs are stored, by status."""
         with self.transaction(write=False) as db:
@@ -568,7 +624,7 @@ class SqliteStore(GameStore):
                 raise
             connection.execute("COMMIT")
 
-    def _lock_client(self, db: Db, client: str) -> None:
+    def _serialize(self, db: Db, key: str) -> None:
         """`BEGIN IMMEDIATE` already holds the only write lock."""
 
     def size(self) -> int:
@@ -612,6 +668,7 @@ class PostgresStore(GameStore):
 
         self._errors: tuple[type[BaseException], ...] = (psycopg.OperationalError, psycopg_pool.PoolTimeout)
         self.integrity_errors = (psycopg.IntegrityError,)
+        self._lock_timeout = psycopg.errors.LockNotAvailable
         self.url = url
         self.timeout = timeout
         self.where = _redacted(url)
@@ -653,17 +710,54 @@ class PostgresStore(GameStore):
         except self._errors as error:
             raise StorageUnavailableError(f"{self.where}: {error}") from error
 
-    def _lock_client(self, db: Db, client: str) -> None:
-        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (f"client:{client}",))
+    def _serialize(self, db: Db, key: str) -> None:
+        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (f"serialize:{key}",))
 
     def size(self) -> int:
         """Bytes the store's tables take, their indexes included."""
         with self.transaction(write=False) as db:
             row = db.execute(
                 "SELECT coalesce(sum(pg_total_relation_size(to_regclass(name))), 0) FROM "
-                "(VALUES ('games'), ('moves'), ('probe'), ('jobs'), ('job_steps')) AS tables (name)"
+                "(VALUES ('games'), ('moves'), ('probe'), ('jobs'), ('job_steps'), ('leases')) "
+                "AS tables (name)"
             ).fetchone()
         return int(row[0])
+
+    def lock_game(self, game_id: str, timeout_s: float) -> Any:
+        key = f"move:{game_id}"
+        try:
+            connection = self.pool.getconn(self.timeout)
+        except self._errors as error:
+            raise StorageUnavailableError(f"{self.where}: {error}") from error
+        try:
+            wait = f"{max(1, round(timeout_s * 1000))}ms"
+            connection.execute("SELECT set_config('lock_timeout', %s, false)", (wait,))
+            connection.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (key,))
+            connection.execute("SELECT set_config('lock_timeout', '0', false)")
+            connection.commit()
+        except self._lock_timeout as error:
+            connection.rollback()
+            connection.execute("SELECT set_config('lock_timeout', '0', false)")
+            connection.commit()
+            self.pool.putconn(connection)
+            raise GameLockTimeoutError(game_id) from error
+        except self._errors as error:
+            self.pool.putconn(connection)
+            raise StorageUnavailableError(f"{self.where}: {error}") from error
+        except BaseException:
+            self.pool.putconn(connection)
+            raise
+        return (connection, key)
+
+    def unlock_game(self, handle: Any) -> None:
+        connection, key = handle
+        try:
+            connection.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+            connection.commit()
+        except self._errors:
+            log.warning("the move lock of %s went with its connection", key)
+        finally:
+            self.pool.putconn(connection)
 
     def pool_stats(self) -> dict[str, int]:
         stats = self.pool.get_stats()
