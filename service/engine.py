@@ -9,16 +9,13 @@ searched when the exact solver runs out of time.)
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from service.metrics import Metrics
 from service.settings import Settings
 from solver.game.errors import GameOverError, NotYourTurnError
-from solver.game.moves import Move
 from solver.game.position import Position
-from solver.players import GreedyPlayer, make_player, searches
 from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
 from solver.search.beliefs import History
 from solver.search.review import Decision, Review, review_decisions
@@ -130,9 +127,11 @@ class Searcher:
     def job_limits(self, requested: dict[str, Any] | None) -> Limits:
         """Each decision's limits in a review job: a fixed iteration budget (the request's
         iterations, else the default, capped), so the job's answer is reproducible; the clock
-        (`max_time_ms`) only guards against a hang (raises `bad_limits`)."""
+        only guards against a hang, at `analysis_budget_ms` a decision, far past what the
+        iterations take, so that exact endgames end on their node budget, not the clock
+        (raises `bad_limits`)."""
         iterations = self.limits(requested).iterations
-        return Limits(iterations=iterations, time_ms=self.settings.max_time_ms)
+        return Limits(iterations=iterations, time_ms=self.settings.analysis_budget_ms)
 
     def review_step(
         self, seat: int, decision: Decision, limits: Limits, seed: int, stop: StopFlag | None = None
@@ -152,41 +151,7 @@ class Searcher:
             "time_ms": stats["time_ms"],
         }
 
-    # -- engine seats -------------------------------------------------------------------------
-
-    def engine_move(
-        self,
-        spec: dict[str, Any],
-        position: Position,
-        seed: int,
-        hurry: bool = False,
-        history: History | None = None,
-        time_left_ms: float | None = None,
-        stop: StopFlag | None = None,
-    ) -> Move:
-        """The move an engine seat plays; `hurry` (the request's engine budget is spent) plays greedy.
-        A search engine searches within its limits and at most `time_left_ms`, what is left of the
-        request's engine budget."""
-        engine = spec["engine"]
-        if hurry:
-            return GreedyPlayer().choose(position, seed)
-        if searches(engine):
-            limits = self.limits(spec.get("limits"))
-            if time_left_ms is not None and limits.time_ms is not None:
-                limits = Limits(iterations=limits.iterations, time_ms=min(limits.time_ms, time_left_ms))
-            return self.hint(position, limits, seed, algorithm=engine, kind="engine", history=history,
-                             stop=stop).best
-        return make_player(engine).choose(position, seed)
-
-    def engine_deadline(self) -> float:
-        """The monotonic time after which this request's engine seats hurry."""
-        return time.monotonic() + self.settings.engine_budget_ms / 1000.0
-
-    @staticmethod
-    def engine_seed(game_seed: int, ply: int) -> int:
-        """A reproducible per-move seed for engine seats, fixed by the game's engine seed (not the
-        deal's) and the ply."""
-        return random.Random(f"{game_seed}:{ply}").getrandbits(63)
+    # -- stored games -------------------------------------------------------------------------
 
     @staticmethod
     def tracker_seed(game_seed: int, ply: int) -> int:

@@ -18,8 +18,8 @@ on, and no step is ever stored twice.
 A job's answer is reproducible: every decision is searched with a fixed
 iteration budget (the request's iterations, or the default, capped) and a seed
 drawn from the job's seed and the decision, never stopped by the clock
-(`max_time_ms` only guards against a hang). A step cut short by a shutdown is
-dropped, not stored.
+(`analysis_budget_ms` a decision only guards against a hang; exact endgames end
+on their node budget). A step cut short by a shutdown is dropped, not stored.
 
 `tan serve` runs `job_workers` workers in its own process (0: none), sharing its
 search slots with the requests; `tan worker` runs them alone.

@@ -351,10 +351,16 @@ class AnalyzeRequest(_Strict):
 
 
 class EngineSeatIn(_Strict):
-    """An engine seat with its own search limits (capped by the server)."""
+    """An engine seat with its own search limits (capped by the server) and options."""
 
     engine: str = Field(json_schema_extra=_engine_schema, examples=["ismcts"])
     limits: LimitsIn | None = Field(None, description="per-move limits of an engine that searches")
+    options: dict[str, Any] | None = Field(
+        None,
+        description="the engine's options (`GET /v1/rules`, `engine_details[].options`; a search engine's "
+        "are the solver's), all but `threads`, the server's",
+        examples=[{"exploration": 0.7}],
+    )
 
 
 SeatSpec = Annotated[
@@ -663,11 +669,12 @@ class HistoryEntry(BaseModel):
 
 
 class SeatOut(BaseModel):
-    """A seat as everyone sees it: human, or an engine with its limits."""
+    """A seat as everyone sees it: human, or an engine with its limits and options."""
 
     kind: Literal["human", "engine"]
     engine: str | None = None
     limits: dict[str, Any] | None = None
+    options: dict[str, Any] | None = None
 
 
 class GameResponse(BaseModel):

@@ -191,7 +191,8 @@ class Settings(BaseSettings):
         default=60,
         gt=0,
         description="a worker holds its job this long after each decision it stores; a worker that stops "
-        "(it died) loses the job to the next one once its lease has run out. Keep it above max_time_ms",
+        "(it died) loses the job to the next one once its lease has run out. Keep it above what one decision "
+        "takes",
     )
     job_poll_s: float = Field(
         default=1.0, gt=0, description="how often an idle worker looks for a job in the database, in seconds"
