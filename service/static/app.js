@@ -30,6 +30,7 @@
   const SETUP_KEY = "tan.setup";
   const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
   const REVIEW_ITERATIONS = 5000; // each decision's search in a review (the server caps it)
+  const REVIEW_POLL_MS = 300; // how often a queued review's progress is read
   const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
   const TRACKER_KEY = "tan.tracker"; // "closed" when the tracker panel is folded
   const TRACKER_TOP = 6; // an opponent's likeliest unseen cards shown
@@ -50,7 +51,8 @@
     trackerAsked: null, // the key of the tracker request in flight
     trackerError: null,
     busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
-    review: null, // {id, data: the GET /v1/games/{id}/analysis answer, at: the decision shown, open}
+    review: null, // {id, data: the review its job answered, at: the decision shown, open}
+    reviewProgress: null, // {done, total} of the review's job while it runs
     playersRange: {}, // [fewest, most] seats of each preset, from GET /v1/rules
     presets: {}, // every option of each preset, from GET /v1/rules
     engines: {}, // each engine a seat may be, by name, from GET /v1/rules (engine_details)
@@ -902,7 +904,7 @@
     $("tracker-note").textContent = data ? t(notes[data.beliefs] || "trackerUniform") : "";
   }
 
-  // -- the review of a finished game (GET /v1/games/{id}/analysis) ----------------------------
+  // -- the review of a finished game: a job (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}) --
 
   const reviewOpen = () => !!(state.review && state.review.open && state.review.id === state.id);
   const reviewed = () => (reviewOpen() ? state.review.data.moves[state.review.at] || null : null);
@@ -919,11 +921,43 @@
     }
     const id = state.id;
     busyWith(async () => {
-      const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${REVIEW_ITERATIONS}`;
-      const data = await api("GET", path);
-      clearMessage();
-      state.review = { id, data, at: 0, open: true };
+      try {
+        const data = await reviewJob(id);
+        clearMessage();
+        state.review = { id, data, at: 0, open: true };
+      } finally {
+        state.reviewProgress = null;
+      }
     }, "review");
+  }
+
+  // Queue the review and follow its job until it is done; the status line shows its progress.
+  async function reviewJob(id) {
+    const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${REVIEW_ITERATIONS}`;
+    let job = await api("POST", path, undefined, { retry: ["busy", "too_many_requests", "network"] });
+    const where = `/v1/jobs/${encodeURIComponent(job.id)}`;
+    for (;;) {
+      state.reviewProgress = job.progress;
+      renderReviewProgress();
+      if (job.status === "done") return job.result;
+      if (job.status === "failed") throw new ApiFailure(500, "internal", job.error || "");
+      await new Promise((done) => setTimeout(done, REVIEW_POLL_MS));
+      job = await api("GET", where, undefined, { retry: ["network", "busy"] });
+    }
+  }
+
+  // The review's progress bar: decisions done of the seat's total, while its job runs.
+  function renderReviewProgress() {
+    const bar = $("review-progress");
+    const progress = state.busy === "review" ? state.reviewProgress : null;
+    bar.hidden = !progress;
+    if (!progress) return;
+    bar.max = Math.max(1, progress.total);
+    bar.value = progress.done;
+    const text = t("reviewProgress", { n: progress.done, of: progress.total });
+    bar.setAttribute("aria-valuetext", text);
+    bar.title = text;
+    if (state.busy === "review") $("status").textContent = text;
   }
 
   function closeReview() {
@@ -1287,6 +1321,7 @@
     $("table").dataset.plies = String(game.history.length); // the moves the table shown has seen
 
     renderStatus(game, pos, over);
+    renderReviewProgress();
     renderOpponents(pos);
 
     // stock, trump, discard
@@ -1433,7 +1468,10 @@
     const status = $("status");
     status.classList.toggle("over", over);
     let text;
-    if (state.busy === "review") text = t("reviewThinking");
+    if (state.busy === "review") {
+      const progress = state.reviewProgress;
+      text = progress ? t("reviewProgress", { n: progress.done, of: progress.total }) : t("reviewThinking");
+    }
     else if (over) text = game.match ? t("matchOver") : t("statusOver");
     else if (state.busy === "move") text = state.playback ? t("statusBusy") : t("statusThinking");
     else if (pos.phase === "setup") text = pos.to_move === 0 ? t("beforePlay") : t("setupWait");
