@@ -433,6 +433,14 @@ class GameStore(ABC):
         worker died) — to `worker` for `lease_s` seconds; None when there is none. A job whose
         workers died `max_attempts` times fails instead of being taken again."""
         now = time.time()
+        with self.transaction(write=False) as db:  # most polls find nothing: no write lock for them
+            waiting = db.execute(
+                "SELECT 1 FROM jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) "
+                "LIMIT 1",
+                (now,),
+            ).fetchone()
+        if waiting is None:
+            return None
         with self.transaction() as db:
             db.execute(
                 "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? "

@@ -41,7 +41,7 @@ FAST: dict[str, Any] = {
     "max_searches": 2,
     "queue_size": 0,  # a busy pool answers 503 at once; the queue's own tests set it
     "engine_budget_ms": 5_000,
-    "job_poll_s": 0.05,
+    "job_poll_s": 0.2,  # a job queued here wakes the app's worker at once
 }
 
 
