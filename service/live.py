@@ -15,7 +15,6 @@ from typing import Any
 
 from service.setup import HUMAN, GameSetup
 from service.store import GameRecord
-from service.views import public_state
 from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import Match
@@ -28,7 +27,25 @@ from solver.game.rules import Rules
 from solver.search.beliefs import History, HistoryReader
 from solver.search.calibration import ScoreMap, score_map
 
-__all__ = ["LiveGame"]
+__all__ = ["LiveGame", "public_state"]
+
+
+def public_state(game: Game) -> dict[str, Any]:
+    """What every seat sees of `game` (docs/api.md §3, a history entry's `after`): the table, each
+    hand's size, the stock and discard sizes, the bout's attacker and defender, who is to move and
+    whether the defender takes — so a page can show a reply of several moves one move at a time.
+    After the last move of a match's game it is the next game's deal."""
+    return {
+        "table": [{"attack": str(pair.attack), "defense": None if pair.defense is None else str(pair.defense)}
+                  for pair in game.table],
+        "hand_counts": [len(hand) for hand in game.hands],
+        "stock": len(game.stock),
+        "discard": len(game.discard),
+        "attacker": game.attacker,
+        "defender": game.defender,
+        "to_move": game.to_move,
+        "taking": game.taking,
+    }
 
 
 def _copied(reader: HistoryReader) -> HistoryReader:

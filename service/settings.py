@@ -45,7 +45,8 @@ class Settings(BaseSettings):
         default=10,
         ge=1,
         le=1000,
-        description="most connections this process opens to a PostgreSQL database (its pool; SQLite: unused)",
+        description="most connections this process opens to a PostgreSQL database for its requests, and as "
+        "many again for the moves being computed (one each, holding the game's lock); SQLite: unused",
     )
     database_timeout_s: float = Field(
         default=5.0,

@@ -691,11 +691,25 @@ class PostgresStore(GameStore):
             kwargs={"connect_timeout": max(1, round(timeout))},
             check=psycopg_pool.ConnectionPool.check_connection,
         )
+        # The move locks hold a connection each for a whole move: a pool of their own, so that moves
+        # waiting for their engines never take the connections their own writes need.
+        self.lock_pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=0,
+            max_size=max_connections,
+            timeout=timeout,
+            reconnect_timeout=timeout,
+            open=False,
+            name="tan-locks",
+            kwargs={"connect_timeout": max(1, round(timeout))},
+            check=psycopg_pool.ConnectionPool.check_connection,
+        )
         self.pool.open(wait=False)
+        self.lock_pool.open(wait=False)
         try:
             self._start()
         except BaseException:
-            self.pool.close()
+            self.close()
             raise
 
     def _start(self) -> None:
@@ -733,12 +747,16 @@ class PostgresStore(GameStore):
 
     def lock_game(self, game_id: str, timeout_s: float) -> Any:
         key = f"move:{game_id}"
+        begun = time.monotonic()
         try:
-            connection = self.pool.getconn(self.timeout)
+            connection = self.lock_pool.getconn(timeout_s)
+        except psycopg_pool_timeout() as error:
+            raise GameLockTimeoutError(game_id) from error
         except self._errors as error:
             raise StorageUnavailableError(f"{self.where}: {error}") from error
         try:
-            wait = f"{max(1, round(timeout_s * 1000))}ms"
+            left_s = max(0.001, timeout_s - (time.monotonic() - begun))
+            wait = f"{max(1, round(left_s * 1000))}ms"
             connection.execute("SELECT set_config('lock_timeout', %s, false)", (wait,))
             connection.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (key,))
             connection.execute("SELECT set_config('lock_timeout', '0', false)")
@@ -747,13 +765,13 @@ class PostgresStore(GameStore):
             connection.rollback()
             connection.execute("SELECT set_config('lock_timeout', '0', false)")
             connection.commit()
-            self.pool.putconn(connection)
+            self.lock_pool.putconn(connection)
             raise GameLockTimeoutError(game_id) from error
         except self._errors as error:
-            self.pool.putconn(connection)
+            self.lock_pool.putconn(connection)
             raise StorageUnavailableError(f"{self.where}: {error}") from error
         except BaseException:
-            self.pool.putconn(connection)
+            self.lock_pool.putconn(connection)
             raise
         return (connection, key)
 
@@ -765,7 +783,7 @@ class PostgresStore(GameStore):
         except self._errors:
             log.warning("the move lock of %s went with its connection", key)
         finally:
-            self.pool.putconn(connection)
+            self.lock_pool.putconn(connection)
 
     def pool_stats(self) -> dict[str, int]:
         stats = self.pool.get_stats()
@@ -777,6 +795,14 @@ class PostgresStore(GameStore):
 
     def close(self) -> None:
         self.pool.close()
+        self.lock_pool.close()
+
+
+def psycopg_pool_timeout() -> type[BaseException]:
+    """psycopg_pool's timeout (imported only where PostgreSQL is used)."""
+    import psycopg_pool
+
+    return psycopg_pool.PoolTimeout
 
 
 def _redacted(url: str) -> str:

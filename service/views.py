@@ -8,18 +8,15 @@ secret setup decision is left out of its history (`seen_by`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from service.live import LiveGame
 from solver.game.cards import Card
 from solver.game.errors import TanError
 from solver.game.match import Match
 from solver.game.phases import seen_by
-from solver.game.reference import Game
 
-if TYPE_CHECKING:
-    from service.live import LiveGame
-
-__all__ = ["checked_view", "public_state", "view"]
+__all__ = ["checked_view", "view"]
 
 
 def view(live: LiveGame, seat: int) -> dict[str, Any]:
@@ -70,24 +67,6 @@ def checked_view(live: LiveGame, seat: int) -> dict[str, Any]:
     except TanError as error:
         message = f"game {live.id}: no view of the game after ply {live.plies}: {error}"
         raise RuntimeError(message) from error
-
-
-def public_state(game: Game) -> dict[str, Any]:
-    """What every seat sees of `game` (docs/api.md §3, a history entry's `after`): the table, each
-    hand's size, the stock and discard sizes, the bout's attacker and defender, who is to move and
-    whether the defender takes — so a page can show a reply of several moves one move at a time.
-    After the last move of a match's game it is the next game's deal."""
-    return {
-        "table": [{"attack": str(pair.attack), "defense": None if pair.defense is None else str(pair.defense)}
-                  for pair in game.table],
-        "hand_counts": [len(hand) for hand in game.hands],
-        "stock": len(game.stock),
-        "discard": len(game.discard),
-        "attacker": game.attacker,
-        "defender": game.defender,
-        "to_move": game.to_move,
-        "taking": game.taking,
-    }
 
 
 def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str, Any] | None:
