@@ -21,6 +21,7 @@ from service.settings import Settings
 from service.store import (
     SCHEMA_VERSION,
     GameStore,
+    PostgresStore,
     SqliteStore,
     StaleGameError,
     StorageUnavailableError,
@@ -259,8 +260,8 @@ def test_a_postgresql_store_that_cannot_be_reached_answers_503_and_readyz_says_s
     with make_client(settings) as client:
         game = create(client, rules="durak", seats=["human", "human"], seed=3, first_attacker=0)
         _unavailable_then_back(client, game, down_and_unmeasured, up)
-    with pytest.raises(StorageUnavailableError):  # and a server that cannot be reached at all
-        store_of(f"postgresql://tan@127.0.0.1:{postgres.port}/nowhere")
+    with pytest.raises(StorageUnavailableError):  # and a database that cannot be reached at all
+        PostgresStore(f"postgresql://tan@127.0.0.1:{postgres.port}/nowhere", timeout=0.5)
 
 
 def test_expiry_deletes_finished_and_abandoned_games_only(database: Path | str) -> None:
