@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/bounds.py
 
-.PHONY: run test build browser lint bench bench-long test-long clean
+.PHONY: run test build browser postgresql lint bench bench-long test-long clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,11 +31,18 @@ browser:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core gcc nodejs) || \
 		{ echo "chromium, gcc or node could not be installed: the browser tests will be skipped"; test -z "$$CI"; }
 
-test: build browser
+# The store's tests run on SQLite and on a throwaway cluster of Debian's PostgreSQL server
+# (tests/support/postgres.py). Under CI a missing server is an error, not a skip.
+postgresql:
+	@test -x /usr/lib/postgresql/15/bin/initdb || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql) || \
+		{ echo "postgresql could not be installed: the PostgreSQL tests will be skipped"; test -z "$$CI"; }
+
+test: build browser postgresql
 	$(PY) -m pytest -n 2 -q
 
 # Every sweep whole (its sample included) and the long runs; with `make test`, every test there is.
-test-long: build browser
+test-long: build browser postgresql
 	$(PY) -m pytest -n 2 -q -m 'long or sampled'
 
 # Every compiled module (solver/*/*.pyx) against its .pyi stub, by mypy's stubtest.

@@ -1,11 +1,18 @@
-"""Service load: concurrent hint requests against a real `tan serve` on a free loopback port.
+"""Service load: concurrent hint requests and stored games against real `tan serve` processes on
+free loopback ports.
 
     python -m benchmarks.load [--clients 1,2,50] [--requests 400] [--duration 60]
                               [--iterations 10000] [--latency-requests 50]
-                              [--burst 50] [--burst-iterations 20000] [--output FILE]
+                              [--burst 50] [--burst-iterations 20000]
+                              [--games 8] [--games-duration 30]
+                              [--store sqlite|postgresql] [--database URL] [--replicas 1]
+                              [--output FILE]
 
-Three measurements, all against one server process started here on 127.0.0.1
-(and stopped with Ctrl-C's SIGINT at the end):
+Four measurements, against `--replicas` server processes started here on 127.0.0.1 on one
+store (and stopped with Ctrl-C's SIGINT at the end): a SQLite file (`--store sqlite`, one
+replica only), or a PostgreSQL database (`--store postgresql`: `--database`, else a throwaway
+cluster of Debian's server, `service.cluster`). Clients spread their requests over the
+replicas in turn; the latency bar uses the first.
 
 1. The latency bar of BENCHMARKS.md, quality bars: `--latency-requests` sequential hints of
    `--iterations` iterations (one thread per search) on a fixed 2-seat
@@ -24,6 +31,13 @@ Three measurements, all against one server process started here on 127.0.0.1
    Measured: the count of each status, the share of 503, the median, p99 and
    longest latency of the answered ones, and whether every answer came within
    the queue's deadline plus the longest search.
+4. Stored games: `--games` concurrent clients each deal a game (a human against
+   the greedy engine, seeded), read it and play its first legal move with
+   `expected_ply` until it ends, then deal the next, for `--games-duration`
+   seconds, each request to the next replica — the store's own load: a write
+   per move, a read per view, the engine's reply computed once. Measured: requests
+   a second, the median and p99 latency of every answered request, and the
+   statuses; every answer must be 200/201, or 503/429 with `Retry-After`.
 
 Writes `benchmarks/results/load.json` (or `--output`) and prints a summary line
 per measurement. Exits 1 if any answer broke the rule.
@@ -33,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -46,6 +61,7 @@ from typing import Any
 
 import httpx
 
+from service.cluster import Cluster, binaries
 from service.process import ServiceProcess
 from solver.game.position import Position
 from solver.game.reference import Game
@@ -121,10 +137,11 @@ def latency_bar(url: str, position: dict[str, Any], iterations: int, requests: i
 
 
 async def _load(
-    url: str, position: dict[str, Any], clients: int, requests: int, duration: float, iterations: int,
+    urls: list[str], position: dict[str, Any], clients: int, requests: int, duration: float, iterations: int,
     backoff: float,
 ) -> dict[str, Any]:  # fmt: skip
-    """`clients` concurrent clients share `requests` hint requests, for at most `duration` s."""
+    """`clients` concurrent clients share `requests` hint requests, for at most `duration` s; client
+    k sends to replica k of `urls` (in turn)."""
     counts: dict[str, int] = {}
     latencies: list[float] = []
     violations: list[str] = []
@@ -132,8 +149,9 @@ async def _load(
     deadline = time.monotonic() + duration
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
 
-    async def client(index: int, http: httpx.AsyncClient) -> None:
+    async def client(index: int, https: list[httpx.AsyncClient]) -> None:
         nonlocal remaining
+        http = https[index % len(https)]
         seed = index * 1_000_003
         while remaining > 0 and time.monotonic() < deadline:
             remaining -= 1
@@ -156,8 +174,12 @@ async def _load(
                 violations.append(f"{answer.status_code}: {answer.text[:200]}")
 
     start = time.perf_counter()
-    async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as http:
-        await asyncio.gather(*(client(index, http) for index in range(clients)))
+    https = [httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) for url in urls]
+    try:
+        await asyncio.gather(*(client(index, https) for index in range(clients)))
+    finally:
+        for http in https:
+            await http.aclose()
     seconds = time.perf_counter() - start
     answered = sum(counts.values())
     return {
@@ -214,6 +236,85 @@ async def _burst(url: str, position: dict[str, Any], clients: int, iterations: i
     }
 
 
+async def _games(urls: list[str], clients: int, duration: float) -> dict[str, Any]:
+    """`clients` clients play stored games against greedy for `duration` seconds, each request to
+    the next of `urls`."""
+    counts: dict[str, int] = {}
+    latencies: list[float] = []
+    violations: list[str] = []
+    finished = 0
+    deadline = time.monotonic() + duration
+    turn = 0
+
+    async def call(
+        https: list[httpx.AsyncClient], method: str, path: str, **kwargs: Any
+    ) -> httpx.Response | None:
+        nonlocal turn
+        http = https[turn % len(https)]
+        turn += 1
+        start = time.perf_counter()
+        try:
+            answer = await http.request(method, path, **kwargs)
+        except httpx.HTTPError as error:
+            counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+            violations.append(f"{type(error).__name__}: {error}")
+            return None
+        counts[str(answer.status_code)] = counts.get(str(answer.status_code), 0) + 1
+        if answer.status_code in (200, 201):
+            latencies.append((time.perf_counter() - start) * 1000.0)
+            return answer
+        if answer.status_code in (429, 503) and "retry-after" in answer.headers:
+            await asyncio.sleep(float(answer.headers["retry-after"]))
+        else:
+            violations.append(f"{answer.status_code}: {answer.text[:200]}")
+        return None
+
+    async def client(index: int) -> None:
+        nonlocal finished
+        https = [httpx.AsyncClient(base_url=url, timeout=60.0) for url in urls]
+        seed = index * 1_000_003
+        try:
+            while time.monotonic() < deadline:
+                seed += 1
+                body = {"rules": "durak", "seats": ["human", "greedy"], "seed": seed, "first_attacker": 0}
+                created = await call(https, "POST", "/v1/games", json=body)
+                if created is None:
+                    continue
+                game = created.json()
+                auth = {"Authorization": f"Bearer {game['tokens'][0]}"}
+                path = f"/v1/games/{game['id']}"
+                view = game["game"]
+                while view["status"] == "playing" and time.monotonic() < deadline:
+                    read = await call(https, "GET", path, params={"seat": 0}, headers=auth)
+                    if read is not None:
+                        view = read.json()
+                    move = {"seat": 0, "move": view["legal_moves"][0], "expected_ply": len(view["history"])}
+                    played = await call(https, "POST", f"{path}/moves", json=move, headers=auth)
+                    if played is not None:
+                        view = played.json()
+                finished += view["status"] == "over"
+        finally:
+            for http in https:
+                await http.aclose()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(client(index) for index in range(clients)))
+    seconds = time.perf_counter() - start
+    answered = sum(counts.values())
+    return {
+        "clients": clients,
+        "replicas": len(urls),
+        "seconds": round(seconds, 3),
+        "requests": answered,
+        "requests_per_s": round(answered / seconds, 1),
+        "games_finished": finished,
+        "status_counts": dict(sorted(counts.items())),
+        "latency_ms": _summary(latencies),
+        "violations": violations[:20],
+        "ok": not violations,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", default="1,2,50", help="comma-separated client counts (default 1,2,50)")
@@ -229,8 +330,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst-iterations", type=int, default=20_000, help="iterations a hint (20000)")
     parser.add_argument("--queue-size", type=int, default=64, help="TAN_QUEUE_SIZE of the server (64)")
     parser.add_argument("--queue-wait-s", type=float, default=10.0, help="TAN_QUEUE_WAIT_S (10)")
+    parser.add_argument("--games", type=int, default=8, help="clients playing stored games (8; 0: none)")
+    parser.add_argument("--games-duration", type=float, default=30.0, help="seconds of stored games (30)")
+    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite", help="the game store")
+    parser.add_argument("--database", help="a PostgreSQL URL (--store postgresql; default: a new cluster)")
+    parser.add_argument("--replicas", type=int, default=1, help="server processes on the one store (1)")
     parser.add_argument("--output", type=Path, default=RESULTS / "load.json", help="results file")
     args = parser.parse_args(argv)
+    if args.replicas < 1 or (args.store == "sqlite" and args.replicas != 1):
+        parser.error("--replicas: at least 1, and replicas share a PostgreSQL store (--store postgresql)")
     client_counts = [int(count) for count in args.clients.split(",") if count.strip()]
     if not client_counts or min(client_counts) < 1 or args.requests < 1 or args.duration <= 0:
         parser.error("--clients, --requests and --duration must be positive")
@@ -248,11 +356,20 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.max_searches is not None:
         settings["max_searches"] = args.max_searches
-    with (
-        tempfile.TemporaryDirectory() as scratch,
-        ServiceProcess(Path(scratch) / "games.db", **settings) as server,
-    ):
-        bar = latency_bar(server.url, position, args.iterations, args.latency_requests)
+    with contextlib.ExitStack() as stack:
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        database: str | Path = scratch / "games.db"
+        if args.store == "postgresql":
+            if args.database:
+                database = args.database
+            else:
+                found = binaries()
+                if found is None:
+                    parser.error("--store postgresql needs --database or PostgreSQL's server binaries")
+                database = stack.enter_context(Cluster(found)).database()
+        servers = [stack.enter_context(ServiceProcess(database, **settings)) for _ in range(args.replicas)]
+        urls = [server.url for server in servers]
+        bar = latency_bar(urls[0], position, args.iterations, args.latency_requests)
         print(
             f"latency bar: {args.iterations} iterations, median {bar['latency_ms']['median']} ms, "
             f"p99 {bar['latency_ms']['p99']} ms (search {bar['search_ms']['median']} ms)",
@@ -261,9 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = []
         for clients in client_counts:
             run = asyncio.run(
-                _load(
-                    server.url, position, clients, args.requests, args.duration, args.iterations, args.backoff
-                )
+                _load(urls, position, clients, args.requests, args.duration, args.iterations, args.backoff)
             )
             runs.append(run)
             print(
@@ -274,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         burst = None
         if args.burst > 0:
-            burst = asyncio.run(_burst(server.url, position, args.burst, args.burst_iterations))
+            burst = asyncio.run(_burst(urls[0], position, args.burst, args.burst_iterations))
             # Every answer within the queue's wait, one search and a second of slack.
             allowed = args.queue_wait_s * 1000.0 + burst["search_ms_200"]["max"] + 1000.0
             burst["within_deadline"] = bool(burst["latency_ms_200"]["max"] <= allowed)
@@ -285,7 +400,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"max {burst['latency_ms_200']['max']} ms, 503 share {burst['share_503']}",
                 file=sys.stderr,
             )
-        exit_status = server.stop()
+        games = None
+        if args.games > 0:
+            games = asyncio.run(_games(urls, args.games, args.games_duration))
+            print(
+                f"stored games, {args.games} clients on {args.replicas} replica(s): "
+                f"{games['requests_per_s']} requests/s, median {games['latency_ms']['median']} ms, "
+                f"p99 {games['latency_ms']['p99']} ms, {games['games_finished']} games finished, "
+                f"statuses {games['status_counts']}, violations {len(games['violations'])}",
+                file=sys.stderr,
+            )
+        exit_status = max(server.stop() for server in servers)
     results = {
         "bench": "load",
         "machine": {
@@ -294,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
             "platform": platform.platform(),
         },
         "server": {
+            "store": args.store,
+            "replicas": args.replicas,
             "threads_per_search": 1,
             "max_searches": args.max_searches or os.cpu_count(),
             "queue_size": args.queue_size,
@@ -303,13 +430,15 @@ def main(argv: list[str] | None = None) -> int:
         "latency_bar": bar,
         "runs": runs,
         "burst": burst,
+        "games": games,
         "server_exit_status": exit_status,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2) + "\n")
     print(f"benchmarks.load: results written to {args.output}", file=sys.stderr)
     burst_ok = burst is None or burst["ok"]
-    return 0 if all(run["ok"] for run in runs) and burst_ok and exit_status == 0 else 1
+    games_ok = games is None or games["ok"]
+    return 0 if all(run["ok"] for run in runs) and burst_ok and games_ok and exit_status == 0 else 1
 
 
 if __name__ == "__main__":

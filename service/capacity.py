@@ -42,6 +42,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.errors import ApiError, ServiceCode
+from service.leases import LocalQuota, Places
 from service.metrics import Metrics
 from service.quota import Quota
 from solver.search import StopFlag
@@ -74,6 +75,7 @@ class SearchPool:
         queue_size: int = 0,
         queue_wait_s: float = 0.0,
         per_client: int = 0,
+        clients: Places | None = None,
     ) -> None:
         self.slots = slots
         self.per_client = per_client
@@ -85,12 +87,13 @@ class SearchPool:
         self._running = 0
         self._queue: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
         self._flags: set[StopFlag] = set()
-        self._clients = Quota(  # searches running or queued, by client address
+        # Searches running or queued, by client address (`clients`: counted by every replica).
+        self._clients = clients or LocalQuota(Quota(
             per_client,
             retry_after_s,
             lambda _client, cap: f"this client already has {cap} searches running or waiting",
             metrics.searches_rejected.inc,
-        )
+        ))
         self._executor = ThreadPoolExecutor(
             max_workers=slots, thread_name_prefix="tan-search", initializer=_lower_priority, initargs=(nice,)
         )
@@ -123,7 +126,7 @@ class SearchPool:
         """Searches of `client` running or queued now."""
         return self._clients.held(client)
 
-    def _client_share(self, client: str | None) -> contextlib.AbstractContextManager[None]:
+    def _client_share(self, client: str | None) -> contextlib.AbstractAsyncContextManager[None]:
         """Count one search of `client` while the block runs: 429 at once past `per_client`."""
         if client is None or self.per_client <= 0:
             return contextlib.nullcontext()
@@ -226,7 +229,7 @@ class SearchPool:
         stop = StopFlag()
         if client is None and request is not None and request.client is not None:
             client = request.client.host
-        with self._client_share(client):
+        async with self._client_share(client):
             return await self._run(work, request, stop)
 
     async def _run(self, work: Callable[[StopFlag], T], request: Request | None, stop: StopFlag) -> T:

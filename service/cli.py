@@ -1,4 +1,5 @@
-"""The installed `tan` script (docs/api.md §4): the solver's subcommands plus `tan serve`.
+"""The installed `tan` script (docs/api.md §4): the solver's subcommands plus `tan serve` and
+`tan worker`.
 
 `tan serve` lives here, beside the app it runs, so that the solver never
 imports the service; every other subcommand is `solver.cli`'s.
@@ -26,6 +27,50 @@ def add_serve(commands: solver_cli.Commands) -> None:
     serve.add_argument("--port", type=int, help="port (default $TAN_PORT or 8000)")
     serve.add_argument("--log-level", default="info", choices=LOG_LEVELS)
     serve.set_defaults(run=serve_app)
+    worker = commands.add_parser(
+        "worker", help="work on review jobs from the database (TAN_DATABASE) until Ctrl-C or SIGTERM"
+    )
+    worker.add_argument(
+        "--workers", type=int, default=1, help="jobs worked on at once, each in a search slot of its own"
+    )
+    worker.set_defaults(run=run_workers)
+
+
+def run_workers(args: argparse.Namespace) -> int:
+    """`tan worker`: `--workers` job workers on the database of `TAN_DATABASE`, in a search pool of
+    as many slots; Ctrl-C or SIGTERM stops them (a job being worked on is left to the next worker
+    once its lease runs out, less the decision being searched)."""
+    import asyncio
+    import logging
+    import signal
+
+    from service.deps import Services
+    from service.metrics import Metrics
+
+    if args.workers < 1:
+        print("tan worker: --workers must be at least 1", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    settings = get_settings().model_copy(update={"max_searches": args.workers, "queue_size": args.workers})
+    services = Services.start(settings, Metrics())
+
+    async def work() -> None:
+        workers = services.workers(args.workers)
+        loop = asyncio.get_running_loop()
+
+        def stop() -> None:
+            for worker in workers:
+                worker.stopping.set()
+
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop)
+        await asyncio.gather(*(worker.run() for worker in workers))
+
+    try:
+        asyncio.run(work())
+    finally:
+        services.stop()
+    return 0
 
 
 def serve_app(args: argparse.Namespace) -> int:

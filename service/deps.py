@@ -16,9 +16,11 @@ from service.capacity import SearchPool
 from service.engine import Searcher
 from service.errors import ApiError, ServiceCode
 from service.games import GameManager
+from service.jobs import JobQueue, Worker
+from service.leases import places
 from service.metrics import Metrics
 from service.settings import Settings
-from service.store import GameStore
+from service.store import GameStore, PostgresStore, SqliteStore, is_database_url
 
 __all__ = ["Services", "ServicesDep", "TokenDep", "json_body", "services_of", "takes_body"]
 
@@ -33,19 +35,45 @@ class Services:
     searcher: Searcher
     store: GameStore
     games: GameManager
+    jobs: JobQueue
 
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
-        pool = SearchPool(settings.max_searches, settings.retry_after_s, metrics, settings.search_nice,
-                          settings.queue_size, settings.queue_wait_s, settings.max_searches_per_client)
+        store = open_store(settings)
+        clients = places(  # searches of one client, counted by every replica on PostgreSQL
+            store, "searches", settings.max_searches_per_client, settings.retry_after_s, settings.lease_s,
+            lambda _client, cap: f"this client already has {cap} searches running or waiting",
+            metrics.searches_rejected.inc,
+        )
+        pool = SearchPool(
+            settings.max_searches, settings.retry_after_s, metrics, settings.search_nice, settings.queue_size,
+            settings.queue_wait_s, settings.max_searches_per_client, clients,
+        )
         searcher = Searcher(settings, metrics)
-        store = GameStore(settings.database)
-        metrics.database_bytes.set_function(store.size)
+        metrics.watch_store(store)
         games = GameManager(store, searcher, pool, metrics, settings)
-        return cls(settings, metrics, pool, searcher, store, games)
+        jobs = JobQueue(store, searcher, settings, metrics, pool)
+        return cls(settings, metrics, pool, searcher, store, games, jobs)
+
+    def workers(self, count: int) -> list[Worker]:
+        """`count` job workers in this process, in its search pool, woken when it queues a job."""
+        return [
+            Worker(self.store, self.searcher, self.pool, self.settings, self.metrics, self.jobs.wake)
+            for _ in range(count)
+        ]
 
     def stop(self) -> None:
         self.pool.shutdown()
+        self.store.close()
+
+
+def open_store(settings: Settings) -> GameStore:
+    """The store `settings.database` names: PostgreSQL for a URL, else the SQLite file."""
+    if is_database_url(settings.database):
+        return PostgresStore(
+            str(settings.database), settings.database_connections, settings.database_timeout_s
+        )
+    return SqliteStore(settings.database, settings.database_timeout_s)
 
 
 _starting = threading.Lock()

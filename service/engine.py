@@ -15,13 +15,12 @@ from typing import Any
 from service.metrics import Metrics
 from service.settings import Settings
 from solver.game.errors import GameOverError, NotYourTurnError
-from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.record import Play, Record, RecordError
-from solver.players import GreedyPlayer, make_player, searches
 from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
 from solver.search.beliefs import History
-from solver.search.review import Review, decisions, review_decisions
+from solver.search.calibration import ScoreMap, calibrated_review
+from solver.search.review import Decision, Review, decisions, review_decisions
 
 __all__ = ["Searcher"]
 
@@ -149,41 +148,45 @@ class Searcher:
         return review_decisions(record.seat, found, limits, seed, self._solver("ismcts", stop), searched,
                                 budget_ms=self.settings.analysis_budget_ms, begun=begun, same_seed=same_seed)
 
-    # -- engine seats -------------------------------------------------------------------------
+    def job_limits(self, requested: dict[str, Any] | None) -> Limits:
+        """Each decision's limits in a review job: a fixed iteration budget (the request's
+        iterations, else the default, capped), so the job's answer is reproducible; the clock
+        only guards against a hang, at `analysis_budget_ms` a decision, far past what the
+        iterations take, so that exact endgames end on their node budget, not the clock
+        (raises `bad_limits`)."""
+        iterations = self.limits(requested).iterations
+        return Limits(iterations=iterations, time_ms=self.settings.analysis_budget_ms)
 
-    def engine_move(
+    def review_step(
         self,
-        spec: dict[str, Any],
-        position: Position,
+        seat: int,
+        decision: Decision,
+        limits: Limits,
         seed: int,
-        hurry: bool = False,
-        history: History | None = None,
-        time_left_ms: float | None = None,
         stop: StopFlag | None = None,
-    ) -> Move:
-        """The move an engine seat plays; `hurry` (the request's engine budget is spent) plays greedy.
-        A search engine searches within its limits and at most `time_left_ms`, what is left of the
-        request's engine budget."""
-        engine = spec["engine"]
-        if hurry:
-            return GreedyPlayer().choose(position, seed)
-        if searches(engine):
-            limits = self.limits(spec.get("limits"))
-            if time_left_ms is not None and limits.time_ms is not None:
-                limits = Limits(iterations=limits.iterations, time_ms=min(limits.time_ms, time_left_ms))
-            return self.hint(position, limits, seed, algorithm=engine, kind="engine", history=history,
-                             stop=stop).best
-        return make_player(engine).choose(position, seed)
+        same_seed: bool = False,
+        mapped: ScoreMap | None = None,
+    ) -> dict[str, Any]:
+        """One decision of a review job (service/jobs.py): the decision reviewed as a review of it
+        alone answers it, with the loss unrounded and the search's counts; `same_seed` searches it
+        with `seed` itself (a stored game's, as its hints are) and `mapped` calibrates its scores
+        as the game's hints are (`calibrated_review`). A set stop flag leaves it unscored."""
+        reviewed = review_decisions(seat, [decision], limits, seed, self._solver("ismcts", stop),
+                                    same_seed=same_seed)
+        reviewed = calibrated_review(reviewed, mapped)
+        stats = reviewed.stats
+        if stats["searches"]:
+            self.metrics.record_search("review", stats["iterations"], stats["time_ms"])
+        return {
+            "move": reviewed.moves[0].to_json(),
+            "loss": reviewed.moves[0].loss,
+            "searches": stats["searches"],
+            "exact": stats["exact"],
+            "iterations": stats["iterations"],
+            "time_ms": stats["time_ms"],
+        }
 
-    def engine_deadline(self) -> float:
-        """The monotonic time after which this request's engine seats hurry."""
-        return time.monotonic() + self.settings.engine_budget_ms / 1000.0
-
-    @staticmethod
-    def engine_seed(game_seed: int, ply: int) -> int:
-        """A reproducible per-move seed for engine seats, fixed by the game's engine seed (not the
-        deal's) and the ply."""
-        return random.Random(f"{game_seed}:{ply}").getrandbits(63)
+    # -- stored games -------------------------------------------------------------------------
 
     @staticmethod
     def tracker_seed(game_seed: int, ply: int) -> int:

@@ -1,28 +1,27 @@
 """Games played over HTTP: creation, seat views, human moves, engine replies, hints (docs/api.md §3).
 
-A game lives in the store (`service.store`) as its set-up and move list and,
-while in use, in memory as a reference `Game` rebuilt by replaying them. A
-change is computed on a copy of the game — the human move and the engine
-replies it sets off, the engines searching in the search pool with no lock
-held — then written to the store in one transaction that checks nobody moved
-first (optimistic concurrency: if somebody did, the move is tried again on the
-new state). Only then does it become the game everyone sees, so bad input
-never changes stored state and a slow search never blocks another request.
+A game lives in the store (`service.store`) as its set-up (`service.setup`) and
+move list and, while in use, in memory as a `LiveGame` (`service.live`) rebuilt by
+replaying them. A change is computed on a copy of the game — the human move and
+the engine replies it sets off (`service.engine_seats`), the engines searching in
+the search pool — then written to the store in one transaction that checks nobody
+moved first (optimistic concurrency: if somebody did, the move is tried again on
+the new state). Only then does it become the game everyone sees (`service.views`),
+so bad input never changes stored state. One move of a game is computed at a time,
+across replicas (`service.leases.GameLocks`), so an engine reply is computed once;
+reads, hints and trackers never wait for it.
 
 The handlers are coroutines: searches are awaited in the search pool, and the
 store and replays run in worker threads, so the event loop (and `/healthz`)
 always answers at once.
 
 Secrets: each human seat has a bearer token (`secrets.token_urlsafe`); only its
-SHA-256 is stored, and tokens are compared in constant time. A seat's view
-shows its own hand and what it has seen (`Position.from_game`, with `known`);
-engine seats' hands are never shown to anyone.
+SHA-256 is stored, and tokens are compared in constant time.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import hmac
 import secrets
 import threading
@@ -30,187 +29,36 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 
 from service.capacity import SearchPool
 from service.engine import Searcher
+from service.engine_seats import EngineSeats
 from service.errors import ApiError, ServiceCode
+from service.leases import GameLocks, places
+from service.live import LiveGame
 from service.metrics import Metrics
-from service.quota import Quota
 from service.settings import Settings
+from service.setup import HUMAN, GameSetup, hash_secret, seat_of_request
 from service.store import GameRecord, GameStore, StaleGameError, TooManyGamesError
-from solver.game.cards import Card, parse_cards
+from service.views import checked_view
+from solver.game.cards import parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
-from solver.game.match import Match
 from solver.game.moves import Move
-from solver.game.phases import Phase, seen_by
-from solver.game.position import Position, to_move_seen_by
+from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
-from solver.players import ENGINES, make_player, searches
-from solver.search import Hint, Limits, StopFlag, Tracker
-from solver.search.beliefs import History, HistoryReader, decision_snapshot
-from solver.search.calibration import ScoreMap, calibrated_hint, calibrated_review, score_map
+from solver.search import Hint, StopFlag, Tracker
+from solver.search.beliefs import History
+from solver.search.calibration import ScoreMap, calibrated_hint, calibrated_review
 from solver.search.review import Review
 
 __all__ = ["GameManager", "LiveGame"]
 
-HUMAN = "human"
-_SETUP_FORMAT = 1
 _WRITE_ATTEMPTS = 3
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass
-class LiveGame:
-    """A stored game rebuilt in memory: its match (a single game is a match of one, shown
-    without the match block), its history of `(game number, seat, move)` and, beside each move,
-    what each seat saw of the table after it (`after[ply][seat]`: see `public_states`)."""
-
-    id: str
-    setup: dict[str, Any]
-    match: Match
-    history: list[tuple[int, int, Move]] = field(default_factory=list)
-    after: list[tuple[dict[str, Any], ...]] = field(default_factory=list)
-    # What a seat has seen the others do in the game being played, kept up to date move by move
-    # once asked for (`history_of`), and each seat's card tracker of this very state: a game
-    # shared from the cache never changes, so neither is ever out of date.
-    readers: dict[int, HistoryReader] = field(default_factory=dict, compare=False, repr=False)
-    trackers: dict[int, Tracker] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def game(self) -> Game:
-        """The game being played (the last one, once the match is over)."""
-        return self.match.game
-
-    @property
-    def is_match(self) -> bool:
-        return "match" in self.setup
-
-    @property
-    def seats(self) -> list[str | dict[str, Any]]:
-        seats: list[str | dict[str, Any]] = self.setup["seats"]
-        return seats
-
-    @property
-    def plies(self) -> int:
-        return len(self.history)
-
-    @property
-    def over(self) -> bool:
-        return self.match.over
-
-    def seen_plies(self, seat: int) -> int:
-        """How many moves `seat`'s history shows: every move but another seat's secret keep."""
-        return sum(1 for _number, mover, move in self.history if seen_by(move, mover, seat))
-
-    @property
-    def status(self) -> str:
-        return "over" if self.over else "playing"
-
-    def is_human(self, seat: int) -> bool:
-        return self.seats[seat] == HUMAN
-
-    def score_map(self, seat: int) -> ScoreMap | None:
-        """The map from `seat`'s searched scores to its win chances against the other seats, when
-        they are all one engine that has one (solver/search/calibration.py)."""
-        engines: list[str] = []
-        for other, spec in enumerate(self.seats):
-            if other == seat:
-                continue
-            if not isinstance(spec, dict):  # a human: nobody knows how it plays
-                return None
-            engines.append(str(spec["engine"]))
-        return score_map(self.game.rules, len(self.seats), engines)
-
-    def position(self, seat: int) -> Position:
-        """What `seat` sees now (with the match block in a match)."""
-        return Position.from_game(self.game, seat, match=self.match.info() if self.is_match else None)
-
-    def history_of(self, seat: int) -> History:
-        """What `seat` has seen the others do in the game being played (for weighted beliefs):
-        the first time, the game replayed from its deal with every move shown to the seat's history
-        reader; then the reader is kept and told each new move (`play`)."""
-        reader = self.readers.get(seat)
-        if reader is None:
-            game = self.match.dealt.clone()
-            reader = HistoryReader(seat, game.trump)
-            for number, mover, move in self.history:
-                if number != self.match.number:
-                    continue
-                before = game.clone()
-                game.play(move, mover)
-                reader.observe(mover, move, before, game)
-            self.readers[seat] = reader
-        return reader.history()
-
-    @property
-    def game_plies(self) -> int:
-        """Moves played in the game being played (in a match, since its deal)."""
-        return sum(1 for number, _mover, _move in self.history if number == self.match.number)
-    def record(self, seat: int) -> Record:
-        """What `seat` saw of the game (docs/api.md §2.3): its dealt hand, every public move and its
-        own draws, from the stored deal and moves. Only a single game has one for now."""
-        if self.is_match:
-            raise TanError("the games of a match cannot be reviewed yet, only a single game",
-                           ErrorCode.INVALID_INPUT)
-        match = self.new_match(self.setup)
-        first = match.game.clone()
-        history: list[tuple[int, Move]] = []
-        draws: list[tuple[int, list[Card]]] = []
-        for ply, (_number, mover, move) in enumerate(self.history):
-            match.play(move, mover)
-            history.append((mover, move))
-            if match.game.drawn[seat]:
-                draws.append((ply, list(match.game.drawn[seat])))
-        return Record.of_game(first, seat, parse_cards(self.setup["deck"]), history, draws)
-
-    def copy(self) -> LiveGame:
-        readers = {seat: reader.copy() for seat, reader in list(self.readers.items())}  # one atomic read
-        return LiveGame(self.id, self.setup, self.match.clone(), list(self.history), list(self.after),
-                        readers)
-
-    def play(self, move: Move, seat: int) -> None:
-        number, game = self.match.number, self.game
-        before = game.clone() if self.readers else None
-        self.match.play(move, seat)
-        self.history.append((number, seat, move))
-        self.after.append(public_states(self.game))
-        self.trackers.clear()
-        if before is None:
-            return
-        if self.game is not game:  # the next game of a match: its history starts afresh
-            self.readers.clear()
-            return
-        snapshot = decision_snapshot(before) if before.phase is Phase.PLAY else None
-        for reader in self.readers.values():
-            reader.observe(seat, move, before, game, snapshot)
-
-    @staticmethod
-    def new_match(setup: dict[str, Any]) -> Match:
-        """The match a stored set-up deals (its first game from the stored deck)."""
-        rules = Rules.from_json(setup["rules"])
-        games = setup["match"]["games"] if "match" in setup else 1
-        return Match(rules, setup["players"], games, int(setup["seed"]), deck=setup["deck"],
-                     first_attacker=setup["first_attacker"])
-
-    @classmethod
-    def rebuild(cls, record: GameRecord) -> LiveGame:
-        """Deal the stored deck and replay the stored moves (the reference rules check each one)."""
-        setup = record.setup
-        if setup.get("format") != _SETUP_FORMAT:
-            raise RuntimeError(f"game {record.id}: unknown set-up format {setup.get('format')!r}")
-        live = cls(record.id, setup, cls.new_match(setup))
-        for seat, text in record.moves:
-            live.play(Move.parse(text), seat)
-        return live
 
 
 class GameManager:
@@ -223,15 +71,21 @@ class GameManager:
         self.pool = pool
         self.metrics = metrics
         self.settings = settings
+        self.engines = EngineSeats(searcher, pool, settings, metrics)
         self.cache_size = settings.game_cache
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()  # guards the dictionaries only, never a game or a search
         self._flights: weakref.WeakValueDictionary[str, _Flight] = weakref.WeakValueDictionary()
-        self._working = Quota(  # requests at work, by game
+        self._working = places(  # requests at work, by game (in the database on PostgreSQL)
+            store,
+            "game",
             settings.max_requests_per_game,
             settings.retry_after_s,
+            settings.lease_s,
             lambda game_id, cap: f"{cap} requests for game {game_id} are already at work",
         )
+        # One move of a game at a time, across replicas: an engine reply is computed once.
+        self._moving = GameLocks(store, settings.engine_budget_ms / 1000.0 + settings.queue_wait_s + 5.0)
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -269,7 +123,7 @@ class GameManager:
         record = self.store.load(game_id)
         if record is None:
             raise ApiError(ServiceCode.NOT_FOUND, f"no game with id {game_id!r}")
-        self.authorize(record.setup, seat, token)
+        self.authorize(GameSetup.from_json(record.setup, f"game {game_id}"), seat, token)
         return record
 
     def _rebuilt(self, record: GameRecord) -> LiveGame:
@@ -288,7 +142,7 @@ class GameManager:
             self._remember(live)
             return live
 
-    def _admitted(self, game_id: str) -> contextlib.AbstractContextManager[None]:
+    def _admitted(self, game_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """One of at most `max_requests_per_game` requests at work on this game (429 beyond, with
         Retry-After): one game's requests cannot pile up in the worker threads or the search
         queue while others wait."""
@@ -301,7 +155,7 @@ class GameManager:
         then the cap, and only then is the game replayed if it must be."""
         self.require_token(seat, token)
         found = await anyio.to_thread.run_sync(self._authorized, game_id, seat, token)
-        with self._admitted(game_id):
+        async with self._admitted(game_id):
             if isinstance(found, LiveGame):
                 yield found
             else:
@@ -315,6 +169,7 @@ class GameManager:
 
         def expire() -> tuple[int, dict[str, int]]:
             gone = self.store.expire(now - s.finished_ttl_s, now - s.abandoned_ttl_s)
+            self.store.expire_leases()  # those a replica that died could not give back
             return gone, self.store.counts()
 
         gone, counts = await anyio.to_thread.run_sync(expire)
@@ -329,27 +184,6 @@ class GameManager:
     # -- seats and tokens -----------------------------------------------------------------------
 
     @staticmethod
-    def _seat_spec(spec: Any) -> str | dict[str, Any]:
-        """A seat spec of the request, checked: `"human"` or `{"engine": name, "limits": ...}`."""
-        if isinstance(spec, str):
-            if spec == HUMAN:
-                return HUMAN
-            engine, limits = spec, None
-        else:
-            engine, limits = spec.engine, spec.limits.to_json() if spec.limits is not None else None
-        if engine not in ENGINES:
-            raise TanError(
-                f"seats: unknown seat kind {engine!r} (expected human or one of {', '.join(ENGINES)})",
-                ErrorCode.UNKNOWN_ENGINE,
-            )
-        if searches(engine):
-            if limits is not None:
-                Limits.from_json(limits)  # refuse bad limits now, not at the engine's first move
-            return {"engine": engine, "limits": limits}
-        make_player({"engine": engine, "limits": limits} if limits is not None else engine)
-        return {"engine": engine, "limits": None}
-
-    @staticmethod
     def require_token(seat: int, token: str | None) -> None:
         """401 without a token, before the game is even looked up: a caller without one cannot
         tell a game that exists from one that does not (both answer 401)."""
@@ -360,118 +194,30 @@ class GameManager:
                 {"WWW-Authenticate": "Bearer"},
             )
 
-    def authorize(self, setup: dict[str, Any], seat: int, token: str | None) -> None:
+    def authorize(self, setup: GameSetup, seat: int, token: str | None) -> None:
         """Raise unless `token` is `seat`'s in the game of this stored set-up: 422 for no such
         seat, 403 for an engine seat or a wrong token, 401 for no token."""
-        players = int(setup["players"])
+        players = setup.players
         if isinstance(seat, bool) or seat not in range(players):
             raise TanError(f"seat: no seat {seat!r} in this {players}-seat game", ErrorCode.INVALID_SEAT)
-        spec = setup["seats"][seat]
-        if spec != HUMAN:
-            engine = spec["engine"] if isinstance(spec, dict) else spec
+        spec = setup.seats[seat]
+        if not isinstance(spec, str):
             raise ApiError(
                 ServiceCode.ENGINE_SEAT,
-                f"seat {seat} is played by the {engine} engine: nobody may act or look for it",
+                f"seat {seat} is played by the {spec.engine} engine: nobody may act or look for it",
             )
-        expected = setup["token_hashes"][seat]
+        expected = setup.token_hashes[seat]
         self.require_token(seat, token)
-        assert token is not None
-        if not hmac.compare_digest(_hash(token), expected):
+        assert token is not None and expected is not None
+        if not hmac.compare_digest(hash_secret(token), expected):
             raise ApiError(ServiceCode.FORBIDDEN, f"wrong token for seat {seat}")
 
-    # -- views ----------------------------------------------------------------------------------
-
-    @staticmethod
-    def view(live: LiveGame, seat: int) -> dict[str, Any]:
-        """The game as `seat` sees it (docs/api.md §3, `GET /v1/games/{id}`)."""
-        game = live.game
-        seats: list[dict[str, Any]] = []
-        for spec in live.seats:
-            if spec == HUMAN:
-                seats.append({"kind": "human"})
-            else:
-                assert isinstance(spec, dict)
-                seats.append({"kind": "engine", "engine": spec["engine"], "limits": spec.get("limits")})
-        position = live.position(seat)
-        legal = position.legal_moves() if position.to_move == seat else []
-        view = {
-            "id": live.id,
-            "status": live.status,
-            "seat": seat,
-            "position": position.to_json(),
-            "legal_moves": [move.to_json() for move in legal],
-            "scores": None if game.scores is None else list(game.scores),
-            "loser": game.loser,
-            "history": [
-                {**({"game": number} if live.is_match else {}), "seat": mover, "move": move.to_json(),
-                 "notation": move.notation, "after": after[seat]}
-                for (number, mover, move), after in zip(live.history, live.after, strict=True)
-                if seen_by(move, mover, seat)
-            ],
-            "seats": seats,
-        }
-        if live.is_match:
-            view["match"] = _match_view(live.match, seat)
-        if live.over and live.setup.get("shuffled", True):
-            view["seed"] = int(live.setup["seed"])  # only now: it deals every hand (and the match's next)
-        return view
-
-    def _checked_view(self, live: LiveGame, seat: int) -> dict[str, Any]:
-        """`seat`'s view, once every seat's view of the game has been built: a game whose views
-        cannot be built is a bug (500, logged), never bad input, and is not stored."""
-        try:
-            for other in range(live.game.players):
-                live.position(other)
-            return self.view(live, seat)
-        except TanError as error:
-            message = f"game {live.id}: no view of the game after ply {live.plies}: {error}"
-            raise RuntimeError(message) from error
+    # -- reading ------------------------------------------------------------------------------
 
     async def read(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """`GET /v1/games/{id}?seat=k`."""
         async with self._working_on(game_id, seat, token) as live:
-            return await anyio.to_thread.run_sync(self._checked_view, live, seat)
-
-    # -- engines --------------------------------------------------------------------------------
-
-    @staticmethod
-    def _engine_to_move(live: LiveGame) -> bool:
-        game = live.game
-        return not live.over and game.to_move is not None and not live.is_human(game.to_move)
-
-    def _engines_play(self, live: LiveGame, stop: StopFlag | None = None) -> int:
-        """Engine seats move on `live` until a human must act or the match ends; returns how many
-        moves they played.
-
-        Each search gets at most what is left of the request's engine budget, and past it the
-        engines play greedy moves, so this ends within about the budget.
-        """
-        played = 0
-        deadline = self.searcher.engine_deadline()
-        seed = _engine_seed(live.setup)
-        while self._engine_to_move(live) and live.game_plies < self.settings.max_game_moves:
-            seat = live.game.to_move
-            assert seat is not None
-            spec = live.seats[seat]
-            assert isinstance(spec, dict)
-            left_ms = (deadline - time.monotonic()) * 1000.0
-            hurry = left_ms < 1.0 or (stop is not None and stop.is_set())
-            history = live.history_of(seat) if searches(spec["engine"]) and not hurry else None
-            move = self.searcher.engine_move(
-                spec, live.position(seat), self.searcher.engine_seed(seed, live.plies), hurry=hurry,
-                history=history, time_left_ms=left_ms, stop=stop,
-            )
-            live.play(move, seat)
-            played += 1
-        return played
-
-    async def _advance(self, live: LiveGame, address: str | None = None) -> int:
-        """Let the engines reply on `live`, in a search slot (the queue's, then 503, when none is
-        free) whatever the engines: every engine move counts against the slots, and against the
-        share of the client at `address` whose move or new game they answer."""
-        if not self._engine_to_move(live):
-            return 0
-        return await self.pool.run(lambda stop: self._engines_play(live, stop), client=address)
+            return await anyio.to_thread.run_sync(checked_view, live, seat)
 
     # -- creating and playing -------------------------------------------------------------------
 
@@ -484,12 +230,12 @@ class GameManager:
 
         The client at `address` may have `max_playing_per_client` games being played: checked
         before the engines play, and again as the game is stored (429 beyond)."""
-        client = None if address is None else _hash(f"client:{address}")
+        client = None if address is None else hash_secret(f"client:{address}")
         cap = self.settings.max_playing_per_client
         if client is not None and await anyio.to_thread.run_sync(self.store.playing, client) >= cap:
             raise _too_many(cap)
         rules = Rules.from_json(request.rules)
-        seats = [self._seat_spec(spec) for spec in request.seats]
+        seats = [seat_of_request(spec) for spec in request.seats]
         if HUMAN not in seats:
             raise TanError(
                 "seats: a stored game needs a human seat (engines against each other: `tan arena`)",
@@ -507,35 +253,34 @@ class GameManager:
         first = Game.deal(rules, players, deck=deck, first_attacker=request.first_attacker)  # checks the deck
         tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in seats]
         game_id = secrets.token_urlsafe(12)
-        setup: dict[str, Any] = {
-            "format": _SETUP_FORMAT,
-            "rules": rules.to_json(),
-            "players": players,
-            "deck": [str(card) for card in parse_cards(deck)],
-            "first_attacker": first.leader,
-            "seats": seats,
-            "seed": seed,
+        setup = GameSetup(
+            rules=rules.to_json(),
+            players=players,
+            deck=[str(card) for card in parse_cards(deck)],
+            first_attacker=first.leader,
+            seats=seats,
+            seed=seed,
             # The engines' (and the tracker's) randomness, apart from the deal's: a deal replayed
             # from its seed does not replay the engines' choices.
-            "engine_seed": secrets.randbits(63),
-            "shuffled": request.deck is None,  # the deck came from the seed
-            "token_hashes": [None if token is None else _hash(token) for token in tokens],
-        }
-        if request.match is not None:
-            setup["match"] = {"games": request.match.games}
+            engine_seed=secrets.randbits(63),
+            shuffled=request.deck is None,
+            token_hashes=[None if token is None else hash_secret(token) for token in tokens],
+            match_games=request.match.games if request.match is not None else None,
+        )
         live = LiveGame(game_id, setup, LiveGame.new_match(setup))
-        played = await self._advance(live, address)
+        played = await self.engines.advance(live, address)
         viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
-        answer = await anyio.to_thread.run_sync(self._checked_view, live, viewer)
+        answer = await anyio.to_thread.run_sync(checked_view, live, viewer)
         moves = [(mover, move.notation) for _number, mover, move in live.history]
         try:
-            await anyio.to_thread.run_sync(self.store.create, game_id, setup, moves, live.status, client, cap)
+            await anyio.to_thread.run_sync(
+                self.store.create, game_id, setup.to_json(), moves, live.status, client, cap
+            )
         except TooManyGamesError:
             raise _too_many(cap) from None
         self._remember(live)
         self.metrics.games_created.inc()
         self.metrics.moves_played.labels("engine").inc(played)
-        viewer = next((seat for seat, spec in enumerate(seats) if spec == HUMAN), 0)
         return game_id, tokens, answer
 
     async def play(
@@ -554,7 +299,7 @@ class GameManager:
         unless `expected_ply` (the length of the seat's history when it chose) says which
         state the move was meant for: a game that has moved on is then refused (409).
         """
-        async with self._working_on(game_id, seat, token):
+        async with self._working_on(game_id, seat, token), self._moving.holding(game_id):
             return await self._play(game_id, seat, move_input, token, expected_ply, address)
 
     async def _play(
@@ -587,8 +332,8 @@ class GameManager:
                 )
             live = stored.copy()
             live.play(move, seat)
-            played = 1 + await self._advance(live, address)
-            answer = await anyio.to_thread.run_sync(self._checked_view, live, seat)
+            played = 1 + await self.engines.advance(live, address)
+            answer = await anyio.to_thread.run_sync(checked_view, live, seat)
             moves = [(mover, made.notation) for _number, mover, made in live.history[stored.plies:]]
             try:
                 await anyio.to_thread.run_sync(self.store.append, game_id, stored.plies, moves, live.status)
@@ -634,13 +379,28 @@ class GameManager:
 
             def track(stop: StopFlag) -> Tracker:
                 history = live.history_of(seat) if self.searcher.settings.beliefs else None
-                seed = self.searcher.tracker_seed(_engine_seed(live.setup), live.plies)
+                seed = self.searcher.tracker_seed(live.setup.engine_seed, live.plies)
                 tracker = self.searcher.track(live.position(seat), history, seed, stop)
                 if not stop.is_set():  # a stopped one weighed fewer worlds: not the answer to keep
                     live.trackers[seat] = tracker
                 return tracker
 
             return await self.pool.run(track, request)
+
+    async def record_of(
+        self, game_id: str, seat: int, token: str | None, request: Any = None
+    ) -> tuple[Record, ScoreMap | None]:
+        """What `seat` saw of a finished game, as a record to review (`POST /v1/games/{id}/analysis`),
+        made in a search slot, and the map its review's scores are calibrated with, as the game's
+        hints are (solver/search/calibration.py); 409 `game_not_over` while it is being played."""
+        async with self._working_on(game_id, seat, token) as live:
+            if not live.over:
+                raise ApiError(
+                    ServiceCode.GAME_NOT_OVER,
+                    f"game {game_id} is still being played: its review comes once it is over",
+                )
+            record = await self.pool.run(lambda _stop: live.record(seat), request)
+            return record, live.score_map(seat)
 
     async def analysis(
         self,
@@ -679,77 +439,3 @@ def _too_many(cap: int) -> ApiError:
         f"this client already has {cap} games being played: finish one (or leave it; an abandoned game "
         "is deleted after a while) before dealing another",
     )
-
-
-def _engine_seed(setup: dict[str, Any]) -> int:
-    """The seed of a game's engines and card tracker (a game stored before it had its own: the deal's)."""
-    return int(setup.get("engine_seed", setup["seed"]))
-
-
-def public_states(game: Game) -> tuple[dict[str, Any], ...]:
-    """What each seat sees of `game` in public (docs/api.md §3, a history entry's `after`), by seat:
-    the table, each hand's size, the stock and discard sizes, the bout's attacker and defender,
-    who is to move and whether the defender takes — so a page can show a reply of several moves
-    one move at a time. After the last move of a match's game it is the next game's deal.
-
-    Who is to move goes through the position's own mask (`to_move_seen_by`): while a seat decides
-    in secret whether to redeal or to swap, the others see nobody to move (docs/rules.md §1.7),
-    here as in their position. Seats that see the same share one dict."""
-    shared: dict[str, Any] = {
-        "table": [{"attack": str(pair.attack), "defense": None if pair.defense is None else str(pair.defense)}
-                  for pair in game.table],
-        "hand_counts": [len(hand) for hand in game.hands],
-        "stock": len(game.stock),
-        "discard": len(game.discard),
-        "attacker": game.attacker,
-        "defender": game.defender,
-        "to_move": game.to_move,
-        "taking": game.taking,
-    }
-    masked: dict[str, Any] | None = None
-    states: list[dict[str, Any]] = []
-    for seat in range(game.players):
-        if to_move_seen_by(game, seat) == game.to_move:
-            states.append(shared)
-            continue
-        if masked is None:
-            masked = {**shared, "to_move": None}
-        states.append(masked)
-    return tuple(states)
-
-
-def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str, Any] | None:
-    """Who gave a tribute to whom; the card only to the two of them (docs/rules.md §1.7)."""
-    if tributed is None:
-        return None
-    giver, receiver, card = tributed
-    view: dict[str, Any] = {"giver": giver, "receiver": receiver}
-    if seat in (giver, receiver):
-        view["card"] = str(card)
-    return view
-
-
-def _match_view(match: Match, seat: int) -> dict[str, Any]:
-    """The match block of a game answer (docs/api.md §3): standings, dealer, the last game."""
-    previous = match.previous
-    last: dict[str, Any] | None = None
-    if previous is not None:
-        last = {**previous.to_json(), "tribute": _tribute_view(previous.tribute, seat)}
-    playing = match.number == len(match.results) + 1
-    standings = match.standings()
-    best = max(standing.score for standing in standings)
-    return {
-        "game": match.number,
-        "games": match.games,
-        "standings": [standing.to_json() for standing in standings],
-        # Who won the match once it is over: the seats with the highest total score (docs/rules.md §1.9).
-        "winners": (
-            [seat for seat, standing in enumerate(standings) if standing.score == best]
-            if match.over else None
-        ),
-        "dealer": match.dealer,
-        "trump_suits": [result.trump.letter for result in match.results],
-        "previous": last,
-        "tribute": _tribute_view(match.game.tributed, seat) if playing else None,
-        "sitting_out": match.info().sitting_out,
-    }

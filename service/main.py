@@ -30,7 +30,7 @@ from service.deps import Services, json_body, services_of, takes_body
 from service.errors import error_responses, install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
 from service.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
-from service.routers import games, positions, reviews, rules
+from service.routers import games, jobs, positions, reviews, rules
 from service.routers import service as service_router
 from service.settings import Settings, get_settings
 from service.version import VERSION
@@ -56,12 +56,16 @@ player can see (a *position*, docs/api.md §2.2), and plays stored games against
   cannot be used.
 """
 
-ROUTERS = (service_router.router, rules.router, positions.router, games.router, reviews.router)
+ROUTERS = (
+    service_router.router, rules.router, positions.router, games.router, reviews.router, jobs.router
+)
 """The API's routers, included as they are (their routes carry their full paths)."""
 
 TAGS = [
     {"name": "positions", "description": "legal moves, hints and evaluations of a position"},
     {"name": "games", "description": "games stored on the server, against engines or people"},
+    {"name": "reviews", "description": "post-game reviews, queued as jobs"},
+    {"name": "jobs", "description": "a queued review's progress and answer"},
     {"name": "rules", "description": "presets and options"},
     {"name": "service", "description": "health and metrics"},
 ]
@@ -75,13 +79,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = services_of(app)  # open the store and the pool before the first request
-        sweeping = asyncio.create_task(_sweep(services))
+        services.jobs.wake = asyncio.Event()  # of this loop
+        workers = services.workers(settings.job_workers)
+        tasks = [asyncio.create_task(_sweep(services))] + [asyncio.create_task(w.run()) for w in workers]
         try:
             yield
         finally:
-            sweeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeping
+            for worker in workers:
+                worker.stopping.set()
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             started = getattr(app.state, "services", None)
             if started is not None:
                 del app.state.services  # a later start opens them anew
@@ -143,6 +153,7 @@ async def _sweep(services: Services) -> None:
     while True:
         try:
             await services.games.sweep()
+            await services.jobs.sweep()
         except Exception:
             log.exception("the sweep of expired games failed")
         await asyncio.sleep(services.settings.sweep_interval_s)

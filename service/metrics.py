@@ -7,10 +7,13 @@ by the raw path, so the label set stays small.
 
 from __future__ import annotations
 
+import math
 import time
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.store import GameStore, StorageUnavailableError
 
 __all__ = ["Metrics", "MetricsMiddleware"]
 
@@ -76,13 +79,52 @@ class Metrics:
             registry=self.registry,
         )
         self.database_bytes = Gauge(
-            "tan_database_bytes", "size of the game store on disk (the file and its write-ahead log)",
+            "tan_database_bytes",
+            "size of the game store: the SQLite file and its write-ahead log, or the PostgreSQL tables",
+            registry=self.registry,
+        )
+        self.database_connections = Gauge(
+            "tan_database_connections",
+            "connections of the PostgreSQL store's pool, by state (size: open, idle, waiting: requests "
+            "waiting for one); 0 on SQLite",
+            ["state"],
+            registry=self.registry,
+        )
+        self.jobs_submitted = Counter(
+            "tan_jobs_submitted", "review jobs queued, by kind (analyze, review)", ["kind"],
+            registry=self.registry,
+        )
+        self.jobs_finished = Counter(
+            "tan_jobs_finished", "review jobs this process's workers finished, by status (done, failed)",
+            ["status"], registry=self.registry,
+        )
+        self.jobs_stored = Gauge(
+            "tan_jobs_stored",
+            "review jobs in the store at the last sweep, by status (queued, running, done, failed): queued "
+            "is the backlog that sizes the workers",
+            ["status"],
             registry=self.registry,
         )
         self.moves_played = Counter(
             "tan_moves_played", "moves played in stored games, by who played (human, engine)", ["by"],
             registry=self.registry,
         )
+
+    def watch_store(self, store: GameStore) -> None:
+        """Read the store's size and its pool's connections at each scrape; a store that cannot be
+        read then shows NaN bytes (`/readyz` says why)."""
+
+        def size() -> float:
+            try:
+                return float(store.size())
+            except StorageUnavailableError:
+                return math.nan
+
+        self.database_bytes.set_function(size)
+        for state in ("size", "idle", "waiting"):
+            self.database_connections.labels(state).set_function(
+                lambda state=state: float(store.pool_stats().get(state, 0))  # type: ignore[misc]
+            )
 
     def record_search(self, kind: str, iterations: int, time_ms: float) -> None:
         self.searches.labels(kind).inc()

@@ -36,7 +36,7 @@ class ServiceProcess:
     disk read-only, say; it must `exec` the server, so that the signal reaches it.
     """
 
-    def __init__(self, database: Path, *, wrapper: Sequence[str] = (), **settings: object) -> None:
+    def __init__(self, database: Path | str, *, wrapper: Sequence[str] = (), **settings: object) -> None:
         self.wrapper = list(wrapper)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

@@ -33,6 +33,7 @@ __all__ = [
     "HealthResponse",
     "HintRequest",
     "HintResponse",
+    "JobResponse",
     "LimitsIn",
     "MoveInput",
     "MovesRequest",
@@ -330,9 +331,9 @@ EXAMPLE_RECORD: dict[str, Any] = {
 
 
 class AnalyzeRequest(_Strict):
-    """A game record to review, and how hard to search each of its seat's decisions (`limits` are
-    per decision, capped by the server; each decision's time also within its share of
-    `TAN_ANALYSIS_BUDGET_MS`)."""
+    """A game record to review, and how hard to search each of its seat's decisions: `limits` are
+    per decision, capped by the server; a review job searches each decision its `iterations` (or
+    the server's default) whatever the clock, so its answer is reproducible."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -349,10 +350,16 @@ class AnalyzeRequest(_Strict):
 
 
 class EngineSeatIn(_Strict):
-    """An engine seat with its own search limits (capped by the server)."""
+    """An engine seat with its own search limits (capped by the server) and options."""
 
     engine: str = Field(json_schema_extra=_engine_schema, examples=["ismcts"])
     limits: LimitsIn | None = Field(None, description="per-move limits of an engine that searches")
+    options: dict[str, Any] | None = Field(
+        None,
+        description="the engine's options (`GET /v1/rules`, `engine_details[].options`; a search engine's "
+        "are the solver's), all but `threads`, the server's",
+        examples=[{"exploration": 0.7}],
+    )
 
 
 SeatSpec = Annotated[
@@ -645,6 +652,24 @@ class AnalysisResponse(BaseModel):
     stats: ReviewStatsOut
 
 
+class JobProgressOut(BaseModel):
+    done: int = Field(description="decisions reviewed so far")
+    total: int = Field(description="decisions the review has (the record seat's play-phase moves)")
+
+
+class JobResponse(BaseModel):
+    """A review job (docs/api.md §3, "Jobs"): queued, running, done (with its review) or failed."""
+
+    id: str = Field(description="the job's id: whoever has it may read the job")
+    kind: str = Field(
+        description="`analyze` (a record sent to POST /v1/analyze) or `review` (a stored game's)"
+    )
+    status: str = Field(description="`queued`, `running`, `done` or `failed`")
+    progress: JobProgressOut
+    result: AnalysisResponse | None = Field(description="the review, once done; null before")
+    error: str | None = Field(description="why the job failed; null unless failed")
+
+
 class PublicStateOut(BaseModel):
     """What everyone saw once a move was played (docs/api.md §3, a history entry's `after`)."""
 
@@ -667,11 +692,12 @@ class HistoryEntry(BaseModel):
 
 
 class SeatOut(BaseModel):
-    """A seat as everyone sees it: human, or an engine with its limits."""
+    """A seat as everyone sees it: human, or an engine with its limits and options."""
 
     kind: Literal["human", "engine"]
     engine: str | None = None
     limits: dict[str, Any] | None = None
+    options: dict[str, Any] | None = None
 
 
 class GameResponse(BaseModel):

@@ -35,10 +35,25 @@ class Settings(BaseSettings):
 
     host: str = Field(default="127.0.0.1", description="address `tan serve` listens on")
     port: int = Field(default=8000, ge=0, le=65535, description="port `tan serve` listens on")
-    database: Path = Field(
+    database: Path | str = Field(
         default_factory=lambda: default_database(),
-        description="SQLite file where games are stored (created if missing, readable by its owner only); "
-        "default $XDG_DATA_HOME/tan/games.db, that is ~/.local/share/tan/games.db",
+        description="where games are stored: a SQLite file (created if missing, readable by its owner only; "
+        "default $XDG_DATA_HOME/tan/games.db, that is ~/.local/share/tan/games.db), or a PostgreSQL URL "
+        "(postgresql://user:password@host:5432/name) that several replicas and workers share",
+    )
+    database_connections: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="most connections this process opens to a PostgreSQL database for its requests, and as "
+        "many again for the moves being computed (one each, holding the game's lock); SQLite: unused",
+    )
+    database_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=300,
+        description="longest a request waits for the store (a free connection, a reachable server, SQLite's "
+        "lock) before it is answered 503 storage_unavailable",
     )
     default_iterations: int = Field(
         default=10_000, ge=1, description="search iterations when a request names no limits (within the cap)"
@@ -174,6 +189,50 @@ class Settings(BaseSettings):
         description="games one client (one address) may have being played at once; beyond, creating "
         "one answers 429",
     )
+
+    lease_s: float = Field(
+        default=120,
+        gt=0,
+        description="on PostgreSQL the per-game and per-client places are leases in the database, shared by "
+        "every replica; one a replica could not give back (it died) is free again after this many seconds. "
+        "Keep it above the longest request (the engine and analysis budgets, the queue wait)",
+    )
+    job_workers: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description="review jobs `tan serve` works on in its own process at once, in its search slots "
+        "(0: none; `tan worker` runs workers elsewhere)",
+    )
+    job_lease_s: float = Field(
+        default=60,
+        gt=0,
+        description="a worker holds its job this long after each decision it stores; a worker that stops "
+        "(it died) loses the job to the next one once its lease has run out. Keep it above what one decision "
+        "takes",
+    )
+    job_poll_s: float = Field(
+        default=1.0, gt=0, description="how often an idle worker looks for a job in the database, in seconds"
+    )
+    job_attempts: int = Field(
+        default=3, ge=1, description="workers that may take a job in turn before it fails (each one died)"
+    )
+    max_jobs_per_client: int = Field(
+        default=4,
+        ge=1,
+        description="review jobs one client (one address) may have queued or running at once; beyond, 429",
+    )
+    job_ttl_s: float = Field(
+        default=86_400, gt=0, description="a finished job (and its review) is deleted this many seconds after"
+    )
+
+    @field_validator("database", mode="after")
+    @classmethod
+    def _database_path(cls, value: Path | str) -> Path | str:
+        """A PostgreSQL URL stays text; anything else is a path."""
+        if isinstance(value, str) and not value.startswith(("postgresql://", "postgres://")):
+            return Path(value)
+        return value
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -1,4 +1,9 @@
-"""Games in SQLite (WAL mode): the set-up of each game and its move list.
+"""Games in SQLite (WAL mode, the default) or PostgreSQL: the set-up of each game and its move list.
+
+`TAN_DATABASE` picks the store (`service.deps.open_store`): a `postgresql://…` URL opens a
+`PostgresStore` (psycopg 3 with its connection pool), anything else is the path
+of a `SqliteStore`. Both run the same schema, the same migrations and the same
+SQL (written with `?` placeholders; the PostgreSQL store turns them into `%s`).
 
 A game is stored as what is needed to rebuild it exactly: its set-up (rules
 with every option, seats, the ordered deck, the first attacker, the seed of
@@ -6,14 +11,17 @@ its engines, the hashes of its seat tokens) and the moves played, one row per
 ply. Loading deals the same deck and replays the moves through the reference
 rules, so no pickled state is ever read back.
 
-Writes are optimistic: `append` runs in a `BEGIN IMMEDIATE` transaction and
-applies only if the game's stored ply count is still the one the caller read,
-so two racing writers can never both add a move at the same ply.
+Writes are optimistic: `append` moves the game's ply count from the one the
+caller read to the new one in one `UPDATE … WHERE plies = ?` and adds the moves
+under the unique (game, ply) key, in one transaction; if another writer got
+there first nothing is stored (`StaleGameError`). On PostgreSQL the second
+writer's `UPDATE` waits for the first to commit, then finds the count moved on.
 
 Storage stays bounded: `expire` deletes finished games and games nobody has
 moved in for a while (the service sweeps periodically), and `create` refuses a
-client more games still being played than its cap. A client is kept only as a
-hash of its address.
+client more games still being played than its cap (on PostgreSQL a lock per
+client makes the count and the insert one step across replicas). A client is
+kept only as a hash of its address.
 """
 
 from __future__ import annotations
@@ -26,44 +34,537 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-__all__ = ["GameRecord", "GameStore", "StaleGameError", "StorageUnavailableError", "TooManyGamesError"]
+__all__ = [
+    "GameLockTimeoutError",
+    "GameRecord",
+    "GameStore",
+    "Job",
+    "LeaseLostError",
+    "PostgresStore",
+    "SqliteStore",
+    "StaleGameError",
+    "StorageUnavailableError",
+    "TooManyGamesError",
+    "TooManyJobsError",
+    "is_database_url",
+]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS games (
     id         TEXT PRIMARY KEY,
     setup      TEXT NOT NULL,
     plies      INTEGER NOT NULL DEFAULT 0,
     status     TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
     client     TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
+)""",
+    """CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id),
     ply     INTEGER NOT NULL,
     seat    INTEGER NOT NULL,
     move    TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS probe (
+)""",
+    """CREATE TABLE IF NOT EXISTS probe (
     id INTEGER PRIMARY KEY,
-    at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at);
-CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status);
-"""
-# Schema 1 had no client column: a store of it gains one (its games belong to no client).
-_MIGRATIONS = {1: "ALTER TABLE games ADD COLUMN client TEXT;"}
-_SCHEMA_VERSION = 2
+    at DOUBLE PRECISION NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS games_by_age ON games (status, updated_at)",
+    "CREATE INDEX IF NOT EXISTS games_by_client ON games (client, status)",
+    """CREATE TABLE IF NOT EXISTS jobs (
+    id          TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    request     TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    done        INTEGER NOT NULL DEFAULT 0,
+    total       INTEGER NOT NULL,
+    result      TEXT,
+    error       TEXT,
+    worker      TEXT,
+    lease_until DOUBLE PRECISION,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    created_at  DOUBLE PRECISION NOT NULL,
+    updated_at  DOUBLE PRECISION NOT NULL,
+    client      TEXT
+)""",
+    """CREATE TABLE IF NOT EXISTS job_steps (
+    job_id TEXT NOT NULL REFERENCES jobs(id),
+    step   INTEGER NOT NULL,
+    worker TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    PRIMARY KEY (job_id, step)
+)""",
+    """CREATE TABLE IF NOT EXISTS leases (
+    key    TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    until  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (key, holder)
+)""",
+    "CREATE INDEX IF NOT EXISTS leases_by_until ON leases (until)",
+    "CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at)",
+    "CREATE INDEX IF NOT EXISTS jobs_by_client ON jobs (client, status)",
+)
+"""The current schema, one statement each, the same on both stores."""
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # Schema 1 had no client column: a store of it gains one (its games belong to no client).
+    1: ("ALTER TABLE games ADD COLUMN client TEXT",),
+    # Schema 2 had no jobs and no leases: `SCHEMA` creates their tables.
+    2: (),
+}
+"""What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
+
+SCHEMA_VERSION = 3
 
 log = logging.getLogger("service")
-T = TypeVar("T")
+
+
+def is_database_url(database: Path | str) -> bool:
+    """Whether `database` names a PostgreSQL server (`postgresql://…` or `postgres://…`)."""
+    return isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
+
+
+class StorageUnavailableError(Exception):
+    """The store could not be read or written (an operational error: a full or read-only disk, a
+    file locked past the timeout, missing or unreadable, a database server that cannot be
+    reached); the service answers 503 `storage_unavailable`, and nothing was stored."""
+
+
+class TooManyGamesError(Exception):
+    """The client already has as many games being played as it may."""
+
+
+class StaleGameError(Exception):
+    """The game changed since it was read: another writer added a move first."""
+
+
+class GameLockTimeoutError(Exception):
+    """Another process held the game's move lock for longer than the wait allowed."""
+
+
+class TooManyJobsError(Exception):
+    """The client already has as many jobs queued or running as it may."""
+
+
+class LeaseLostError(Exception):
+    """The job's lease is no longer this worker's: it expired and another worker took the job (or
+    the job was deleted). The worker drops it; nothing it did after that is kept."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """A stored job: what to do (`kind`, `request`), how far it is (`done` of `total` steps), and
+    once it ends its `result` (JSON) or `error`. `attempts` counts the workers that claimed it."""
+
+    id: str
+    kind: str
+    request: dict[str, Any]
+    status: str
+    done: int
+    total: int
+    result: dict[str, Any] | None
+    error: str | None
+    attempts: int
+    worker: str | None
+
+
+JOB_STATUSES = ("queued", "running", "done", "failed")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: its set-up and its moves as `(seat, notation)`, in order."""
+
+    id: str
+    setup: dict[str, Any]
+    moves: tuple[tuple[int, str], ...]
+    status: str
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+
+class Db(ABC):
+    """One connection inside one transaction, with `?` placeholders whatever the database."""
+
+    @abstractmethod
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """Run one statement; the cursor (`fetchone`, `fetchall`, `rowcount`)."""
+
+    @abstractmethod
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row."""
+
+
+class GameStore(ABC):
+    """The games, whichever database holds them. Each call runs in a transaction of its own on a
+    connection of its own, so any thread may call."""
+
+    kind: str
+    """`sqlite` or `postgresql` (a label of the metrics)."""
+
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    """What the database raises for a duplicate key."""
+
+    skip_locked: str = ""
+    """What a claim's `SELECT` adds so that two workers never wait on, nor take, one job: nothing on
+    SQLite, whose write transactions run one at a time; `FOR UPDATE SKIP LOCKED` on PostgreSQL."""
+
+    # -- what each database does its own way ------------------------------------------------------
+
+    @abstractmethod
+    def transaction(
+        self, write: bool = True, timeout: float | None = None
+    ) -> contextlib.AbstractContextManager[Db]:
+        """A transaction, committed when the block ends and rolled back if it raises; the
+        database's operational errors come out as `StorageUnavailableError`. A write transaction
+        takes the write lock at once on SQLite (`BEGIN IMMEDIATE`)."""
+
+    @abstractmethod
+    def _serialize(self, db: Db, key: str) -> None:
+        """Make the transactions that name `key` run one at a time until this one ends."""
+
+    def lock_game(self, game_id: str, timeout_s: float) -> Any:
+        """Wait at most `timeout_s` for the lock on moves of `game_id` across every process of the
+        store (`GameLockTimeoutError` then) and answer its handle for `unlock_game`. Only the
+        PostgreSQL store has one (an advisory lock, gone with its connection if the process
+        dies); SQLite's replicas are the threads of one process, which lock in memory."""
+        raise NotImplementedError
+
+    def unlock_game(self, handle: Any) -> None:
+        """Let go of a lock `lock_game` answered."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def size(self) -> int:
+        """Bytes the store takes."""
+
+    def close(self) -> None:  # noqa: B027 (a store without connections to close does nothing)
+        """Let go of the store's connections."""
+
+    def pool_stats(self) -> dict[str, int]:
+        """Connections of the store's pool (`size`, `idle`, `waiting`); empty without a pool."""
+        return {}
+
+    # -- the schema -----------------------------------------------------------------------------
+
+    def _migrate(self, db: Db, version: int, where: str) -> None:
+        """Bring a store at schema `version` (0: new) to `SCHEMA_VERSION`."""
+        if version not in (0, *MIGRATIONS, SCHEMA_VERSION):
+            raise RuntimeError(f"{where}: game store schema {version}, this Tấn reads {SCHEMA_VERSION}")
+        if version:
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    db.execute(statement)
+        for statement in SCHEMA:
+            db.execute(statement)
+
+    # -- games ----------------------------------------------------------------------------------
+
+    def probe(self, timeout: float = 2.0) -> None:
+        """Read and write the store once (for `/readyz`): raises `StorageUnavailableError` when
+        games could not be stored now."""
+        with self.transaction(timeout=timeout) as db:
+            db.execute("SELECT count(*) FROM games").fetchone()
+            db.execute(
+                "INSERT INTO probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                (time.time(),),
+            )
+
+    def create(
+        self,
+        game_id: str,
+        setup: dict[str, Any],
+        moves: Sequence[tuple[int, str]],
+        status: str,
+        client: str | None = None,
+        max_playing: int | None = None,
+    ) -> None:
+        """Store a new game with the moves its engine seats played at once; `client` (a hash of
+        its address) may have at most `max_playing` games being played, this one included
+        (`TooManyGamesError` beyond)."""
+        now = time.time()
+        with self.transaction() as db:
+            if client is not None and max_playing is not None and status == "playing":
+                self._serialize(db, client)
+                if self._playing(db, client) >= max_playing:
+                    raise TooManyGamesError(client)
+            db.execute(
+                "INSERT INTO games (id, setup, plies, status, created_at, updated_at, client) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, json.dumps(setup), len(moves), status, now, now, client),
+            )
+            if moves:
+                db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
+                    [(game_id, ply, seat, move) for ply, (seat, move) in enumerate(moves)],
+                )
+
+    @staticmethod
+    def _playing(db: Db, client: str) -> int:
+        row = db.execute(
+            "SELECT count(*) FROM games WHERE client = ? AND status = 'playing'", (client,)
+        ).fetchone()
+        return int(row[0])
+
+    def playing(self, client: str) -> int:
+        """How many games `client` has that are still being played."""
+        with self.transaction(write=False) as db:
+            return self._playing(db, client)
+
+    def expire(self, finished_before: float, idle_before: float) -> int:
+        """Delete the games that ended before `finished_before` and those still being played whose
+        last move is older than `idle_before` (abandoned); returns how many went."""
+        old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
+        with self.transaction() as db:
+            db.execute(
+                f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
+                (finished_before, idle_before),
+            )
+            gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
+        return int(gone)
+
+    def counts(self) -> dict[str, int]:
+        """How many games are stored, by status (`playing`, `over`)."""
+        with self.transaction(write=False) as db:
+            rows = db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall()
+        return {"playing": 0, "over": 0} | {str(status): int(count) for status, count in rows}
+
+    def load(self, game_id: str) -> GameRecord | None:
+        """The stored game, or None."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT setup, plies, status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            moves = db.execute(
+                "SELECT seat, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+        setup, plies, status = row
+        if len(moves) != plies:
+            raise RuntimeError(f"game {game_id}: {plies} plies recorded but {len(moves)} moves stored")
+        return GameRecord(game_id, json.loads(setup), tuple((int(s), str(m)) for s, m in moves), status)
+
+    def plies(self, game_id: str) -> int | None:
+        """How many moves the stored game has (None: no such game): a cheap freshness check."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def append(self, game_id: str, after: int, moves: Sequence[tuple[int, str]], status: str) -> None:
+        """Add `moves` after ply `after`, only if the game still has exactly `after` plies."""
+        try:
+            with self.transaction() as db:
+                moved = db.execute(
+                    "UPDATE games SET plies = ?, status = ?, updated_at = ? WHERE id = ? AND plies = ?",
+                    (after + len(moves), status, time.time(), game_id, after),
+                ).rowcount
+                if moved != 1:
+                    raise StaleGameError(game_id)
+                db.executemany(
+                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
+                    [(game_id, after + i, seat, move) for i, (seat, move) in enumerate(moves)],
+                )
+        except self.integrity_errors as error:  # a (game, ply) another writer stored first
+            raise StaleGameError(game_id) from error
+
+    # -- jobs -----------------------------------------------------------------------------------
+
+    def submit_job(
+        self,
+        job_id: str,
+        kind: str,
+        request: dict[str, Any],
+        total: int,
+        client: str | None = None,
+        max_jobs: int | None = None,
+    ) -> None:
+        """Queue a job of `total` steps; `client` may have at most `max_jobs` jobs queued or running,
+        this one included (`TooManyJobsError` beyond)."""
+        now = time.time()
+        with self.transaction() as db:
+            if client is not None and max_jobs is not None:
+                self._serialize(db, client)
+                waiting = db.execute(
+                    "SELECT count(*) FROM jobs WHERE client = ? AND status IN ('queued', 'running')",
+                    (client,),
+                ).fetchone()[0]
+                if int(waiting) >= max_jobs:
+                    raise TooManyJobsError(client)
+            db.execute(
+                "INSERT INTO jobs (id, kind, request, status, total, created_at, updated_at, client) "
+                "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                (job_id, kind, json.dumps(request), total, now, now, client),
+            )
+
+    _JOB_COLUMNS = "id, kind, request, status, done, total, result, error, attempts, worker"
+
+    @staticmethod
+    def _job(row: Sequence[Any]) -> Job:
+        job_id, kind, request, status, done, total, result, error, attempts, worker = row
+        return Job(
+            str(job_id),
+            str(kind),
+            json.loads(request),
+            str(status),
+            int(done),
+            int(total),
+            None if result is None else json.loads(result),
+            error,
+            int(attempts),
+            worker,
+        )
+
+    def job(self, job_id: str) -> Job | None:
+        """The stored job, or None."""
+        with self.transaction(write=False) as db:
+            row = db.execute(f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return None if row is None else self._job(row)
+
+    def claim_job(self, worker: str, lease_s: float, max_attempts: int = 3) -> Job | None:
+        """Lease the oldest job nobody holds — queued, or running under a lease that has expired (its
+        worker died) — to `worker` for `lease_s` seconds; None when there is none. A job whose
+        workers died `max_attempts` times fails instead of being taken again."""
+        now = time.time()
+        with self.transaction(write=False) as db:  # most polls find nothing: no write lock for them
+            waiting = db.execute(
+                "SELECT 1 FROM jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) "
+                "LIMIT 1",
+                (now,),
+            ).fetchone()
+        if waiting is None:
+            return None
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? "
+                "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
+                (f"{max_attempts} workers took this job and none finished it", now, now, max_attempts),
+            )
+            row = db.execute(
+                f"UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, attempts = attempts + 1, "
+                f"updated_at = ? WHERE id = (SELECT id FROM jobs WHERE status = 'queued' "
+                f"OR (status = 'running' AND lease_until < ?) ORDER BY created_at LIMIT 1{self.skip_locked}) "
+                f"RETURNING {self._JOB_COLUMNS}",
+                (worker, now + lease_s, now, now),
+            ).fetchone()
+        return None if row is None else self._job(row)
+
+    def job_steps(self, job_id: str) -> dict[int, dict[str, Any]]:
+        """The steps of a job stored so far, by number."""
+        with self.transaction(write=False) as db:
+            rows = db.execute("SELECT step, answer FROM job_steps WHERE job_id = ?", (job_id,)).fetchall()
+        return {int(step): json.loads(answer) for step, answer in rows}
+
+    def job_step(self, job_id: str, worker: str, step: int, answer: dict[str, Any], lease_s: float) -> None:
+        """Store one step's answer and renew the lease, only while `worker` holds it
+        (`LeaseLostError` otherwise: nothing is stored)."""
+        now = time.time()
+        with self.transaction() as db:
+            held = db.execute(
+                "UPDATE jobs SET done = done + 1, lease_until = ?, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (now + lease_s, now, job_id, worker),
+            ).rowcount
+            if held != 1:
+                raise LeaseLostError(job_id)
+            db.execute(
+                "INSERT INTO job_steps (job_id, step, worker, answer) VALUES (?, ?, ?, ?)",
+                (job_id, step, worker, json.dumps(answer)),
+            )
+
+    def renew_job(self, job_id: str, worker: str, lease_s: float) -> None:
+        """Keep `worker`'s lease for another `lease_s` seconds (`LeaseLostError` if it is gone)."""
+        now = time.time()
+        with self.transaction() as db:
+            held = db.execute(
+                "UPDATE jobs SET lease_until = ?, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (now + lease_s, now, job_id, worker),
+            ).rowcount
+        if held != 1:
+            raise LeaseLostError(job_id)
+
+    def finish_job(
+        self, job_id: str, worker: str, result: dict[str, Any] | None, error: str | None = None
+    ) -> None:
+        """End `worker`'s job with its result (or, with `error`, as failed), only while it holds the
+        lease (`LeaseLostError` otherwise)."""
+        now = time.time()
+        with self.transaction() as db:
+            held = db.execute(
+                "UPDATE jobs SET status = ?, result = ?, error = ?, lease_until = NULL, updated_at = ? "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (
+                    "failed" if error is not None else "done",
+                    None if result is None else json.dumps(result),
+                    error,
+                    now,
+                    job_id,
+                    worker,
+                ),
+            ).rowcount
+        if held != 1:
+            raise LeaseLostError(job_id)
+
+    # -- leases -------------------------------------------------------------------------------
+
+    def take_lease(self, key: str, holder: str, cap: int, lease_s: float) -> bool:
+        """Take one of `key`'s `cap` places for `holder` until `lease_s` from now, if one is free
+        (the leases run out count as free); False when all are held."""
+        now = time.time()
+        with self.transaction() as db:
+            self._serialize(db, f"lease:{key}")
+            db.execute("DELETE FROM leases WHERE key = ? AND until < ?", (key, now))
+            held = int(db.execute("SELECT count(*) FROM leases WHERE key = ?", (key,)).fetchone()[0])
+            if held >= cap:
+                return False
+            db.execute(
+                "INSERT INTO leases (key, holder, until) VALUES (?, ?, ?)", (key, holder, now + lease_s)
+            )
+        return True
+
+    def drop_lease(self, key: str, holder: str) -> None:
+        """Give `holder`'s place of `key` back."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM leases WHERE key = ? AND holder = ?", (key, holder))
+
+    def leases(self, key: str) -> int:
+        """Places of `key` held now."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT count(*) FROM leases WHERE key = ? AND until >= ?", (key, time.time()))
+            return int(row.fetchone()[0])
+
+    def expire_leases(self) -> int:
+        """Delete the leases that ran out (a replica that died held them)."""
+        with self.transaction() as db:
+            return int(db.execute("DELETE FROM leases WHERE until < ?", (time.time(),)).rowcount)
+
+    def job_counts(self) -> dict[str, int]:
+        """How many jobs are stored, by status."""
+        with self.transaction(write=False) as db:
+            rows = db.execute("SELECT status, count(*) FROM jobs GROUP BY status").fetchall()
+        return dict.fromkeys(JOB_STATUSES, 0) | {str(status): int(count) for status, count in rows}
+
+    def expire_jobs(self, ended_before: float) -> int:
+        """Delete the jobs that ended (done or failed) before `ended_before`; how many went."""
+        with self.transaction() as db:
+            old = "status IN ('done', 'failed') AND updated_at < ?"
+            db.execute(
+                f"DELETE FROM job_steps WHERE job_id IN (SELECT id FROM jobs WHERE {old})", (ended_before,)
+            )
+            gone = db.execute(f"DELETE FROM jobs WHERE {old}", (ended_before,)).rowcount
+        return int(gone)
+
+
+# -- SQLite -------------------------------------------------------------------------------------
 
 
 def _private_file(path: Path) -> None:
@@ -82,45 +583,31 @@ def _private_file(path: Path) -> None:
                 file.chmod(mode & 0o700)
 
 
-class StorageUnavailableError(Exception):
-    """SQLite could not read or write the file (an operational error: a full or read-only disk, a
-    file locked past the timeout, missing or unreadable); the service answers 503
-    `storage_unavailable`, and nothing was stored."""
+class _SqliteDb(Db):
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.connection.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.connection.executemany(sql, rows)
 
 
-class TooManyGamesError(Exception):
-    """The client already has as many games being played as it may."""
+class SqliteStore(GameStore):
+    """Games in one SQLite file, in WAL mode. Each call opens its own connection.
 
+    A file that cannot be opened at start (a missing or read-only disk, a folder that is a file)
+    does not stop the service: the store is unavailable (`StorageUnavailableError`, so `/readyz`
+    answers 503) and opening it is tried again on every use, so it comes up once the disk does.
+    A file of a schema this Tấn cannot read is a `RuntimeError` at once. On a read-only disk or
+    file, reads are served from the file as immutable (`transaction(write=False)`)."""
 
-class StaleGameError(Exception):
-    """The game changed since it was read: another writer added a move first."""
+    kind = "sqlite"
 
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A stored game: its set-up and its moves as `(seat, notation)`, in order."""
-
-    id: str
-    setup: dict[str, Any]
-    moves: tuple[tuple[int, str], ...]
-    status: str
-
-    @property
-    def plies(self) -> int:
-        return len(self.moves)
-
-
-class GameStore:
-    """Games in one SQLite file. Each call opens its own connection, so any thread may call."""
-
-    def __init__(self, path: Path | str) -> None:
-        """A store on the file at `path`, created (with its folder and schema) if it can be now.
-
-        A file that cannot be opened now (a missing or read-only disk, a folder that is a file)
-        does not stop the service: the store is unavailable (`StorageUnavailableError`, so
-        `/readyz` answers 503) and opening it is tried again on every use, so it comes up once the
-        disk does. A file of a schema this Tấn cannot read is a `RuntimeError` at once."""
+    def __init__(self, path: Path | str, timeout: float = 10.0) -> None:
         self.path = Path(path)
+        self.timeout = timeout
         self._opened = False
         self._opening = threading.Lock()
         try:
@@ -140,60 +627,69 @@ class GameStore:
                 _private_file(self.path)
             except OSError as error:
                 raise StorageUnavailableError(f"{self.path}: {error}") from error
-            with self._connection() as db:
-                db.execute("PRAGMA journal_mode=WAL")
-                version = self._version(db)
-                if version in _MIGRATIONS:
-                    db.executescript(_MIGRATIONS[version])
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+            with self._connect() as connection:
+                connection.execute("PRAGMA journal_mode=WAL")
+            with self._transaction(True, None) as db:
+                self._migrate(db, self._version(db), str(self.path))
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._opened = True
 
-    def _version(self, db: sqlite3.Connection) -> int:
+    def _version(self, db: Db) -> int:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        if version not in (0, *_MIGRATIONS, _SCHEMA_VERSION):
-            raise RuntimeError(f"{self.path}: game store schema {version}, this Tấn reads {_SCHEMA_VERSION}")
+        if version not in (0, *MIGRATIONS, SCHEMA_VERSION):
+            raise RuntimeError(f"{self.path}: game store schema {version}, this Tấn reads {SCHEMA_VERSION}")
         return version
 
     @contextmanager
-    def _connect(self, timeout: float = 10.0) -> Iterator[sqlite3.Connection]:
-        """A connection for one call to a store that is open (opened now if it was not yet)."""
-        self._open()
-        with self._connection(timeout) as db:
-            yield db
-
-    @contextmanager
-    def _connection(self, timeout: float = 10.0, uri: str | None = None) -> Iterator[sqlite3.Connection]:
-        """A connection for one call; SQLite's operational errors come out as
-        `StorageUnavailableError` (a transaction left open is rolled back as the connection closes)."""
+    def _connect(self, timeout: float | None = None, uri: str | None = None) -> Iterator[sqlite3.Connection]:
         try:
+            waited = timeout or self.timeout
             if uri is None:
-                db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+                connection = sqlite3.connect(self.path, timeout=waited, isolation_level=None)
             else:
-                db = sqlite3.connect(uri, timeout=timeout, isolation_level=None, uri=True)
+                connection = sqlite3.connect(uri, timeout=waited, isolation_level=None, uri=True)
             try:
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.execute("PRAGMA foreign_keys=ON")
-                yield db
+                connection.execute("PRAGMA synchronous=NORMAL")
+                connection.execute("PRAGMA foreign_keys=ON")
+                yield connection
             finally:
-                db.close()
+                connection.close()
         except sqlite3.OperationalError as error:
             raise StorageUnavailableError(f"{self.path}: {error}") from error
 
-    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
-        """Run a read-only `query`. On a read-only disk or file SQLite cannot open a WAL database
-        without creating its `-shm` file, so there the file is read as immutable — true of it while
-        nobody can write it, and exact while no write-ahead log holds what the file lacks."""
-        try:
-            with self._connect() as db:
-                return query(db)
-        except StorageUnavailableError:
-            if not self._unwritable():
+    @contextmanager
+    def transaction(self, write: bool = True, timeout: float | None = None) -> Iterator[Db]:
+        """A transaction on the store, opened now if it was not yet. A read where nobody can write
+        the file: SQLite cannot open a WAL database there without creating its `-shm` file, so
+        the file is read as immutable — true of it while nobody can write it, and exact while no
+        write-ahead log holds what the file lacks."""
+        if not write and self._unwritable():
+            immutable = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
+            with self._connect(timeout, uri=immutable) as connection:
+                frozen = _SqliteDb(connection)
+                if self._version(frozen) != SCHEMA_VERSION:
+                    older = f"{self.path}: a store of an older schema on a read-only disk"
+                    raise StorageUnavailableError(older)
+                connection.execute("BEGIN")
+                try:
+                    yield frozen
+                finally:
+                    connection.execute("ROLLBACK")
+            return
+        self._open()
+        with self._transaction(write, timeout) as db:
+            yield db
+
+    @contextmanager
+    def _transaction(self, write: bool, timeout: float | None) -> Iterator[Db]:
+        with self._connect(timeout) as connection:
+            connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield _SqliteDb(connection)
+            except BaseException:
+                connection.execute("ROLLBACK")
                 raise
-        with self._connection(uri=self.path.resolve().as_uri() + "?mode=ro&immutable=1") as db:
-            if self._version(db) != _SCHEMA_VERSION:
-                raise StorageUnavailableError(f"{self.path}: a store of an older schema on a read-only disk")
-            return query(db)
+            connection.execute("COMMIT")
 
     def _unwritable(self) -> bool:
         """Nobody can write the file now — it lies on a read-only file system, or no write
@@ -208,90 +704,8 @@ class GameStore:
             return False
         return read_only or not mode & 0o222
 
-    def probe(self, timeout: float = 2.0) -> None:
-        """Read and write the file once (for `/readyz`): raises `StorageUnavailableError` when
-        games could not be stored now."""
-        with self._connect(timeout) as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.execute("SELECT count(*) FROM games").fetchone()
-                db.execute("INSERT OR REPLACE INTO probe (id, at) VALUES (1, ?)", (time.time(),))
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    def create(
-        self,
-        game_id: str,
-        setup: dict[str, Any],
-        moves: Sequence[tuple[int, str]],
-        status: str,
-        client: str | None = None,
-        max_playing: int | None = None,
-    ) -> None:
-        """Store a new game with the moves its engine seats played at once; `client` (a hash of
-        its address) may have at most `max_playing` games being played, this one included
-        (`TooManyGamesError` beyond)."""
-        now = time.time()
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if (
-                    client is not None
-                    and max_playing is not None
-                    and status == "playing"
-                    and self._playing(db, client) >= max_playing
-                ):
-                    raise TooManyGamesError(client)
-                db.execute(
-                    "INSERT INTO games (id, setup, plies, status, created_at, updated_at, client) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, json.dumps(setup), len(moves), status, now, now, client),
-                )
-                db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
-                    [(game_id, ply, seat, move) for ply, (seat, move) in enumerate(moves)],
-                )
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    @staticmethod
-    def _playing(db: sqlite3.Connection, client: str) -> int:
-        row = db.execute(
-            "SELECT count(*) FROM games WHERE client = ? AND status = 'playing'", (client,)
-        ).fetchone()
-        return int(row[0])
-
-    def playing(self, client: str) -> int:
-        """How many games `client` has that are still being played."""
-        return self._read(lambda db: self._playing(db, client))
-
-    def expire(self, finished_before: float, idle_before: float) -> int:
-        """Delete the games that ended before `finished_before` and those still being played whose
-        last move is older than `idle_before` (abandoned); returns how many went."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
-                db.execute(
-                    f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
-                    (finished_before, idle_before),
-                )
-                gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        return int(gone)
-
-    def counts(self) -> dict[str, int]:
-        """How many games are stored, by status (`playing`, `over`)."""
-        query = "SELECT status, count(*) FROM games GROUP BY status"
-        rows = self._read(lambda db: db.execute(query).fetchall())
-        return {"playing": 0, "over": 0} | {str(status): int(count) for status, count in rows}
+    def _serialize(self, db: Db, key: str) -> None:
+        """`BEGIN IMMEDIATE` already holds the only write lock."""
 
     def size(self) -> int:
         """Bytes the store takes on disk: the file and its write-ahead log."""
@@ -301,53 +715,196 @@ class GameStore:
                 total += file.stat().st_size
         return total
 
-    def load(self, game_id: str) -> GameRecord | None:
-        """The stored game, or None."""
 
-        def read(db: sqlite3.Connection) -> tuple[Any, list[Any]] | None:
-            db.execute("BEGIN")
-            try:
-                row = db.execute("SELECT setup, plies, status FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None:
-                    return None
-                moves = db.execute(
-                    "SELECT seat, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-                ).fetchall()
-            finally:
-                db.execute("COMMIT")
-            return row, moves
+# -- PostgreSQL ---------------------------------------------------------------------------------
 
-        found = self._read(read)
-        if found is None:
-            return None
-        row, moves = found
-        setup, plies, status = row
-        if len(moves) != plies:
-            raise RuntimeError(f"game {game_id}: {plies} plies recorded but {len(moves)} moves stored")
-        return GameRecord(game_id, json.loads(setup), tuple((int(s), str(m)) for s, m in moves), status)
 
-    def plies(self, game_id: str) -> int | None:
-        """How many moves the stored game has (None: no such game): a cheap freshness check."""
-        row = self._read(lambda db: db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone())
-        return None if row is None else int(row[0])
+class _PostgresDb(Db):
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
 
-    def append(self, game_id: str, after: int, moves: Sequence[tuple[int, str]], status: str) -> None:
-        """Add `moves` after ply `after`, only if the game still has exactly `after` plies."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute("SELECT plies FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None or int(row[0]) != after:
-                    raise StaleGameError(game_id)
-                db.executemany(
-                    "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
-                    [(game_id, after + i, seat, move) for i, (seat, move) in enumerate(moves)],
-                )
-                db.execute(
-                    "UPDATE games SET plies = ?, status = ?, updated_at = ? WHERE id = ?",
-                    (after + len(moves), status, time.time(), game_id),
-                )
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.connection.execute(sql.replace("?", "%s"), params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self.connection.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
+
+
+_MIGRATION_LOCK = 0x7A4E_0001
+"""The advisory lock two replicas starting at once take around the schema's migration."""
+
+
+class PostgresStore(GameStore):
+    """Games in a PostgreSQL database, through a pool of connections (`psycopg_pool`). The schema
+    version lives in the table `tan_schema`; replicas starting together migrate one at a time."""
+
+    kind = "postgresql"
+    skip_locked = " FOR UPDATE SKIP LOCKED"
+
+    def __init__(self, url: str, max_connections: int = 10, timeout: float = 10.0) -> None:
+        import psycopg
+        import psycopg_pool
+
+        self._errors: tuple[type[BaseException], ...] = (psycopg.OperationalError, psycopg_pool.PoolTimeout)
+        self.integrity_errors = (psycopg.IntegrityError,)
+        self._lock_timeout = psycopg.errors.LockNotAvailable
+        self.url = url
+        self.timeout = timeout
+        self.where = _redacted(url)
+        self.pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_connections,
+            timeout=timeout,
+            reconnect_timeout=timeout,  # a failed attempt gives up soon: the next request tries anew at once
+            open=False,
+            name="tan",
+            kwargs={"connect_timeout": max(1, round(timeout))},
+            check=psycopg_pool.ConnectionPool.check_connection,
+        )
+        # The move locks hold a connection each for a whole move: a pool of their own, so that moves
+        # waiting for their engines never take the connections their own writes need.
+        self.lock_pool = psycopg_pool.ConnectionPool(
+            url,
+            min_size=0,
+            max_size=max_connections,
+            timeout=timeout,
+            reconnect_timeout=timeout,
+            open=False,
+            name="tan-locks",
+            kwargs={"connect_timeout": max(1, round(timeout))},
+            check=psycopg_pool.ConnectionPool.check_connection,
+        )
+        self.pool.open(wait=False)
+        self.lock_pool.open(wait=False)
+        self._started = False
+        self._starting = threading.Lock()
+        try:
+            self._start()
+        except StorageUnavailableError as error:
+            # Not a reason to stop: /readyz answers 503 and the schema is checked at the next use.
+            log.warning("the game store cannot be reached now, it is tried again on every use: %s", error)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self) -> None:
+        """Check (and migrate) the schema, once; `StorageUnavailableError` while the database cannot
+        be reached (tried again at the next use)."""
+        if self._started:
+            return
+        with self._starting:
+            if self._started:
+                return
+            self._migrated()
+            self._started = True
+
+    def _migrated(self) -> None:
+        with self._transaction() as db:
+            db.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+            db.execute("CREATE TABLE IF NOT EXISTS tan_schema (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM tan_schema").fetchone()
+            exists = db.execute("SELECT to_regclass('games') IS NOT NULL").fetchone()[0]
+            version = int(row[0]) if row is not None else (1 if exists else 0)
+            self._migrate(db, version, self.where)
+            db.execute("DELETE FROM tan_schema")
+            db.execute("INSERT INTO tan_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+    @contextmanager
+    def transaction(self, write: bool = True, timeout: float | None = None) -> Iterator[Db]:
+        self._start()
+        with self._transaction(timeout) as db:
+            yield db
+
+    @contextmanager
+    def _transaction(self, timeout: float | None = None) -> Iterator[Db]:
+        try:
+            waited = timeout or self.timeout
+            with self.pool.connection(timeout=waited) as connection, connection.transaction():
+                yield _PostgresDb(connection)
+        except self._errors as error:
+            raise StorageUnavailableError(f"{self.where}: {error}") from error
+
+    def _serialize(self, db: Db, key: str) -> None:
+        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (f"serialize:{key}",))
+
+    def size(self) -> int:
+        """Bytes the store's tables take, their indexes included."""
+        with self.transaction(write=False) as db:
+            row = db.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(to_regclass(name))), 0) FROM "
+                "(VALUES ('games'), ('moves'), ('probe'), ('jobs'), ('job_steps'), ('leases')) "
+                "AS tables (name)"
+            ).fetchone()
+        return int(row[0])
+
+    def lock_game(self, game_id: str, timeout_s: float) -> Any:
+        key = f"move:{game_id}"
+        begun = time.monotonic()
+        try:
+            connection = self.lock_pool.getconn(timeout_s)
+        except psycopg_pool_timeout() as error:
+            raise GameLockTimeoutError(game_id) from error
+        except self._errors as error:
+            raise StorageUnavailableError(f"{self.where}: {error}") from error
+        try:
+            left_s = max(0.001, timeout_s - (time.monotonic() - begun))
+            wait = f"{max(1, round(left_s * 1000))}ms"
+            connection.execute("SELECT set_config('lock_timeout', %s, false)", (wait,))
+            connection.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (key,))
+            connection.execute("SELECT set_config('lock_timeout', '0', false)")
+            connection.commit()
+        except self._lock_timeout as error:
+            connection.rollback()
+            connection.execute("SELECT set_config('lock_timeout', '0', false)")
+            connection.commit()
+            self.lock_pool.putconn(connection)
+            raise GameLockTimeoutError(game_id) from error
+        except self._errors as error:
+            self.lock_pool.putconn(connection)
+            raise StorageUnavailableError(f"{self.where}: {error}") from error
+        except BaseException:
+            self.lock_pool.putconn(connection)
+            raise
+        return (connection, key)
+
+    def unlock_game(self, handle: Any) -> None:
+        connection, key = handle
+        try:
+            connection.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+            connection.commit()
+        except self._errors:
+            log.warning("the move lock of %s went with its connection", key)
+        finally:
+            self.lock_pool.putconn(connection)
+
+    def pool_stats(self) -> dict[str, int]:
+        stats = self.pool.get_stats()
+        return {
+            "size": int(stats.get("pool_size", 0)),
+            "idle": int(stats.get("pool_available", 0)),
+            "waiting": int(stats.get("requests_waiting", 0)),
+        }
+
+    def close(self) -> None:
+        self.pool.close()
+        self.lock_pool.close()
+
+
+def psycopg_pool_timeout() -> type[BaseException]:
+    """psycopg_pool's timeout (imported only where PostgreSQL is used)."""
+    import psycopg_pool
+
+    return psycopg_pool.PoolTimeout
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))

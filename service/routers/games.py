@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep, TokenDep
 from service.errors import error_responses
+from service.routers.jobs import job_answer
 from service.schemas import (
     DEFAULT_ALGORITHM,
     MAX_SEED,
@@ -25,6 +26,7 @@ from service.schemas import (
     GameMoveRequest,
     GameResponse,
     HintResponse,
+    JobResponse,
     TrackerResponse,
 )
 from solver.search import ALGORITHMS
@@ -168,3 +170,36 @@ async def game_analysis(
         request,
     )
     return JSONResponse(answer.to_json())
+
+
+@router.post(
+    "/{game_id}/analysis",
+    status_code=202,
+    response_model=JobResponse,
+    responses=error_responses(401, 403, 404, 409, 422, 429, 503),
+)
+async def queue_game_analysis(
+    game_id: GameId,
+    seat: SeatQuery,
+    request: Request,
+    services: ServicesDep,
+    token: TokenDep,
+    iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="seed of the review")] = 0,
+) -> JSONResponse:
+    """Once the game is over (409 `game_not_over` before), queue a review of the seat's decisions
+    as a job (202, `Location: /v1/jobs/{id}`): each decision searched `iterations` times whatever
+    the clock, so the review repeats, with the seed as the game's hints are and its scores
+    calibrated as theirs. Its progress and answer are read at `GET /v1/jobs/{id}`."""
+    requested = {"iterations": iterations} if iterations is not None else None
+    services.searcher.job_limits(requested)  # refuse bad limits before replaying
+    record, mapped = await services.games.record_of(game_id, seat, token, request)
+    services.searcher.check_review_size(record)  # before the replay and the queue
+    address = request.client.host if request.client is not None else None
+    # Searched with the hint's seed and calibrated as the game's hints are: one scale for both.
+    extra = {"game": game_id, "seat": seat, "same_seed": True,
+             "score_map": None if mapped is None else mapped.to_json()}
+    job = await services.jobs.submit(
+        "review", record, requested, seed, client=address, extra=extra, request=request
+    )
+    return job_answer(job, 202)

@@ -1,4 +1,5 @@
-"""Fixtures for the service tests: an app on a fresh SQLite file, small search limits."""
+"""Fixtures for the service tests: an app on a fresh SQLite file, small search limits; a throwaway
+PostgreSQL cluster, and `database`, a fresh store of each kind for the tests that run on both."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.settings import Settings
+from tests.support.postgres import Cluster, cluster_fixture
 from tests.support.service import TestClient, make_client, make_settings
 
 
@@ -20,3 +22,16 @@ def settings(tmp_path: Path) -> Settings:
 def client(settings: Settings) -> Iterator[TestClient]:
     with make_client(settings) as test_client:
         yield test_client
+
+
+postgres = pytest.fixture(scope="session")(cluster_fixture)
+"""The session's PostgreSQL cluster (one per xdist worker)."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new, empty game store of each kind: a SQLite file's path, or a PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return tmp_path / "games.db"
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return cluster.database()

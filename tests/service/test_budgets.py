@@ -5,10 +5,7 @@ whose client hangs up frees its slot."""
 from __future__ import annotations
 
 import asyncio
-import json
-import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +17,10 @@ import pytest
 from benchmarks.long_game import long_record, record_json
 from service.deps import Services, services_of
 from service.games import LiveGame
+from service.leases import LocalQuota
 from service.process import ServiceProcess
 from service.settings import Settings
+from service.setup import GameSetup
 from solver.game.reference import random_deck
 from solver.game.rules import Rules
 from solver.players import GreedyPlayer
@@ -176,7 +175,9 @@ def test_the_per_game_cap_is_checked_before_the_game_is_replayed(
 
         monkeypatch.setattr(LiveGame, "rebuild", staticmethod(counted))
         services.games._forget(game["id"])  # as after a restart: the next read replays it
-        with services.games._admitted(game["id"]):  # one request at work on the game
+        working = services.games._working
+        assert isinstance(working, LocalQuota)  # SQLite: the places are counted in memory
+        with working.quota.holding(game["id"]):  # one request at work on the game
             url = f"/v1/games/{game['id']}"
             refused = client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][0]))
             assert error(refused, 429, "too_many_requests")
@@ -249,9 +250,9 @@ def test_the_per_client_search_limit_is_on_by_default(tmp_path: Path) -> None:
 def test_a_games_history_kept_move_by_move_is_the_replayed_one() -> None:
     """The readers `LiveGame.play` keeps up to date give what a replay from the deal gives."""
     rules = Rules.preset_named("durak")
-    setup = {"format": 1, "rules": rules.to_json(), "players": 3, "seed": 4, "first_attacker": 0,
-             "deck": [str(card) for card in random_deck(rules, 4)],
-             "seats": ["human", "human", "human"]}
+    setup = GameSetup.from_json({"format": 1, "rules": rules.to_json(), "players": 3, "seed": 4,
+                                 "first_attacker": 0, "deck": [str(card) for card in random_deck(rules, 4)],
+                                 "seats": ["human", "human", "human"], "token_hashes": [None] * 3})
     kept = LiveGame("kept", setup, LiveGame.new_match(setup))
     for seat in range(3):
         kept.history_of(seat)  # from now on kept move by move
@@ -270,17 +271,18 @@ def test_a_games_history_kept_move_by_move_is_the_replayed_one() -> None:
         assert np.array_equal(one.ops, other.ops)
 
 
-def test_a_review_whose_client_hangs_up_frees_its_slot(tmp_path: Path) -> None:
-    """A real server, one slot, the long record reviewed with default limits: the client hangs up
-    once the review is running; the slot comes free and a hint is answered (before, the review
-    went on for minutes)."""
-    body = json.dumps({"record": record_json(long_record(1, 0))}).encode()
-    server = ServiceProcess(tmp_path / "games.db", max_searches=1, queue_size=0, max_review_decisions=1000)
+def test_a_long_review_never_holds_the_slots_against_others(tmp_path: Path) -> None:
+    """A real server, one slot, the long record reviewed with default limits: it is queued as a job
+    (202 at once, nothing held by the request), and while its worker reviews it decision by
+    decision, each in the slot, a hint gets the slot between two decisions (before jobs, the
+    review held its slot for minutes, and a hung-up one went on)."""
+    body = {"record": record_json(long_record(1, 0))}
+    server = ServiceProcess(tmp_path / "games.db", max_searches=1, queue_size=1, queue_wait_s=HANG_GUARD_S,
+                            max_review_decisions=1000, job_workers=1)
     with server, httpx.Client(base_url=server.url, timeout=HANG_GUARD_S) as http:
-        connection = socket.create_connection(("127.0.0.1", server.port))
-        head = (f"POST /v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n").encode()
-        connection.sendall(head + body)
+        queued = http.post("/v1/analyze", json=body)
+        assert queued.status_code == 202, queued.text
+        where = queued.headers["location"]
 
         def running() -> float:
             for line in http.get("/metrics").text.splitlines():
@@ -288,11 +290,8 @@ def test_a_review_whose_client_hangs_up_frees_its_slot(tmp_path: Path) -> None:
                     return float(line.split()[1])
             raise AssertionError("no tan_searches_running in /metrics")
 
-        wait_until(lambda: running() == 1)
-        connection.close()  # the client hangs up
-        deadline = time.monotonic() + HANG_GUARD_S
-        while running() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert running() == 0
+        wait_until(lambda: running() == 1)  # the worker has the only slot
         hint = http.post("/v1/hint", json={"position": to_move_position(), "limits": {"iterations": 50}})
         assert hint.status_code == 200, hint.text
+        job = http.get(where).json()
+        assert job["status"] in ("queued", "running") and job["progress"]["done"] < job["progress"]["total"]

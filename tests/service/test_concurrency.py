@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from service.deps import services_of
-from service.games import LiveGame
+from service.live import LiveGame
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -61,7 +61,7 @@ def gated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     gate = threading.Event()
     with make_client(make_settings(tmp_path / "games.db", max_searches=1)) as client:
         services = services_of(client.app)  # type: ignore[arg-type]
-        real_hint, real_move = services.searcher.hint, services.searcher.engine_move
+        real_hint, real_move = services.searcher.hint, services.games.engines.move
 
         def slow_hint(*args: Any, **kwargs: Any) -> Any:
             gate.wait(HANG_GUARD_S)
@@ -72,7 +72,7 @@ def gated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
             return real_move(*args, **kwargs)
 
         monkeypatch.setattr(services.searcher, "hint", slow_hint)
-        monkeypatch.setattr(services.searcher, "engine_move", slow_move)
+        monkeypatch.setattr(services.games.engines, "move", slow_move)
         yield client, services, gate
         gate.set()
 
@@ -120,9 +120,9 @@ def test_engines_past_their_budget_play_the_greedy_move(
     """With the request's engine budget spent, search engines play greedy moves: two ismcts seats
     then play exactly the greedy engine's moves until the human must act, and no search is run."""
     services = services_of(client.app)  # type: ignore[arg-type]
-    monkeypatch.setattr(services.searcher, "engine_deadline", lambda: float("-inf"))
+    monkeypatch.setattr(services.games.engines, "deadline", lambda: float("-inf"))
     searched: list[Any] = []
-    monkeypatch.setattr(services.searcher, "hint", lambda *args, **kwargs: searched.append(args))
+    monkeypatch.setattr(services.games.engines, "player", lambda *args, **kwargs: searched.append(args))
     engine = {"engine": "ismcts", "limits": {"iterations": 500}}
     game = create(client, rules="durak", seats=[engine, engine, "human"], seed=12, first_attacker=0)
     history = game["game"]["history"]
@@ -146,13 +146,14 @@ def test_an_engine_searches_at_most_what_is_left_of_the_budget(
     with make_client(make_settings(tmp_path / "games.db", engine_budget_ms=300, max_time_ms=2_000)) as client:
         services = services_of(client.app)  # type: ignore[arg-type]
         limits: list[float] = []
-        real = services.searcher.hint
+        real = services.games.engines.player
 
-        def hint(position: Any, given: Any, *args: Any, **kwargs: Any) -> Any:
-            limits.append(given.time_ms)
-            return real(position, given, *args, **kwargs)
+        def player(*args: Any, **kwargs: Any) -> Any:
+            made = real(*args, **kwargs)
+            limits.append(made.limits.time_ms)
+            return made
 
-        monkeypatch.setattr(services.searcher, "hint", hint)
+        monkeypatch.setattr(services.games.engines, "player", player)
         engine = {"engine": "ismcts", "limits": {"iterations": 200, "time_ms": 2_000}}
         create(client, rules="durak", seats=[engine, engine, "human"], seed=12, first_attacker=0)
     assert limits and all(0 < limit <= 300 for limit in limits)

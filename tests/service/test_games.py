@@ -8,17 +8,19 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from service.deps import services_of
-from service.engine import Searcher
-from service.games import LiveGame
+from service.engine_seats import engine_seed
+from service.live import LiveGame
 from service.schemas import GameCreatedResponse
 from solver.game.cards import Card, deck
 from solver.game.errors import ErrorCode, PositionError
 from solver.game.position import Position
 from solver.game.reference import random_deck
 from solver.game.rules import Rules
+from solver.players import SearchPlayer
 from solver.search.calibration import score_map
 from tests.support.games import ordered_deck
 from tests.support.service import (
@@ -430,16 +432,14 @@ def test_a_view_that_cannot_be_built_is_a_bug_and_nothing_is_stored(
     game = create(client, rules="durak", seats=["human", "human"], seed=10)
     to_move = game["game"]["position"]["to_move"]
     legal = view(client, game, to_move)["legal_moves"]
-    import service.games
+    real = LiveGame.position
 
-    real = service.games.LiveGame.position
-
-    def broken(self: service.games.LiveGame, seat: int) -> Position:
+    def broken(self: LiveGame, seat: int) -> Position:
         if self.plies:
             raise PositionError("no position", ErrorCode.INCONSISTENT_TURN)
         return real(self, seat)
 
-    monkeypatch.setattr(service.games.LiveGame, "position", broken)
+    monkeypatch.setattr(LiveGame, "position", broken)
     with pytest.raises(RuntimeError):  # the test client re-raises the server's error
         move(client, game, to_move, legal[0])
     monkeypatch.undo()
@@ -534,14 +534,66 @@ def test_the_engines_seed_is_not_the_deals(client: TestClient, monkeypatch: pyte
     from the deal's seed, so replaying a deal does not replay the engines' choices."""
     services = services_of(client.app)  # type: ignore[arg-type]
     seeds: list[int] = []
-    real = services.searcher.engine_move
+    real = services.games.engines.player
 
-    def engine_move(spec: Any, position: Any, seed: int, **kwargs: Any) -> Any:
-        seeds.append(seed)
-        return real(spec, position, seed, **kwargs)
+    def player(seat: Any, *args: Any) -> Any:
+        made = real(seat, *args)
+        choose = made.choose
 
-    monkeypatch.setattr(services.searcher, "engine_move", engine_move)
+        def chosen(position: Any, seed: int = 0, history: Any = None) -> Any:
+            seeds.append(seed)
+            return choose(position, seed, history)
+
+        made.choose = chosen  # type: ignore[method-assign]
+        return made
+
+    monkeypatch.setattr(services.games.engines, "player", player)
     for _ in range(2):
         create(client, rules="durak", seats=["random", "human"], seed=5, first_attacker=0)
     assert len(seeds) == 2 and seeds[0] != seeds[1]
-    assert Searcher.engine_seed(5, 0) not in seeds
+    assert engine_seed(5, 0) not in seeds
+
+
+def test_an_engine_seats_options_reach_its_player(client: TestClient) -> None:
+    """An engine seat is built by the library's make_player from its stored seat: its options are
+    kept, shown and used; an option the engine does not take, or the server's threads, is refused
+    and nothing is stored."""
+    engine = {"engine": "ismcts", "limits": {"iterations": 100}, "options": {"exploration": 0.4, "noise": 0}}
+    game = create(client, rules="durak", seats=["human", engine], seed=6, first_attacker=1)
+    seats = game["game"]["seats"]
+    assert seats[1] == {"kind": "engine", "engine": "ismcts", "limits": {"iterations": 100},
+                        "options": {"exploration": 0.4, "noise": 0}}
+    services = services_of(client.app)  # type: ignore[arg-type]
+    live = services.games._cache[game["id"]]
+    player = services.games.engines.player(live.setup.seats[1])
+    assert isinstance(player, SearchPlayer)
+    assert (player.solver.exploration, player.solver.noise, player.limits.iterations) == (0.4, 0, 100)
+    assert player.threads == services.settings.threads
+    for options, code in (({"nonsense": 1}, "unknown_engine"), ({"threads": 8}, "unknown_engine"),
+                          ({"exact_average": -1}, "bad_algorithm")):
+        refused = client.post("/v1/games", json={"rules": "durak", "seats": [
+            "human", {"engine": "ismcts", "options": options}]})
+        error(refused, 422, code)
+    bad = client.post("/v1/games", json={"rules": "durak", "seats": ["human", {"engine": "greedy",
+                                                                               "options": {"x": 1}}]})
+    error(bad, 422, "unknown_engine")
+
+
+def test_what_a_seat_saw_is_kept_up_to_date_move_by_move(client: TestClient) -> None:
+    """An engine reads what its seat saw from a reader kept up to date as moves are played, never a
+    replay of the whole game: after a game of moves it is what a replay from the deal reads."""
+    engine = {"engine": "ismcts", "limits": {"iterations": 50}}
+    game = create(client, rules="durak", seats=["human", engine], seed=8, first_attacker=0)
+    body = game["game"]
+    for _ in range(12):
+        if body["status"] == "over":
+            break
+        body = move(client, game, 0, body["legal_moves"][0]).json()
+    services = services_of(client.app)  # type: ignore[arg-type]
+    live = services.games._cache[game["id"]]
+    assert 1 in live.readers  # the engine's seat's reader, kept since its first move
+    kept = live.history_of(1)
+    record = services.store.load(game["id"])
+    assert record is not None
+    replayed = LiveGame.rebuild(record).history_of(1)
+    assert len(kept.states) == len(replayed.states) and np.array_equal(kept.ops, replayed.ops)

@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
-from service.games import GameManager, LiveGame
+from service.games import LiveGame
+from service.setup import GameSetup
+from service.views import view as view_of
 from solver.game.phases import seen_by
-from solver.game.reference import random_deck
+from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.support.games import ordered_deck
 from tests.support.service import TestClient, bearer, create, error, move, public_of, view
@@ -183,14 +185,16 @@ def test_every_history_entry_shows_what_its_seat_saw_then(seed: int) -> None:
     rng = random.Random(f"after-{sample_seed()}-{seed}")  # TAN_TEST_SAMPLE_SEED draws other games
     rules, players, games = _random_side_rules(rng)
     deal_seed = rng.getrandbits(63)
-    setup: dict[str, Any] = {
+    deck = [str(card) for card in random_deck(rules, deal_seed)]
+    data: dict[str, Any] = {
         "format": 1, "rules": rules.to_json(), "players": players,
-        "deck": [str(card) for card in random_deck(rules, deal_seed)], "first_attacker": None,
+        "deck": deck, "first_attacker": Game.deal(rules, players, deck=deck).leader,
         "seats": ["human"] * players, "seed": deal_seed, "engine_seed": 0, "shuffled": True,
         "token_hashes": [None] * players,
     }  # fmt: skip
     if games > 1:
-        setup["match"] = {"games": games}
+        data["match"] = {"games": games}
+    setup = GameSetup.from_json(data)
     live = LiveGame("game", setup, LiveGame.new_match(setup))
     seen: list[list[dict[str, Any]]] = []  # by ply, by seat: the public part of the seat's position
     for _ply in range(1500):
@@ -201,7 +205,7 @@ def test_every_history_entry_shows_what_its_seat_saw_then(seed: int) -> None:
         live.play(rng.choice(live.game.legal_moves()), mover)
         seen.append([public_of(live.position(seat).to_json()) for seat in range(players)])
     for seat in range(players):
-        history = GameManager.view(live, seat)["history"]
+        history = view_of(live, seat)["history"]
         plies = [ply for ply, (_n, mover, made) in enumerate(live.history) if seen_by(made, mover, seat)]
         assert [entry["notation"] for entry in history] == [live.history[ply][2].notation for ply in plies]
         for entry, ply in zip(history, plies, strict=True):

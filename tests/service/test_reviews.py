@@ -1,5 +1,5 @@
-"""Post-game review over HTTP: `POST /v1/analyze` with a record, `GET /v1/games/{id}/analysis` once a
-stored game is over (docs/api.md §3)."""
+"""Post-game review over HTTP: `POST /v1/analyze` with a record (a job), `GET /v1/games/{id}/analysis`
+once a stored game is over (docs/api.md §3)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,31 @@ from typing import Any
 from service.deps import services_of
 from solver.game.rules import Rules
 from tests.support.records import BLUNDER, ENDGAME_DECK, GOOD, endgame_record, record_of_game
-from tests.support.service import TestClient, bearer, create, error, make_client, make_settings, move, view
+from tests.support.service import (
+    TestClient,
+    bearer,
+    create,
+    error,
+    finished_job,
+    make_client,
+    make_settings,
+    move,
+    view,
+)
 
 LIMITS = {"iterations": 200}
 
 
-def analyze(client: TestClient, record: dict[str, Any], **extra: Any) -> Any:
-    return client.post("/v1/analyze", json={"record": record, "limits": LIMITS, **extra})
+def queue(client: TestClient, record: dict[str, Any], **extra: Any) -> Any:
+    """`POST /v1/analyze`: the raw answer (202 with the job, or an error)."""
+    return client.post("/v1/analyze", json={"record": {**record}, "limits": LIMITS, **extra})
+
+
+def analyze(client: TestClient, record: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """The review `POST /v1/analyze` queues, once its job is done."""
+    job = finished_job(client, queue(client, record, **extra))
+    assert job["status"] == "done", job
+    return dict(job["result"])
 
 
 def stable(answer: dict[str, Any]) -> dict[str, Any]:
@@ -25,9 +43,7 @@ def stable(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_analyze_a_record(client: TestClient) -> None:
-    answer = analyze(client, endgame_record(BLUNDER).to_json(), seed=2)
-    assert answer.status_code == 200, answer.text
-    data = answer.json()
+    data = analyze(client, endgame_record(BLUNDER).to_json(), seed=2)
     assert set(data) == {"seat", "moves", "summary", "stats"} and data["seat"] == 0
     last = data["moves"][-1]
     assert set(last) == {"index", "ply", "move", "notation", "best", "best_notation", "played_score",
@@ -40,10 +56,10 @@ def test_analyze_a_record(client: TestClient) -> None:
     assert summary["labels"]["forced"] == 1 and summary["labels"]["blunder"] >= 1
     stats = data["stats"]
     assert stats["seed"] == 2 and stats["searches"] == len(data["moves"]) - 1
-    assert stats["limits"]["iterations"] == 200 and stats["limits"]["time_ms"] > 0  # a time cap, always
+    assert stats["limits"]["iterations"] == 200 and stats["limits"]["time_ms"] > 0  # a hang guard, always
     # The same record, seed and iterations give the same review.
-    assert stable(analyze(client, endgame_record(BLUNDER).to_json(), seed=2).json()) == stable(data)
-    good = analyze(client, endgame_record(GOOD).to_json(), seed=2).json()["moves"][-1]
+    assert stable(analyze(client, endgame_record(BLUNDER).to_json(), seed=2)) == stable(data)
+    good = analyze(client, endgame_record(GOOD).to_json(), seed=2)["moves"][-1]
     assert (good["loss"], good["label"]) == (0.0, "good")
 
 
@@ -51,24 +67,28 @@ def test_a_bad_record_is_refused_with_its_event(client: TestClient) -> None:
     record = endgame_record().to_json()
     illegal = {**record, "events": [*record["events"]]}
     illegal["events"][2] = {"seat": 0, "move": "attack Ah"}  # seat 0 was not dealt the ace of trumps
-    assert error(analyze(client, illegal), 422, "illegal_move").startswith("events[2]: ")
+    assert error(queue(client, illegal), 422, "illegal_move").startswith("events[2]: ")
     early = {**record, "events": [{"seat": 1, "move": "attack 7s"}, *record["events"]]}
-    assert error(analyze(client, early), 422, "not_your_turn").startswith("events[0]: ")
-    error(analyze(client, {**record, "seat": 4}), 422, "invalid_seat")
-    error(analyze(client, {**record, "hand": ["Zz"]}), 422, "invalid_card")
+    assert error(queue(client, early), 422, "not_your_turn").startswith("events[0]: ")
+    error(queue(client, {**record, "seat": 4}), 422, "invalid_seat")
+    error(queue(client, {**record, "hand": ["Zz"]}), 422, "invalid_card")
     error(client.post("/v1/analyze", json={"limits": LIMITS}), 422, "invalid_request")
     error(client.post("/v1/analyze", json={"record": record, "limits": {"iterations": 0}}), 422, "bad_limits")
+    store = services_of(client.app).store  # type: ignore[arg-type]
+    assert store.job_counts()["queued"] == 0 and sum(store.job_counts().values()) == 0  # nothing queued
 
 
-def test_each_decision_gets_its_share_of_the_budget(tmp_path: Path) -> None:
-    settings = make_settings(tmp_path / "g.db", analysis_budget_ms=170.0, max_time_ms=2_000)
+def test_a_jobs_budget_is_its_iterations(tmp_path: Path) -> None:
+    """A review job searches each decision a fixed number of iterations (the default, or the
+    request's, capped); the clock only guards against a hang (analysis_budget_ms a decision)."""
+    settings = make_settings(tmp_path / "g.db", analysis_budget_ms=30_000, max_time_ms=2_000)
     with make_client(settings) as client:
-        data = client.post("/v1/analyze", json={"record": endgame_record().to_json()}).json()
-        unforced = data["stats"]["searches"] + data["stats"]["skipped"]  # skipped: the budget was spent
-        assert data["stats"]["limits"] == {"iterations": 300, "time_ms": 170.0 / unforced}
+        job = finished_job(client, client.post("/v1/analyze", json={"record": endgame_record().to_json()}))
+        assert job["result"]["stats"]["limits"] == {"iterations": 300, "time_ms": 30_000}
+        assert job["result"]["stats"]["skipped"] == 0  # a job is never cut by the clock
         huge = {"iterations": 10**9, "time_ms": 5.0}
-        capped = analyze(client, endgame_record().to_json(), limits=huge).json()
-        assert capped["stats"]["limits"] == {"iterations": 5_000, "time_ms": 5.0}
+        capped = analyze(client, endgame_record().to_json(), limits=huge)
+        assert capped["stats"]["limits"] == {"iterations": 5_000, "time_ms": 30_000}
 
 
 def _play_to_the_end(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -89,6 +109,7 @@ def test_a_stored_game_is_reviewed_once_over_from_its_seats_record(client: TestC
     token = bearer(game["tokens"][0])
     detail = error(client.get(path, params={"seat": 0}, headers=token), 409, "game_not_over")
     assert game["id"] in detail
+    error(client.post(path, params={"seat": 0}, headers=token), 409, "game_not_over")
     over = _play_to_the_end(client, game)
 
     answer = client.get(path, params={"seat": 0, "seed": 5, **LIMITS}, headers=token)
@@ -104,14 +125,26 @@ def test_a_stored_game_is_reviewed_once_over_from_its_seats_record(client: TestC
     # (searched with other seeds: a stored game's every decision with the game hint's seed).
     moves = [(entry["seat"], entry["notation"]) for entry in history]
     record = record_of_game(Rules.preset_named("durak"), 2, ENDGAME_DECK, moves, 0, first_attacker=0)
-    posted = analyze(client, record.to_json(), seed=5).json()
+    posted = analyze(client, record.to_json(), seed=5)
     decided = ("index", "ply", "move", "position")
+
     def decisions(answer: dict[str, Any]) -> list[dict[str, Any]]:
         return [{k: m[k] for k in decided} for m in answer["moves"]]
 
     assert decisions(posted) == decisions(data)
     # Against greedy the scores are its calibrated win chances, as the game's hints are.
     assert data["stats"]["calibrated"] == "greedy (durak, 2 seats)" and "calibrated" not in posted["stats"]
+    # And as a job of the stored game: the same review (the hint's seed, calibrated), its time cap aside.
+    queued = client.post(path, params={"seat": 0, "seed": 5, **LIMITS}, headers=token)
+    job = finished_job(client, queued)
+    reviewed = len(data["moves"])
+    assert job["kind"] == "review" and job["progress"] == {"done": reviewed, "total": reviewed}
+    assert _unlimited(job["result"]) == _unlimited(data)
+
+
+def _unlimited(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without its timing and its time limit."""
+    return {**answer, "stats": {k: v for k, v in answer["stats"].items() if k not in ("time_ms", "limits")}}
 
 
 def test_a_stored_games_review_is_its_hints_search(client: TestClient) -> None:
@@ -171,6 +204,10 @@ def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> No
     error(unknown, 404, "not_found")
     bad = client.get(path, params={"seat": 0, "iterations": -3}, headers=bearer(game["tokens"][0]))
     error(bad, 422, "bad_limits")
+    error(client.post(path, params={"seat": 0}), 401, "unauthorized")
+    error(client.post(path, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    bad = client.post(path, params={"seat": 0, "iterations": -3}, headers=bearer(game["tokens"][0]))
+    error(bad, 422, "bad_limits")
 
 
 def test_a_match_is_not_reviewed_yet(client: TestClient) -> None:
@@ -195,7 +232,7 @@ def test_records_the_format_cannot_carry_and_bad_seat_counts_get_their_documente
     ]
     for change, code in cases:
         bad = {**record, **change}
-        error(analyze(client, bad), 422, code)
+        error(queue(client, bad), 422, code)
         error(client.post("/v1/hint", json={"record": bad, "limits": LIMITS}), 422, code)
         error(client.post("/v1/evaluate", json={"record": bad, "limits": LIMITS}), 422, code)
     game = create(client, rules={"preset": "durak", "redeal_without_trump": True}, seats=["human", "random"],
@@ -204,6 +241,8 @@ def test_records_the_format_cannot_carry_and_bad_seat_counts_get_their_documente
     path = f"/v1/games/{game['id']}/analysis"
     answer = client.get(path, params={"seat": 0}, headers=bearer(game["tokens"][0]))
     assert "redeal_without_trump" in error(answer, 422, "invalid_record")
+    queued = client.post(path, params={"seat": 0}, headers=bearer(game["tokens"][0]))
+    assert "redeal_without_trump" in error(queued, 422, "invalid_record")
 
 
 def test_reviews_wait_for_a_search_slot(tmp_path: Path) -> None:
@@ -219,9 +258,6 @@ def test_reviews_wait_for_a_search_slot(tmp_path: Path) -> None:
         services_of(client.app).pool.submit(hold)  # type: ignore[arg-type]
         assert started.wait(5)
         try:
-            busy = analyze(client, endgame_record().to_json())
-            error(busy, 503, "busy")
-            assert busy.headers["retry-after"]
             stored = client.get(f"/v1/games/{game['id']}/analysis", params={"seat": 0},
                                 headers=bearer(game["tokens"][0]))
             error(stored, 503, "busy")

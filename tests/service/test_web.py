@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from tests.support.records import ENDGAME_DECK
+from tests.support.service import finished_job
 from tests.support.web import (
     DESKTOP,
     IDLE,
@@ -351,7 +352,8 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
 
 
 def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, shots: Path) -> None:
-    """At game over the page reviews seat 0's decisions (GET /v1/games/{id}/analysis): the table and
+    """At game over the page reviews seat 0's decisions (a job: POST /v1/games/{id}/analysis, its
+    progress shown while it runs): the table and
     hand as they were, the move played, the engine's choice, the cost and the verdict, stepping with
     buttons, arrow keys and the table's rows; Esc closes it. The game is the hand-made deal of
     tests/support/records.py, played by pressing 1 (the first legal move) until it ends."""
@@ -384,15 +386,18 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
     page.wait_for_selector("#review:not([hidden])")
     page.wait_for_function(IDLE)
     assert page.locator("#over").is_hidden()
-    # The same review as the API's (same seed and iteration cap: a review repeats).
-    answer = httpx.get(
+    assert page.locator("#review-progress").is_hidden()  # the job is done
+    # The same review as the API's job (same seed and iteration budget: a review job repeats).
+    queued = httpx.post(
         f"{server.url}/v1/games/{game_id}/analysis",
         params={"seat": 0, "iterations": 5000},
         headers={"Authorization": f"Bearer {token}"},
         timeout=120.0,
     )
-    assert answer.status_code == 200, answer.text
-    moves = answer.json()["moves"]
+    with httpx.Client(base_url=server.url, timeout=120.0) as http:
+        job = finished_job(http, queued)
+    assert job["status"] == "done", job
+    moves = job["result"]["moves"]
     assert len(moves) >= 3 and page.locator("#review-rows tr").count() == len(moves)
 
     def shows(at: int) -> None:

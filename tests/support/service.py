@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "bearer",
     "create",
     "error",
+    "finished_job",
     "make_client",
     "make_settings",
     "move",
@@ -40,11 +42,12 @@ FAST: dict[str, Any] = {
     "max_searches": 2,
     "queue_size": 0,  # a busy pool answers 503 at once; the queue's own tests set it
     "engine_budget_ms": 5_000,
+    "job_poll_s": 0.2,  # a job queued here wakes the app's worker at once
 }
 
 
-def make_settings(path: Path, **overrides: Any) -> Settings:
-    """Settings for a test app: its own database file and small limits."""
+def make_settings(path: Path | str, **overrides: Any) -> Settings:
+    """Settings for a test app: its own database (a SQLite file, or a PostgreSQL URL) and small limits."""
     return Settings(database=path, **{**FAST, **overrides})
 
 
@@ -116,3 +119,23 @@ def replay(game: dict[str, Any], history: list[dict[str, Any]], rules: str = "du
     for entry in history:
         reference.play(Move.parse(entry["notation"]), entry["seat"])
     return reference
+
+
+def finished_job(client: Any, queued: Any, watch: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A 202 job answer followed at its `Location` until the job is done or failed; the last view.
+    Each view read on the way is added to `watch` when given. (The waits are a hang guard, not a
+    timing: a worker takes the job within a poll.)"""
+    assert queued.status_code == 202, queued.text
+    location = queued.headers["location"]
+    assert location == f"/v1/jobs/{queued.json()['id']}"
+    event = threading.Event()
+    for _ in range(12_000):
+        job = client.get(location)
+        assert job.status_code == 200, job.text
+        body = dict(job.json())
+        if watch is not None:
+            watch.append(body)
+        if body["status"] in ("done", "failed"):
+            return body
+        event.wait(0.01)
+    raise AssertionError(f"job {location} did not end")

@@ -9,7 +9,7 @@ import { renderHistory, renderMatch, renderOver } from "./match.js";
 import { legalMoves } from "./moves.js";
 import { actionMove } from "./play.js";
 import { shownGame } from "./playback.js";
-import { markReviewedCards, renderReview, reviewed, reviewOpen } from "./review.js";
+import { markReviewedCards, renderReview, renderReviewProgress, reviewed, reviewOpen } from "./review.js";
 import { $, state, SUIT_GLYPH } from "./state.js";
 import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable } from "./table.js";
 import { refreshTracker, renderTracker } from "./tracker.js";
@@ -25,6 +25,7 @@ export function render() {
   $("table").dataset.plies = String(game.history.length); // the moves the table shown has seen
 
   renderStatus(game, pos, over);
+  renderReviewProgress();
   renderOpponents(pos);
 
   // stock, trump, discard

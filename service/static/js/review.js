@@ -1,4 +1,4 @@
-/* The review of a finished game (GET /v1/games/{id}/analysis). */
+/* The review of a finished game: a job (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}). */
 
 import { api } from "./api.js";
 import { busyWith, keepFocus } from "./busy.js";
@@ -6,7 +6,7 @@ import { moveText, pct, points, sameMove } from "./cards.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
 import { chanceWord } from "./hint.js";
-import { clearMessage } from "./messages.js";
+import { ApiFailure, clearMessage } from "./messages.js";
 import { render } from "./render.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
@@ -25,11 +25,45 @@ export function openReview() {
   }
   const id = state.id;
   busyWith(async () => {
-    const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}`;
-    const data = await api("GET", path);
-    clearMessage();
-    state.review = { id, data, at: 0, open: true };
+    try {
+      const data = await reviewJob(id);
+      clearMessage();
+      state.review = { id, data, at: 0, open: true };
+    } finally {
+      state.reviewProgress = null;
+    }
   }, "review");
+}
+
+const REVIEW_POLL_MS = 300; // how often a queued review's progress is read
+
+// Queue the review and follow its job until it is done; the status line shows its progress.
+async function reviewJob(id) {
+  const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}`;
+  let job = await api("POST", path, undefined, { retry: ["busy", "too_many_requests", "network"] });
+  const where = `/v1/jobs/${encodeURIComponent(job.id)}`;
+  for (;;) {
+    state.reviewProgress = job.progress;
+    renderReviewProgress();
+    if (job.status === "done") return job.result;
+    if (job.status === "failed") throw new ApiFailure(500, "internal", job.error || "");
+    await new Promise((done) => setTimeout(done, REVIEW_POLL_MS));
+    job = await api("GET", where, undefined, { retry: ["network", "busy"] });
+  }
+}
+
+// The review's progress bar: decisions done of the seat's total, while its job runs.
+export function renderReviewProgress() {
+  const bar = $("review-progress");
+  const progress = state.busy === "review" ? state.reviewProgress : null;
+  bar.hidden = !progress;
+  if (!progress) return;
+  bar.max = Math.max(1, progress.total);
+  bar.value = progress.done;
+  const text = t("reviewProgress", { n: progress.done, of: progress.total });
+  bar.setAttribute("aria-valuetext", text);
+  bar.title = text;
+  if (state.busy === "review") $("status").textContent = text;
 }
 
 export function closeReview() {

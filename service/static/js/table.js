@@ -70,7 +70,10 @@ export function renderStatus(game, pos, over) {
   const status = $("status");
   status.classList.toggle("over", over);
   let text;
-  if (state.busy === "review") text = t("reviewThinking");
+  if (state.busy === "review") {
+    const progress = state.reviewProgress;
+    text = progress ? t("reviewProgress", { n: progress.done, of: progress.total }) : t("reviewThinking");
+  }
   else if (over) text = game.match ? t("matchOver") : t("statusOver");
   else if (game.status === "between") text = t("betweenGames", { n: state.between.game });
   else if (state.busy === "move") text = state.playback ? t("statusBusy") : t("statusThinking");
