@@ -25,16 +25,20 @@ run: build
 	$(VENV)/bin/tan serve --host 127.0.0.1 --port 8000
 
 # The web page's tests drive Debian's chromium through Playwright (no browser download), and its
-# pure helpers run under node's test runner; the C reference loop's tests compile with gcc. Under CI a missing part is an error, not a skip.
+# pure helpers run under node's test runner; the C reference loop's tests compile with gcc; the
+# read-only disk test serves its folder through a private mount namespace (util-linux's unshare,
+# mount). Under CI a missing part is an error, not a skip.
 browser:
-	@command -v chromium >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && command -v node >/dev/null 2>&1 || (apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core gcc nodejs) || \
-		{ echo "chromium, gcc or node could not be installed: the browser tests will be skipped"; test -z "$$CI"; }
+	@command -v chromium >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && command -v node >/dev/null 2>&1 \
+		&& command -v unshare >/dev/null 2>&1 && command -v mount >/dev/null 2>&1 || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core gcc nodejs \
+		util-linux mount) || \
+		{ echo "chromium, gcc, node or unshare could not be installed: their tests will be skipped"; test -z "$$CI"; }
 
 # The store's tests run on SQLite and on a throwaway cluster of Debian's PostgreSQL server
 # (tests/support/postgres.py). Under CI a missing server is an error, not a skip.
 postgresql:
-	@test -x /usr/lib/postgresql/15/bin/initdb || (apt-get update -qq && \
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql) || \
 		{ echo "postgresql could not be installed: the PostgreSQL tests will be skipped"; test -z "$$CI"; }
 

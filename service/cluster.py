@@ -24,13 +24,16 @@ from service.process import free_port
 
 __all__ = ["BIN", "Cluster", "binaries"]
 
-BIN = Path("/usr/lib/postgresql/15/bin")
+BIN = Path("/usr/lib/postgresql")
+"""Where Debian keeps each installed PostgreSQL version's server binaries (`15/bin`, ...)."""
 
 
 def binaries() -> Path | None:
-    """Where PostgreSQL's server binaries are (Debian's, else on the PATH), or None."""
-    if (BIN / "initdb").exists():
-        return BIN
+    """Where PostgreSQL's server binaries are (Debian's newest version, whichever the release
+    ships, else on the PATH), or None."""
+    versions = [path.parent for path in BIN.glob("*/bin/initdb") if path.parts[-3].isdigit()]
+    if versions:
+        return max(versions, key=lambda folder: int(folder.parts[-2]))
     found = shutil.which("pg_ctl")
     return Path(found).resolve().parent if found else None
 
