@@ -20,6 +20,7 @@ from tests.support.web import (
     Server,
     browser_fixture,
     open_page,
+    seat_view,
     server_fixture,
     shots_fixture,
     start_game,
@@ -36,23 +37,6 @@ browser = pytest.fixture(scope="module")(browser_fixture)
 shots = pytest.fixture(shots_fixture)
 
 
-def _saved(page: Page) -> dict[str, Any]:
-    """The id and token of the page's game, as the page keeps them."""
-    script = "JSON.parse(localStorage.getItem('tan.game'))"
-    return dict(page.evaluate(script))
-
-
-def _view(page: Page, server: Server) -> dict[str, Any]:
-    """Seat 0's view of the page's game, from the API."""
-    saved = _saved(page)
-    answer = httpx.get(
-        f"{server.url}/v1/games/{saved['id']}",
-        params={"seat": 0},
-        headers={"Authorization": f"Bearer {saved['token']}"},
-        timeout=120.0,
-    )
-    assert answer.status_code == 200, answer.text
-    return dict(answer.json())
 
 
 def _hint(page: Page) -> list[dict[str, Any]]:
@@ -83,7 +67,7 @@ def test_hints_come_best_first_and_digits_play_their_rows(
     start_game(page, server, "en", seed=21, preset="durak", players=3)
     differed = False
     for turn in range(40):
-        view = _view(page, server)
+        view = seat_view(page, server)
         assert view["status"] == "playing", "the game ended before a turn where the hint reorders the moves"
         if len(view["legal_moves"]) < 2:
             page.keyboard.press("1")
@@ -101,7 +85,7 @@ def test_hints_come_best_first_and_digits_play_their_rows(
         before = len(view["history"])
         page.keyboard.press("2")
         page.wait_for_function(IDLE)
-        after = _view(page, server)["history"]
+        after = seat_view(page, server)["history"]
         assert after[before]["seat"] == 0 and after[before]["move"] == second
         if second != view["legal_moves"][1]:
             differed = True
@@ -270,7 +254,7 @@ def test_engine_moves_appear_one_by_one_at_the_players_pace(browser: Browser, se
     page = open_page(browser, server, DESKTOP, errors, pace="normal")
     start_game(page, server, "en", seed=8, preset="durak", players=3, pace="normal")
     page.evaluate(RECORD)
-    start = len(_view(page, server)["history"])
+    start = len(seat_view(page, server)["history"])
     # Your own card is on the table at once, while the server thinks.
     held: list[Any] = []
     page.route("**/moves", lambda route: held.append(route))
@@ -288,12 +272,12 @@ def test_engine_moves_appear_one_by_one_at_the_players_pace(browser: Browser, se
     page.unroute("**/moves")
     moves = 1
     while moves < 4:
-        view = _view(page, server)
+        view = seat_view(page, server)
         assert view["status"] == "playing"
         page.keyboard.press("1")
         page.wait_for_function(IDLE)
         moves += 1
-    history = _view(page, server)["history"]
+    history = seat_view(page, server)["history"]
     frames = page.evaluate("window.frames_seen")
     shown = [frame["plies"] for frame in frames]
     theirs = [index for index in range(start, len(history)) if history[index]["seat"] != 0]
@@ -309,12 +293,12 @@ def test_engine_moves_appear_one_by_one_at_the_players_pace(browser: Browser, se
     # The pace off: a reply of any length lands in one step.
     page.select_option("#pace", "off")
     for _ in range(30):
-        view = _view(page, server)
+        view = seat_view(page, server)
         assert view["status"] == "playing"
         page.evaluate("window.frames_seen = []")
         page.keyboard.press("1")
         page.wait_for_function(IDLE)
-        after = _view(page, server)["history"]
+        after = seat_view(page, server)["history"]
         if len(after) - len(view["history"]) >= 3:
             plies = {frame["plies"] for frame in page.evaluate("window.frames_seen")}
             assert plies <= {len(view["history"]), len(after)}
@@ -332,7 +316,7 @@ def test_a_table_you_take_is_marked_in_your_hand(browser: Browser, server: Serve
     page = open_page(browser, server, DESKTOP, errors)
     start_game(page, server, "en", seed=4, preset="durak", players=2)
     for _ in range(60):
-        view = _view(page, server)
+        view = seat_view(page, server)
         assert view["status"] == "playing", "the game ended before a take"
         if any(move["action"] == "take" for move in view["legal_moves"]):
             break
@@ -342,7 +326,7 @@ def test_a_table_you_take_is_marked_in_your_hand(browser: Browser, server: Serve
     on_table = {card for pair in view["position"]["table"] for card in pair.values() if card}
     page.keyboard.press("t")
     page.wait_for_function(IDLE)
-    after = _view(page, server)
+    after = seat_view(page, server)
     tables = [on_table] + [
         {card for pair in entry["after"]["table"] for card in pair.values() if card}
         for entry in after["history"][len(view["history"]):]
@@ -355,7 +339,7 @@ def test_a_table_you_take_is_marked_in_your_hand(browser: Browser, server: Serve
     assert first.get_attribute("aria-description") == "just picked up"
     page.keyboard.press("1")
     page.wait_for_function(IDLE)
-    if _view(page, server)["status"] == "playing":
+    if seat_view(page, server)["status"] == "playing":
         assert page.locator("#hand button.card.picked").count() == 0
     assert errors == []
     page.close()
@@ -384,7 +368,7 @@ def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
     assert flanks == ["1", "3"]
     dragged = covered = explained = False
     for _ in range(80):
-        view = _view(page, server)
+        view = seat_view(page, server)
         if view["status"] != "playing" or (dragged and covered and explained):
             break
         position = view["position"]
@@ -445,7 +429,7 @@ def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
                     page.mouse.move(x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10)
                 page.mouse.up()
                 page.wait_for_function(IDLE)
-                played = _view(page, server)["history"][len(view["history"])]
+                played = seat_view(page, server)["history"][len(view["history"])]
                 assert played["seat"] == 0 and played["move"] == single[0]
                 dragged = True
                 continue
@@ -561,7 +545,7 @@ def test_a_busy_server_is_retried_quietly_and_the_move_kept(browser: Browser, se
     errors: list[str] = []
     page = open_page(browser, server, DESKTOP, errors)
     start_game(page, server, "en", seed=14, preset="durak", players=2)
-    view = _view(page, server)
+    view = seat_view(page, server)
     busy = json.dumps({"detail": "all 1 search slots are busy; retry in 1 s", "code": "busy"})
     sent: list[str] = []
 
@@ -582,7 +566,7 @@ def test_a_busy_server_is_retried_quietly_and_the_move_kept(browser: Browser, se
     page.wait_for_function(IDLE)
     page.unroute("**/moves")
     assert len(sent) == 3 and len(set(sent)) == 1  # the same move, sent three times
-    played = _view(page, server)["history"][len(view["history"])]
+    played = seat_view(page, server)["history"][len(view["history"])]
     assert played["seat"] == 0 and played["move"] == move
     assert page.locator("#message").is_hidden() and page.locator("#retry-note").is_hidden()
     assert [e for e in errors if "503" not in e] == []

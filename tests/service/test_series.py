@@ -6,9 +6,8 @@ has beaten every card (docs/web.md). The helpers and fixtures are in tests/suppo
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import httpx
 import pytest
 
 from tests.support.web import (
@@ -18,6 +17,7 @@ from tests.support.web import (
     Server,
     browser_fixture,
     open_page,
+    seat_view,
     server_fixture,
     start_game,
 )
@@ -32,15 +32,6 @@ browser = pytest.fixture(scope="module")(browser_fixture)
 
 LANDSCAPE = {"width": 844, "height": 390}
 
-
-def _view(page: Page, server: Server) -> dict[str, Any]:
-    """The game shown, as the API gives it to seat 0 (its key from the page's storage)."""
-    record = page.evaluate("JSON.parse(localStorage.getItem('tan.game'))")
-    answer = httpx.get(
-        f"{server.url}/v1/games/{record['id']}", params={"seat": 0},
-        headers={"Authorization": f"Bearer {record['token']}"}, timeout=30,
-    )
-    return dict(answer.json())
 
 
 def _play_one(page: Page, rng: random.Random) -> None:
@@ -64,19 +55,7 @@ def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> Non
     the match, as the API's `winners` has it."""
     errors: list[str] = []
     page = open_page(browser, server, DESKTOP, errors)
-    page.goto(server.url + "/")
-    page.select_option("#lang", "en")
-    page.select_option("#preset", "tan")
-    page.select_option("#players", "2")
-    page.check("#level-easy")
-    page.click("#advanced > summary")
-    page.check("#side-rules input[name=trump_swap]")
-    page.check("#side-rules input[name=tribute]")
-    page.fill("#games", "3")
-    page.fill("#seed", "3")
-    page.click("#start")
-    page.wait_for_selector("#game:not([hidden])")
-    page.wait_for_function(IDLE)
+    start_game(page, server, "en", seed=3, preset="tan", side_rules=("trump_swap", "tribute"), games=3)
     rng = random.Random(8)
     betweens = 0
     tributes = 0
@@ -85,7 +64,7 @@ def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> Non
         assert page.locator("#message").is_hidden(), page.inner_text("#message")
         if page.locator("#next-game").is_visible():
             betweens += 1
-            view = _view(page, server)
+            view = seat_view(page, server)
             match = view["match"]
             assert match["game"] == betweens + 1
             title = page.inner_text("#over-title")
@@ -106,7 +85,7 @@ def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> Non
             break
         _play_one(page, rng)
     assert betweens == 2 and page.inner_text("#status") == "Match over."
-    winners = _view(page, server)["match"]["winners"]
+    winners = seat_view(page, server)["match"]["winners"]
     title = page.inner_text("#over-title")
     if winners == [0]:
         assert title == "You win the match!"
@@ -141,7 +120,7 @@ def test_on_a_phone_the_card_to_answer_is_in_view_at_every_defence(
         page.wait_for_function(IDLE)
         if page.locator("#over").is_visible():
             break
-        view = _view(page, server)
+        view = seat_view(page, server)
         position = view["position"]
         if position["to_move"] == 0 and position["defender"] == 0 and position.get("phase", "play") == "play":
             bottom = _dock_top(page)
@@ -178,22 +157,13 @@ def test_a_defence_that_beat_every_card_says_pass_lets_it_stand(browser: Browser
     move, the status says that pass lets the defence stand (not "beat the card … or take")."""
     errors: list[str] = []
     page = open_page(browser, server, DESKTOP, errors)
-    page.goto(server.url + "/")
-    page.select_option("#lang", "en")
-    page.select_option("#preset", "tan")
-    page.select_option("#players", "2")
-    page.check("#level-easy")
-    page.click("#advanced > summary")
-    page.check("#side-rules input[name=take_when_beaten]")
-    page.fill("#seed", "5")
-    page.click("#start")
-    page.wait_for_selector("#game:not([hidden])")
+    start_game(page, server, "en", seed=5, preset="tan", side_rules=("take_when_beaten",))
     found = False
     for _ in range(300):
         page.wait_for_function(IDLE)
         if page.locator("#over").is_visible():
             break
-        position = _view(page, server)["position"]
+        position = seat_view(page, server)["position"]
         table = position["table"]
         beaten = bool(table) and all(pair["defense"] for pair in table)
         if position["to_move"] == 0 and position["defender"] == 0 and beaten:
@@ -202,7 +172,7 @@ def test_a_defence_that_beat_every_card_says_pass_lets_it_stand(browser: Browser
             assert page.locator("#pass-button:not([disabled])").count() == 1
             found = True
             break
-        moves = _view(page, server)["legal_moves"]
+        moves = seat_view(page, server)["legal_moves"]
         defend = next((m for m in moves if m["action"] == "defend"), None)
         if defend is not None:
             index = moves.index(defend)

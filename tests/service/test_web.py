@@ -26,6 +26,7 @@ from tests.support.web import (
     Server,
     browser_fixture,
     open_page,
+    seat_view,
     server_fixture,
     shots_fixture,
     start_game,
@@ -452,25 +453,13 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
     page.close()
 
 
-def _tracker_answer(page: Page, server: Server) -> dict[str, Any]:
-    """The API's tracker for seat 0 of the page's game, read with the token the page keeps."""
-    saved = page.evaluate("JSON.parse(localStorage.getItem('tan.game'))")
-    answer = httpx.get(
-        f"{server.url}/v1/games/{saved['id']}/tracker",
-        params={"seat": 0},
-        headers={"Authorization": f"Bearer {saved['token']}"},
-        timeout=120.0,
-    )
-    assert answer.status_code == 200, answer.text
-    return dict(answer.json())
-
 
 def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     """Once the tracker is up to date, it shows what the API answers for the view shown: the cards
     gone (the board's discard too), the cards known in the opponent's hand, and its likeliest unseen
     cards from 30% on, best first, at most six, each with a text alternative."""
     page.wait_for_selector("#tracker-panel:not(.stale)")
-    answer = _tracker_answer(page, server)
+    answer = seat_view(page, server, "/tracker")
     plies = page.locator("#history li").count()
     assert page.get_attribute("#tracker-panel", "data-plies") == str(plies)
     gone = page.locator("#tracker-gone .mini").all_inner_texts()

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 
 from service.process import ServiceProcess as Server
@@ -27,6 +28,8 @@ __all__ = [
     "Server",
     "browser_fixture",
     "open_page",
+    "saved_game",
+    "seat_view",
     "server_fixture",
     "shots_fixture",
     "start_game",
@@ -121,18 +124,40 @@ def watch(page: Page, server: Server, errors: list[str]) -> None:
 
 def start_game(
     page: Page, server: Server, lang: str, seed: int | None, preset: str = "durak", players: int = 2,
-    pace: str = "off",
+    pace: str = "off", side_rules: Sequence[str] = (), games: int | None = None,
 ) -> None:
     """Open the page, choose the language and an easy game (the greedy engine) from the new-game
-    form (`seed` None: none typed), and wait until the table is shown and idle."""
+    form (`seed` None: none typed; `side_rules` ticked; `games`: a match of that many), and wait
+    until the table is shown and idle."""
     page.goto(server.url + "/")
     page.select_option("#lang", lang)
     page.select_option("#pace", pace)
     page.select_option("#preset", preset)
     page.select_option("#players", str(players))
     page.check("#level-easy")
-    page.click("#advanced > summary")  # the deal number is an expert's field
+    page.click("#advanced > summary")  # the deal number and the side rules are an expert's fields
+    for rule in side_rules:
+        page.check(f"#side-rules input[name={rule}]")
+    if games is not None:
+        page.fill("#games", str(games))
     page.fill("#seed", "" if seed is None else str(seed))  # blank: the server draws the deal's seed
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)
+
+
+def saved_game(page: Page) -> dict[str, Any]:
+    """The id and token of the page's game, as the page keeps them in its storage."""
+    return dict(page.evaluate("JSON.parse(localStorage.getItem('tan.game'))"))
+
+
+def seat_view(page: Page, server: Server, path: str = "") -> dict[str, Any]:
+    """Seat 0's answer for the page's game from the API (`path`: "" the view, "/tracker" its
+    card tracker), read with the token the page keeps."""
+    saved = saved_game(page)
+    answer = httpx.get(
+        f"{server.url}/v1/games/{saved['id']}{path}", params={"seat": 0},
+        headers={"Authorization": f"Bearer {saved['token']}"}, timeout=120.0,
+    )
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
