@@ -28,7 +28,7 @@ from typing import Protocol
 import anyio
 
 from service.errors import ApiError, ServiceCode
-from service.quota import Quota
+from service.quota import Quota, refuse
 from service.store import GameLockTimeoutError, GameStore
 
 __all__ = ["GameLocks", "LocalQuota", "Places", "SharedQuota", "places"]
@@ -91,14 +91,7 @@ class SharedQuota:
         name, holder = f"{self.prefix}:{key}", secrets.token_hex(8)
         taken = await anyio.to_thread.run_sync(self.store.take_lease, name, holder, self.cap, self.lease_s)
         if not taken:
-            if self.refused is not None:
-                self.refused()
-            retry = str(self.retry_after_s)
-            raise ApiError(
-                ServiceCode.TOO_MANY_REQUESTS,
-                f"{self.refusal(key, self.cap)}; retry in {retry} s",
-                {"Retry-After": retry},
-            )
+            raise refuse(key, self.cap, self.retry_after_s, self.refusal, self.refused)
         try:
             yield
         finally:

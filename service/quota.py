@@ -13,7 +13,21 @@ from collections.abc import Callable, Iterator
 
 from service.errors import ApiError, ServiceCode
 
-__all__ = ["Quota"]
+__all__ = ["Quota", "refuse"]
+
+
+def refuse(
+    key: str, cap: int, retry_after_s: int, refusal: Callable[[str, int], str],
+    refused: Callable[[], None] | None,
+) -> ApiError:
+    """The 429 for one holder too many of `key` (counted by `refused`, if given): the one answer
+    of every quota, in this process or shared by replicas (service/leases.py)."""
+    if refused is not None:
+        refused()
+    retry = str(retry_after_s)
+    return ApiError(
+        ServiceCode.TOO_MANY_REQUESTS, f"{refusal(key, cap)}; retry in {retry} s", {"Retry-After": retry}
+    )
 
 
 class Quota:
@@ -44,14 +58,7 @@ class Quota:
         with self._lock:
             held = self._held.get(key, 0)
             if held >= self.cap:
-                if self.refused is not None:
-                    self.refused()
-                retry = str(self.retry_after_s)
-                raise ApiError(
-                    ServiceCode.TOO_MANY_REQUESTS,
-                    f"{self.refusal(key, self.cap)}; retry in {retry} s",
-                    {"Retry-After": retry},
-                )
+                raise refuse(key, self.cap, self.retry_after_s, self.refusal, self.refused)
             self._held[key] = held + 1
         try:
             yield

@@ -466,15 +466,8 @@ class GameStore(ABC):
     def job_step(self, job_id: str, worker: str, step: int, answer: dict[str, Any], lease_s: float) -> None:
         """Store one step's answer and renew the lease, only while `worker` holds it
         (`LeaseLostError` otherwise: nothing is stored)."""
-        now = time.time()
         with self.transaction() as db:
-            held = db.execute(
-                "UPDATE jobs SET done = done + 1, lease_until = ?, updated_at = ? "
-                "WHERE id = ? AND worker = ? AND status = 'running'",
-                (now + lease_s, now, job_id, worker),
-            ).rowcount
-            if held != 1:
-                raise LeaseLostError(job_id)
+            self._hold_job(db, job_id, worker, lease_s, "done = done + 1, ")
             db.execute(
                 "INSERT INTO job_steps (job_id, step, worker, answer) VALUES (?, ?, ?, ?)",
                 (job_id, step, worker, json.dumps(answer)),
@@ -482,13 +475,20 @@ class GameStore(ABC):
 
     def renew_job(self, job_id: str, worker: str, lease_s: float) -> None:
         """Keep `worker`'s lease for another `lease_s` seconds (`LeaseLostError` if it is gone)."""
-        now = time.time()
         with self.transaction() as db:
-            held = db.execute(
-                "UPDATE jobs SET lease_until = ?, updated_at = ? "
-                "WHERE id = ? AND worker = ? AND status = 'running'",
-                (now + lease_s, now, job_id, worker),
-            ).rowcount
+            self._hold_job(db, job_id, worker, lease_s)
+
+    @staticmethod
+    def _hold_job(db: Any, job_id: str, worker: str, lease_s: float, also: str = "") -> None:
+        """Renew `worker`'s lease on its running job for `lease_s` seconds (with the `also`
+        assignments), or raise `LeaseLostError` when it no longer holds it: the one check every
+        write of a worker goes through."""
+        now = time.time()
+        held = db.execute(
+            f"UPDATE jobs SET {also}lease_until = ?, updated_at = ? "
+            "WHERE id = ? AND worker = ? AND status = 'running'",
+            (now + lease_s, now, job_id, worker),
+        ).rowcount
         if held != 1:
             raise LeaseLostError(job_id)
 
