@@ -26,6 +26,7 @@ import json
 import random
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,17 +42,16 @@ PLAYERS = 3
 RULES = "durak"
 
 
+@dataclass
 class LongGame:
     """A long game: the rules, the seats, the deck (top first), who led first and the moves."""
 
-    def __init__(self, rules: Rules, players: int, deck: list[Card], first_attacker: int,
-                 moves: list[tuple[int, Move]], scores: list[float] | None) -> None:
-        self.rules = rules
-        self.players = players
-        self.deck = deck
-        self.first_attacker = first_attacker
-        self.moves = moves
-        self.scores = scores
+    rules: Rules
+    players: int
+    deck: list[Card]
+    first_attacker: int
+    moves: list[tuple[int, Move]]
+    scores: list[float] | None
 
     def record(self, seat: int) -> Record:
         """The record `seat` keeps of the game (its hand, every public move, its own draws)."""
