@@ -54,15 +54,7 @@ export function renderSetup(pos) {
     });
   }
   $("setup-buttons").replaceChildren(
-    ...moves.map((move) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "action setup-move";
-      button.textContent = moveText(move);
-      button.disabled = state.busy;
-      button.addEventListener("click", () => playMove(move));
-      return button;
-    }),
+    ...moves.map((move) => moveButton(move, "action setup-move", moveText(move))),
   );
 }
 
@@ -319,15 +311,7 @@ export function renderChooser() {
   $("chooser-title").textContent = state.choosing.title;
   const options = $("chooser-options");
   options.replaceChildren(
-    ...state.choosing.moves.map((move) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "choice";
-      button.textContent = chooserLabel(move);
-      button.disabled = state.busy;
-      button.addEventListener("click", () => playMove(move));
-      return button;
-    }),
+    ...state.choosing.moves.map((move) => moveButton(move, "choice", chooserLabel(move))),
   );
 }
 
@@ -349,4 +333,15 @@ export function renderMoves() {
       return item;
     }),
   );
+}
+
+/** A button that plays `move` (shown as `label`), off while the page waits for an answer. */
+function moveButton(move, className, label) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.textContent = label;
+  button.disabled = state.busy;
+  button.addEventListener("click", () => playMove(move));
+  return button;
 }
