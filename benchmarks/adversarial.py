@@ -1,24 +1,26 @@
-"""The adversarial load run (issue 24): long records, hung-up reviews, tracker loops, racing moves.
+"""The adversarial load run (issue 24): long records, hung-up searches, tracker loops, racing moves.
 
-    python -m benchmarks.adversarial [--seed 1] [--analysis-budget-ms 5000] [--tracker-s 10]
-                                     [--stored-moves 600] [--output FILE]
+    python -m benchmarks.adversarial [--seed 1] [--analysis-budget-ms 5000] [--review-iterations 300]
+                                     [--tracker-s 10] [--stored-moves 600] [--output FILE]
 
 One real `tan serve` on a free loopback port (`service.process`), two search
-slots, every other setting at its default but the review budget
-(`--analysis-budget-ms`, so that a review's end is seen in seconds) and
-`TAN_FORWARDED_ALLOW_IPS=127.0.0.1`, so that each simulated client names its
-own address in `X-Forwarded-For` and the per-client cap (default 4) counts
-it alone. All along, a prober asks `/healthz` and `/readyz` every 20 ms.
-The game is `benchmarks.long_game` (3 seats, 2,056 moves, every defender
-takes). In turn:
+slots, every other setting at its default but the per-decision guard of a
+review (`--analysis-budget-ms`) and `TAN_FORWARDED_ALLOW_IPS=127.0.0.1`, so
+that each simulated client names its own address in `X-Forwarded-For` and the
+per-client cap (default 4) counts it alone. All along, a prober asks
+`/healthz` and `/readyz` every 20 ms. The game is `benchmarks.long_game`
+(3 seats, 2,056 moves, every defender takes). In turn:
 
-1. **long reviews**: two clients review the longest prefix of the long record
-   whose seat has at most `TAN_MAX_REVIEW_DECISIONS` moves; a third sends the
-   whole record (refused 422 at once). Measured: each answer's time against
-   the review budget.
-2. **hung-up reviews**: two clients send the same review and hang up after 1 s;
-   measured from each hang-up to the moment `/metrics` shows no search
-   running (polled every 2 ms).
+1. **hung-up hints**: two clients ask 10-second hints and hang up after 1 s,
+   three times; measured from each hang-up to the moment `/metrics` shows no
+   search running (polled every 2 ms). (Reviews are jobs since issue 22: a
+   client that goes away holds nothing, so the hang-up is a hint's.)
+2. **long reviews**: two clients queue reviews of the longest prefix of the
+   long record whose seat has at most `TAN_MAX_REVIEW_DECISIONS` moves
+   (`--review-iterations` a decision) and follow their jobs to the end; a third
+   sends the whole record (refused 422 at once, nothing queued). Measured: the
+   202's latency, the job's progress (in order) and its time, no decision
+   unscored.
 3. **long-record hints**: `POST /v1/hint` with the whole record but the seat's
    last move (so that it is to move: 1,369 other decisions to weigh) and
    `time_ms` 1, 100 and 1,000: the answer's time against its limit.
@@ -138,32 +140,58 @@ async def running(http: httpx.AsyncClient) -> float:
     raise RuntimeError("no tan_searches_running in /metrics")
 
 
+async def _job(
+    http: httpx.AsyncClient, where: str, seconds: float
+) -> tuple[dict[str, Any], list[int], float]:
+    """Poll a job every 50 ms until it ends: its last answer, the progress seen, and when it ended."""
+    seen: list[int] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        job = (await http.get(where)).json()
+        if not seen or job["progress"]["done"] != seen[-1]:
+            seen.append(job["progress"]["done"])
+        if job["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return job, seen, time.perf_counter()
+        await asyncio.sleep(0.05)
+
+
 async def long_reviews(url: str, prefix: dict[str, Any], whole: dict[str, Any], budget_ms: float,
-                       violations: list[str]) -> dict[str, Any]:
+                       iterations: int, violations: list[str]) -> dict[str, Any]:
     async def review(index: int, record: dict[str, Any], expected: int) -> dict[str, Any]:
         async with httpx.AsyncClient(base_url=url, timeout=600.0, headers=_client(index)) as http:
             start = time.perf_counter()
-            answer = await http.post("/v1/analyze", json={"record": record, "seed": index})
+            answer = await http.post("/v1/analyze", json={"record": record, "seed": index,
+                                                          "limits": {"iterations": iterations}})
             elapsed = (time.perf_counter() - start) * 1000.0
-        if answer.status_code != expected:
-            violations.append(f"review {index}: {answer.status_code} {answer.text[:200]}")
-        out: dict[str, Any] = {"status": answer.status_code, "latency_ms": round(elapsed, 1)}
-        if answer.status_code == 200:
-            data = answer.json()
-            out.update(time_ms=data["stats"]["time_ms"], searches=data["stats"]["searches"],
-                       skipped=data["stats"]["skipped"], decisions=data["summary"]["decisions"],
-                       unscored=data["summary"]["labels"]["unscored"])
-            out["over_budget_ms"] = round(out["time_ms"] - budget_ms, 1)
-            if out["over_budget_ms"] > 50:
-                violations.append(f"review {index}: {out['time_ms']} ms against a budget of {budget_ms}")
+            if answer.status_code != expected:
+                violations.append(f"review {index}: {answer.status_code} {answer.text[:200]}")
+            out: dict[str, Any] = {"status": answer.status_code, "latency_ms": round(elapsed, 1)}
+            if answer.status_code != 202:
+                out["code"] = answer.json().get("code")
+                return out
+            job, seen, ended = await _job(http, answer.headers["location"], 1_800.0)
+        out.update(job_status=job["status"], job_s=round(ended - start, 1), progress_reads=len(seen),
+                   progress_in_order=seen == sorted(seen))
+        if seen != sorted(seen):
+            violations.append(f"review {index}: progress out of order {seen}")
+        if job["status"] != "done":
+            violations.append(f"review {index}: job {job['status']} {job.get('error')}")
+            return out
+        data = job["result"]
+        out.update(decisions=data["summary"]["decisions"], unscored=data["summary"]["labels"]["unscored"],
+                   searches=data["stats"]["searches"], time_ms=data["stats"]["time_ms"])
+        if data["summary"]["labels"]["unscored"]:
+            violations.append(f"review {index}: {data['summary']['labels']['unscored']} decisions unscored")
         return out
 
-    answers = await asyncio.gather(review(1, prefix, 200), review(2, prefix, 200), review(3, whole, 422))
-    return {"budget_ms": budget_ms, "reviews": list(answers)}
+    answers = await asyncio.gather(review(1, prefix, 202), review(2, prefix, 202), review(3, whole, 422))
+    return {"decision_guard_ms": budget_ms, "iterations": iterations, "reviews": list(answers)}
 
 
-async def hung_up_reviews(url: str, prefix: dict[str, Any], violations: list[str]) -> dict[str, Any]:
-    body = json.dumps({"record": prefix}).encode()
+async def hung_up_hints(url: str, position: dict[str, Any], violations: list[str]) -> dict[str, Any]:
+    """Two 10-second hints sent on raw sockets and hung up after 1 s, three times: measured from the
+    hang-up to the moment `/metrics` shows no search running (polled every 2 ms)."""
+    body = json.dumps({"position": position, "limits": {"time_ms": 10_000}}).encode()
     freed: list[float] = []
     async with httpx.AsyncClient(base_url=url, timeout=30.0) as http:
         for attempt in range(3):
@@ -171,7 +199,7 @@ async def hung_up_reviews(url: str, prefix: dict[str, Any], violations: list[str
             for index in range(2):
                 host, port = url.removeprefix("http://").split(":")
                 _reader, writer = await asyncio.open_connection(host, int(port))
-                head = (f"POST /v1/analyze HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                head = (f"POST /v1/hint HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
                         f"X-Forwarded-For: 10.0.1.{attempt * 2 + index}\r\n"
                         f"Content-Length: {len(body)}\r\n\r\n").encode()
                 writer.write(head + body)
@@ -180,18 +208,18 @@ async def hung_up_reviews(url: str, prefix: dict[str, Any], violations: list[str
             await asyncio.sleep(1.0)
             busy = await running(http)
             if busy != 2:
-                violations.append(f"hung-up reviews, attempt {attempt}: {busy} searches running after 1 s")
+                violations.append(f"hung-up hints, attempt {attempt}: {busy} searches running after 1 s")
             for writer in connections:
                 writer.close()
             hung_up = time.perf_counter()
             while await running(http):
                 await asyncio.sleep(0.002)
                 if time.perf_counter() - hung_up > 30:
-                    violations.append(f"hung-up reviews, attempt {attempt}: slots still busy after 30 s")
+                    violations.append(f"hung-up hints, attempt {attempt}: slots still busy after 30 s")
                     break
             freed.append((time.perf_counter() - hung_up) * 1000.0)
     if max(freed) > 100:
-        violations.append(f"hung-up reviews: a slot came free {max(freed):.0f} ms after the hang-up")
+        violations.append(f"hung-up hints: a slot came free {max(freed):.0f} ms after the hang-up")
     return {"attempts": len(freed), "freed_after_ms": [round(value, 1) for value in freed],
             "bar_ms": 100}
 
@@ -336,9 +364,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             prober.start()
             phases: dict[str, Any] = {}
             started = time.perf_counter()
+            phases["hung_up_hints"] = await hung_up_hints(server.url, mid_game_position(), violations)
             phases["long_reviews"] = await long_reviews(server.url, prefix, whole, args.analysis_budget_ms,
-                                                        violations)
-            phases["hung_up_reviews"] = await hung_up_reviews(server.url, prefix, violations)
+                                                        args.review_iterations, violations)
             phases["long_record_hints"] = await long_record_hints(server.url, to_move, violations)
             game_id, tokens, per_move = await store_long_game(server.url, game, args.stored_moves, violations)
             phases["stored_game"] = {"moves": args.stored_moves, "ms_per_move": round(per_move, 1)}
@@ -356,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="the long game's seed")
     parser.add_argument("--analysis-budget-ms", type=float, default=5_000.0)
+    parser.add_argument("--review-iterations", type=int, default=300,
+                        help="each reviewed decision's fixed iteration budget")
     parser.add_argument("--tracker-s", type=float, default=10.0)
     parser.add_argument("--stored-moves", type=int, default=600)
     parser.add_argument("--output", type=Path, default=RESULTS / "adversarial.json")
