@@ -175,6 +175,14 @@ class JobQueue:
             raise ApiError(ServiceCode.NOT_FOUND, f"no job with id {job_id!r}")
         return job_view(job)
 
+    async def cancel(self, job_id: str) -> dict[str, Any]:
+        """`DELETE /v1/jobs/{id}`: a queued or running job is cancelled (its worker stops at its next
+        step, storing nothing more); one that ended is answered as it is; 404 for no such job."""
+        job = await anyio.to_thread.run_sync(self.store.cancel_job, job_id)
+        if job is None:
+            raise ApiError(ServiceCode.NOT_FOUND, f"no job with id {job_id!r}")
+        return job_view(job)
+
 
 @dataclass
 class Worker:
@@ -222,7 +230,8 @@ class Worker:
         try:
             await self._work(job)
         except LeaseLostError:
-            log.warning("worker %s lost its lease on job %s: another worker has it", self.name, job.id)
+            log.warning("worker %s lost job %s: cancelled, or its lease ran out and another worker has it",
+                        self.name, job.id)
         except _Stopping:
             pass  # the lease expires and another worker goes on from the last stored step
         except Exception as error:

@@ -664,7 +664,7 @@ class JobResponse(BaseModel):
     kind: str = Field(
         description="`analyze` (a record sent to POST /v1/analyze) or `review` (a stored game's)"
     )
-    status: str = Field(description="`queued`, `running`, `done` or `failed`")
+    status: str = Field(description="`queued`, `running`, `done`, `failed` or `cancelled`")
     progress: JobProgressOut
     result: AnalysisResponse | None = Field(description="the review, once done; null before")
     error: str | None = Field(description="why the job failed; null unless failed")

@@ -176,7 +176,7 @@ class Job:
     worker: str | None
 
 
-JOB_STATUSES = ("queued", "running", "done", "failed")
+JOB_STATUSES = ("queued", "running", "done", "failed", "cancelled")
 
 
 @dataclass(frozen=True)
@@ -473,6 +473,20 @@ class GameStore(ABC):
                 (job_id, step, worker, json.dumps(answer)),
             )
 
+    def cancel_job(self, job_id: str) -> Job | None:
+        """Cancel the job if it is queued or running (its worker's next write finds it gone and
+        stores nothing more; the per-client count frees at once); one that ended is left as it is.
+        The job as it stands after, or None for no such job."""
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE jobs SET status = 'cancelled', lease_until = NULL, updated_at = ? "
+                "WHERE id = ? AND status IN ('queued', 'running')",
+                (now, job_id),
+            )
+            row = db.execute(f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return None if row is None else self._job(row)
+
     def renew_job(self, job_id: str, worker: str, lease_s: float) -> None:
         """Keep `worker`'s lease for another `lease_s` seconds (`LeaseLostError` if it is gone)."""
         with self.transaction() as db:
@@ -554,9 +568,9 @@ class GameStore(ABC):
         return dict.fromkeys(JOB_STATUSES, 0) | {str(status): int(count) for status, count in rows}
 
     def expire_jobs(self, ended_before: float) -> int:
-        """Delete the jobs that ended (done or failed) before `ended_before`; how many went."""
+        """Delete the jobs that ended (done, failed or cancelled) before `ended_before`; how many went."""
         with self.transaction() as db:
-            old = "status IN ('done', 'failed') AND updated_at < ?"
+            old = "status IN ('done', 'failed', 'cancelled') AND updated_at < ?"
             db.execute(
                 f"DELETE FROM job_steps WHERE job_id IN (SELECT id FROM jobs WHERE {old})", (ended_before,)
             )

@@ -1,4 +1,5 @@
-"""`GET /v1/jobs/{id}` (docs/api.md §3, "Jobs"): a review job's progress, and its review once done."""
+"""`GET /v1/jobs/{id}` (docs/api.md §3, "Jobs"): a review job's progress, and its review once done;
+`DELETE /v1/jobs/{id}` cancels it."""
 
 from __future__ import annotations
 
@@ -26,6 +27,14 @@ def job_answer(job: dict[str, object], status_code: int = 200) -> JSONResponse:
 
 @router.get("/{job_id}", response_model=JobResponse, responses=error_responses(404, 422))
 async def read_job(job_id: JobId, services: ServicesDep) -> JSONResponse:
-    """The job: its status (`queued`, `running`, `done`, `failed`), its progress (decisions done of
+    """The job: its status (`queued`, `running`, `done`, `failed`, `cancelled`), its progress (decisions done of
     total, never going back), and once done its review, as `POST /v1/analyze` describes."""
     return job_answer(await services.jobs.read(job_id))
+
+
+@router.delete("/{job_id}", response_model=JobResponse, responses=error_responses(404, 422))
+async def cancel_job(job_id: JobId, services: ServicesDep) -> JSONResponse:
+    """Cancel the job: a queued or running one becomes `cancelled` (its worker stops at the
+    decision it is on and stores nothing more; it no longer counts against the client's jobs); one
+    that has ended is answered as it is. Whoever has the id may cancel it, as they may read it."""
+    return job_answer(await services.jobs.cancel(job_id))

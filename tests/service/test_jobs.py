@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,73 @@ def test_a_worker_killed_mid_job_loses_nothing(database: Path | str, tmp_path: P
     reference = side.store.job(unbroken)
     assert reference is not None and reference.result is not None and done.result is not None
     assert untimed(done.result) == untimed(reference.result)
+
+
+def test_a_cancelled_job_stores_nothing_more_and_frees_its_client(database: Path | str) -> None:
+    """`cancel_job`: a running job becomes `cancelled`; its worker's next write is refused, nobody
+    claims it again, the client's job count frees at once; cancelling again, or a job that ended,
+    changes nothing; it expires like an ended job."""
+    side = Side(database, max_jobs_per_client=1)
+    record = played_record(6)
+    first = asyncio.run(side.queue.submit("analyze", record, {"iterations": 50}, 0, client="10.0.0.9"))
+    with pytest.raises(Exception, match="already has 1 jobs"):
+        asyncio.run(side.queue.submit("analyze", record, {"iterations": 50}, 0, client="10.0.0.9"))
+    taken = side.store.claim_job("w", lease_s=60)
+    assert taken is not None and taken.id == first["id"]
+    step = {"move": {}, "loss": 0.0, "searches": 0, "exact": 0, "iterations": 0, "time_ms": 0.0}
+    side.store.job_step(taken.id, "w", 0, step, 60)
+    cancelled = asyncio.run(side.queue.cancel(taken.id))
+    assert cancelled["status"] == "cancelled" and cancelled["progress"]["done"] == 1
+    assert cancelled["result"] is None
+    with pytest.raises(LeaseLostError):
+        side.store.job_step(taken.id, "w", 1, step, 60)
+    with pytest.raises(LeaseLostError):
+        side.store.finish_job(taken.id, "w", {"seat": 0})
+    assert side.store.claim_job("other", lease_s=60) is None
+    assert asyncio.run(side.queue.cancel(taken.id)) == cancelled  # twice: the same
+    second = asyncio.run(side.queue.submit("analyze", record, {"iterations": 50}, 0, client="10.0.0.9"))
+    work_until_done(side, [side.worker()], [second["id"]])
+    done = asyncio.run(side.queue.read(second["id"]))
+    assert done["status"] == "done" and asyncio.run(side.queue.cancel(second["id"])) == done
+    assert side.store.cancel_job("no-such-job") is None
+    assert side.store.job_counts()["cancelled"] == 1
+    assert side.store.expire_jobs(ended_before=time.time() + 1) == 2
+    assert side.store.job(taken.id) is None and side.store.job_steps(taken.id) == {}
+
+
+def test_a_worker_leaves_a_job_cancelled_under_it_for_the_next(database: Path | str) -> None:
+    """A job cancelled while a worker reviews it: the worker stores no step after the cancel and
+    goes on to the next job, which it finishes."""
+    side = Side(database)
+    record = played_record(5)
+    long_job = side.submit(record, 2_000, seed=1)
+    next_job = side.submit(record, 50, seed=1)
+    worker = side.worker()
+    at_cancel: list[int] = []
+
+    async def run() -> None:
+        task = asyncio.create_task(worker.run())
+        for _ in range(60_000):  # a hang guard
+            job = await asyncio.to_thread(side.store.job, long_job)
+            assert job is not None
+            if job.done >= 1:
+                break
+            await asyncio.sleep(0.01)
+        cancelled = await asyncio.to_thread(side.store.cancel_job, long_job)
+        assert cancelled is not None and cancelled.status == "cancelled"
+        at_cancel.append(cancelled.done)
+        for _ in range(60_000):
+            job = await asyncio.to_thread(side.store.job, next_job)
+            assert job is not None
+            if job.status in ("done", "failed"):
+                break
+            await asyncio.sleep(0.01)
+        worker.stopping.set()
+        await task
+
+    asyncio.run(run())
+    dropped, finished = side.store.job(long_job), side.store.job(next_job)
+    assert dropped is not None and dropped.status == "cancelled" and dropped.result is None
+    assert dropped.done == at_cancel[0] < dropped.total
+    assert len(side.store.job_steps(long_job)) == at_cancel[0]
+    assert finished is not None and finished.status == "done" and finished.worker == worker.name

@@ -308,3 +308,25 @@ def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestCl
     taken = next(m for m in review["moves"] if m["ply"] == taken_at)
     assert taken["move"] == {"action": "take"}
     assert taken["label"] in ("inaccuracy", "mistake", "blunder"), taken
+
+
+def test_a_job_can_be_cancelled_over_http(tmp_path: Path) -> None:
+    """`DELETE /v1/jobs/{id}`: 404 for no such job; a queued one (no worker runs in this app)
+    becomes `cancelled` and stays so, and cancelling it again answers the same; a done job is
+    answered as it is (the queue's worker-side test: tests/service/test_jobs.py)."""
+    with make_client(make_settings(tmp_path / "games.db", job_workers=0)) as idle:
+        error(idle.delete("/v1/jobs/no-such-job"), 404, "not_found")
+        queued = queue(idle, endgame_record(BLUNDER).to_json())
+        assert queued.status_code == 202
+        cancelled = idle.delete(queued.headers["location"])
+        assert cancelled.status_code == 200, cancelled.text
+        body = cancelled.json()
+        assert body["status"] == "cancelled" and body["result"] is None and body["id"] == queued.json()["id"]
+        assert idle.get(queued.headers["location"]).json() == body
+        assert idle.delete(queued.headers["location"]).json() == body
+
+
+def test_a_done_job_is_not_cancelled(client: TestClient) -> None:
+    done = finished_job(client, queue(client, endgame_record(GOOD).to_json()))
+    again = client.delete(f"/v1/jobs/{done['id']}")
+    assert again.status_code == 200 and again.json() == done

@@ -46,7 +46,9 @@ async function reviewJob(id) {
     state.reviewProgress = job.progress;
     renderReviewProgress();
     if (job.status === "done") return job.result;
-    if (job.status === "failed") throw new ApiFailure(500, "internal", job.error || "");
+    if (job.status === "failed" || job.status === "cancelled") {
+      throw new ApiFailure(500, "internal", job.error || job.status);
+    }
     await new Promise((done) => setTimeout(done, REVIEW_POLL_MS));
     job = await api("GET", where, undefined, { retry: ["network", "busy"] });
   }
