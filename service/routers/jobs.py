@@ -27,8 +27,9 @@ def job_answer(job: dict[str, object], status_code: int = 200) -> JSONResponse:
 
 @router.get("/{job_id}", response_model=JobResponse, responses=error_responses(404, 422))
 async def read_job(job_id: JobId, services: ServicesDep) -> JSONResponse:
-    """The job: its status (`queued`, `running`, `done`, `failed`, `cancelled`), its progress (decisions done of
-    total, never going back), and once done its review, as `POST /v1/analyze` describes."""
+    """The job: its status (`queued`, `running`, `done`, `failed`, `cancelled`), its progress
+    (decisions done of total, never going back), and once done its review, as `POST /v1/analyze`
+    describes."""
     return job_answer(await services.jobs.read(job_id))
 
 
