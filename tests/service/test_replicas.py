@@ -165,27 +165,35 @@ def test_a_replica_killed_mid_move_loses_nothing_acknowledged(replicas: tuple[Re
     slow = {"engine": "ismcts", "limits": {"iterations": 1_000_000, "time_ms": 4_000}}
     game = new_game(second, seed=13, seats=["human", slow])
     view = game["game"]
-    acknowledged: list[dict[str, Any]] = []
     answer = play(second, game, view["legal_moves"][0], len(view["history"]))
     assert answer.status_code == 200, answer.text
     view = answer.json()
-    acknowledged = view["history"]
-    move, ply = view["legal_moves"][0], len(view["history"])
     outcome: list[Any] = []
 
-    def in_flight() -> None:
+    def in_flight(move: Any, ply: int) -> None:
         try:
             outcome.append(play(first, game, move, ply))
         except httpx.HTTPError as error:
             outcome.append(error)
 
-    thread = threading.Thread(target=in_flight)
-    thread.start()
     event = threading.Event()
-    for _ in range(6000):  # a hang guard: until the engine's search has started on the first replica
-        if first.metric("tan_searches_running") >= 1:
+    for _ in range(20):  # moves the engine need not answer (it took, and the seat throws in) are played on
+        acknowledged = view["history"]
+        move, ply = view["legal_moves"][0], len(view["history"])
+        outcome.clear()
+        thread = threading.Thread(target=in_flight, args=(move, ply))
+        thread.start()
+        for _ in range(6000):  # a hang guard: until the engine searches on the first replica, or it answered
+            if first.metric("tan_searches_running") >= 1 or not thread.is_alive():
+                break
+            event.wait(0.01)
+        if thread.is_alive():
             break
-        event.wait(0.01)
+        thread.join()
+        assert isinstance(outcome[0], httpx.Response) and outcome[0].status_code == 200, outcome
+        view = outcome[0].json()
+    else:
+        raise AssertionError("the engine never searched in 20 moves")
     assert first.server.process is not None
     first.server.process.send_signal(signal.SIGKILL)
     thread.join()
