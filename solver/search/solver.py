@@ -32,6 +32,7 @@ from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
 from solver.search.learned import ModelFile, model_for, model_names, named_model
+from solver.search.lines import PV, check_pv, line_of
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -225,11 +226,15 @@ class Solver:
         multipv: int | None = None,
         history: History | None = None,
         begun: float | None = None,
+        pv: int = 0,
     ) -> Hint:
         """Ranked moves for the seat to move, which must be the position's seat; `history` is what
         the seat saw the others do (`solver.search.beliefs.read_record`). The time limit is the
         answer's: an exact attempt, weighing the worlds and the search after them share it, from
-        `begun` (`time.perf_counter()`; by default now, earlier when a record was replayed first)."""
+        `begun` (`time.perf_counter()`; by default now, earlier when a record was replayed first).
+        `pv` > 0: each move also carries its line of at most that many plies (solver/search/lines.py),
+        drawn from the ISMCTS tree once the search is done; PIMC draws none."""
+        check_pv(pv)
         begun = time.perf_counter() if begun is None else begun
         limits = limits or Limits()
         deadline = _deadline(limits, begun)
@@ -249,7 +254,8 @@ class Solver:
         started = time.perf_counter()
         beliefs = self._believe(root, None if single else history, seed, run_limits)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
-        result = self._run(root, run_limits, seed)
+        line_depth = pv if self.algorithm == "ismcts" else 0
+        result = self._run(root, run_limits, seed, line_depth=line_depth)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
                             self._model_name(root))
         moves = [
@@ -259,6 +265,7 @@ class Solver:
                 score_interval(root_move.reward, root_move.reward_sq, root_move.visits),
                 root_move.visits,
                 False,
+                line=line_of(result.lines[root_move.code]) if root_move.code in result.lines else None,
             )
             for root_move in result.moves
         ]
@@ -266,7 +273,7 @@ class Solver:
         moves.extend(MoveValue(move, 0.5, (0.0, 1.0), 0, False) for move in root.legal if move not in visited)
         moves.sort(key=lambda value: (-value.visits, -value.score, value.move))
         evaluation = self._value(result, pos.seat)
-        return _first(Hint(pos.seat, moves[0].move, moves, evaluation, stats), multipv)
+        return _first(Hint(pos.seat, moves[0].move, moves, evaluation, stats, pv), multipv)
 
     def evaluate(
         self,
@@ -363,9 +370,12 @@ class Solver:
         names = [model.name for model in (self._net(root), self._policy(root)) if model is not None]
         return "+".join(names) if names else "playouts"
 
-    def _run(self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None) -> SearchResult:
+    def _run(
+        self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0
+    ) -> SearchResult:
         """The search on `self.threads` root-parallel threads, their statistics merged
-        (`exact_cards`: in place of the solver's own)."""
+        (`exact_cards`: in place of the solver's own; `line_depth` > 0: each root move's line too,
+        ISMCTS only)."""
         iterations = limits.iterations or 1 << 62
         time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
@@ -399,6 +409,9 @@ class Solver:
                 value_mix=self.value_mix,
                 policy_net=policy,
                 policy_uses=self.policy_uses,
+                line_depth=line_depth,
+                line_visits=PV.min_visits,
+                line_worlds=PV.worlds,
             )
 
         start = time.perf_counter()

@@ -1,0 +1,116 @@
+"""The line the engine expects: each hinted move's principal variation in the search tree.
+
+A hint asked with `pv` (docs/api.md §3, "Lines") answers, for each of its moves, the
+continuation its ISMCTS tree went through most: from the move, each time the child the tree
+visited most, in the seat's own view — the other seats' moves as the tree played them, in worlds
+the seat cannot tell from the real one. The Cython tree draws it once the search is done
+(`solver.search._tree.run_search`'s `line_depth`), so a hint without `pv` searches exactly as
+before. The option is declared here once (`PV`); the HTTP schemas, the `tan hint --pv` flag and
+`GET /v1/rules` read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from solver.core import decode_move
+from solver.game.errors import ErrorCode, TanError
+from solver.game.moves import Move
+from solver.search.results import LinePly
+
+__all__ = ["PV", "Line", "LineMove", "LineOption", "check_pv", "line_of"]
+
+
+@dataclass(frozen=True)
+class LineOption:
+    """The hint option `pv`: how many plies of each move's line to answer (0: none)."""
+
+    name: str
+    default: int  # a request that leaves it out
+    asked: int  # `tan hint --pv` without a number
+    maximum: int
+    min_visits: int  # a ply the tree went through fewer times than this ends the line before it
+    worlds: int  # worlds drawn to find one that plays the line (docs/api.md §3, "Lines")
+    meaning: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "default": self.default, "maximum": self.maximum,
+                "min_visits": self.min_visits, "meaning": self.meaning}
+
+
+PV = LineOption(
+    name="pv",
+    default=0,
+    asked=8,
+    maximum=16,
+    min_visits=8,
+    worlds=256,
+    meaning="answer each move's line, the continuation the search expects, of at most this many plies "
+    "(0: none; ismcts and exact answers have lines, pimc none)",
+)
+"""The one declaration of the `pv` option: its default, its bound and what it means."""
+
+
+def check_pv(pv: int) -> int:
+    """`pv` when it is a depth the option allows, else a `bad_limits` error that says the bound."""
+    if isinstance(pv, bool) or not isinstance(pv, int) or not 0 <= pv <= PV.maximum:
+        raise TanError(f"{PV.name} must be a whole number of plies from 0 to {PV.maximum}, not {pv!r}",
+                       ErrorCode.BAD_LIMITS)
+    return pv
+
+
+@dataclass(frozen=True)
+class LineMove:
+    """One ply of a line: the move, the seat that makes it, how often the tree went through it (0
+    in a proven line) and the seat's expected score there (None where the tree cannot tell)."""
+
+    move: Move
+    seat: int
+    visits: int
+    score: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "move": self.move.to_json(),
+            "notation": self.move.notation,
+            "visits": self.visits,
+            "score": None if self.score is None else round(self.score, 6),
+        }
+
+
+@dataclass(frozen=True)
+class Line:
+    """A move's line, the move itself first; `score` is the seat's expected score where it ends
+    (its last ply's that tells one), `exact` when the line is the exact solver's proven one."""
+
+    moves: tuple[LineMove, ...]
+    exact: bool = False
+
+    @property
+    def score(self) -> float | None:
+        return next((ply.score for ply in reversed(self.moves) if ply.score is not None), None)
+
+    def mapped(self, through: Callable[[float], float]) -> Line:
+        """The line with every estimated score passed through `through` (a calibration's score
+        map); a proven line's are left as they are."""
+        if self.exact:
+            return self
+        return replace(self, moves=tuple(
+            ply if ply.score is None else replace(ply, score=through(ply.score)) for ply in self.moves
+        ))
+
+    def to_json(self) -> dict[str, Any]:
+        score = self.score
+        return {
+            "moves": [ply.to_json() for ply in self.moves],
+            "score": None if score is None else round(score, 6),
+            "exact": self.exact,
+        }
+
+
+def line_of(plies: tuple[LinePly, ...]) -> Line:
+    """The tree's line (`SearchResult.lines`) with its moves read."""
+    return Line(tuple(LineMove(decode_move(ply.code), ply.seat, ply.visits, ply.score) for ply in plies))
