@@ -11,16 +11,18 @@ before. The option is declared here once (`PV`); the HTTP schemas, the `tan hint
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from solver.core import decode_move
+from solver.core import CoreGame, decode_move
 from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
+from solver.search import _endgame
 from solver.search.results import LinePly
 
-__all__ = ["PV", "Line", "LineMove", "LineOption", "check_pv", "line_of"]
+__all__ = ["PV", "Line", "LineMove", "LineOption", "check_pv", "line_of", "proven_line"]
 
 
 @dataclass(frozen=True)
@@ -114,3 +116,37 @@ class Line:
 def line_of(plies: tuple[LinePly, ...]) -> Line:
     """The tree's line (`SearchResult.lines`) with its moves read."""
     return Line(tuple(LineMove(decode_move(ply.code), ply.seat, ply.visits, ply.score) for ply in plies))
+
+
+def proven_line(
+    world: CoreGame,
+    first: Move,
+    score: float,
+    depth: int,
+    budget: int,
+    deadline: float | None = None,
+    stop: bytearray | None = None,
+) -> Line:
+    """The exact solver's line after `first` in a world with nothing hidden (two seats, an empty
+    stock): each mover in turn plays a move of its best proven value (the first such in move
+    order), so the seat's score stays the proven `score` of `first` all along. Each solve may
+    take `budget` nodes and must end by `deadline` (`time.perf_counter()`); the line stops where
+    one does not, or at `depth` plies."""
+    game = world.copy()
+    seat = game.to_move
+    game.play(first)
+    plies = [LineMove(first, seat, 0, score)]
+    while len(plies) < depth and not game.over:
+        left_ms = 0.0 if deadline is None else (deadline - time.perf_counter()) * 1000.0
+        if deadline is not None and left_ms <= 0:
+            break
+        mover = game.to_move
+        try:
+            solved = _endgame.solve_exact(game, mover, budget, left_ms, stop=stop)
+        except TimeoutError:
+            break
+        best = max(solved.move_values.values())
+        move = min(decode_move(code) for code, value in solved.move_values.items() if value == best)
+        game.play(move)
+        plies.append(LineMove(move, mover, 0, best / 2 if mover == seat else 1 - best / 2))
+    return Line(tuple(plies), exact=True)

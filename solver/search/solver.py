@@ -32,7 +32,7 @@ from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
 from solver.search.learned import ModelFile, model_for, model_names, named_model
-from solver.search.lines import PV, check_pv, line_of
+from solver.search.lines import PV, check_pv, line_of, proven_line
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -247,7 +247,8 @@ class Solver:
         if root.perfect_information and self.exact_root:
             exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
-                return _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
+                exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
+                return self._proven_lines(root, exact, pv, deadline)
         single = len(root.legal) == 1
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
         run_limits = _until(short if single else limits, deadline)
@@ -497,6 +498,20 @@ class Solver:
             time_ms=(time.perf_counter() - begun) * 1000.0,
         )
         return replace(exact, best=moves[0].move, moves=moves, stats=stats)
+
+    def _proven_lines(self, root: Root, exact: Hint, pv: int, deadline: float | None) -> Hint:
+        """`exact` with each of its moves' proven lines of at most `pv` plies (none when `pv` is
+        0), each solve within the root solve's node budget and all by the answer's deadline."""
+        if not pv:
+            return exact
+        world = root.world()
+        stop = self.stop.buffer if self.stop is not None else None
+        moves = [
+            replace(value, line=proven_line(world, value.move, value.score, pv, self.exact_root_nodes,
+                                            deadline, stop))
+            for value in exact.moves
+        ]
+        return replace(exact, moves=moves, pv=pv)
 
     def _exact_stats(self, start: float, nodes: int, seed: int) -> SearchStats:
         time_ms = (time.perf_counter() - start) * 1000.0
