@@ -4,6 +4,7 @@ iteration limit, off unless asked for, and answered by the engines that draw the
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from solver.search.calibration import calibrated_hint, score_maps
 from solver.search.lines import PV, Line, check_pv
 from tests.support.positions import open_endgame, to_move_position
 
+ROOT = Path(__file__).resolve().parents[3]
 OPENING = {"rules": "tan", "players": 2, "seat": 1, "hand": ["As", "2h", "Th", "Jh", "Ad", "6c", "Kc", "Ac"],
            "hand_counts": [7, 8], "trump": "Qs", "stock": 36, "discard": [],
            "table": [{"attack": "9s", "defense": None}], "attacker": 0, "defender": 1, "to_move": 1}
@@ -197,3 +199,16 @@ def test_calibrated_lines_go_through_the_score_map() -> None:
     first, again = hint.moves[0].line, calibrated.moves[0].line
     assert first is not None and again is not None
     assert [ply.move for ply in again.moves] == [ply.move for ply in first.moves]
+
+
+def test_the_docs_quote_the_declared_option() -> None:
+    """docs/api.md §3 "Lines" and docs/cli.md give the bounds `PV` declares."""
+    api = (ROOT / "docs" / "api.md").read_text()
+    cli = (ROOT / "docs" / "cli.md").read_text()
+    lines = api[api.index("**Lines.**") : api.index("**Calibrated win chances.**")]
+    for text in (f"0 to {PV.maximum}", f"at least {PV.min_visits} times", f"({PV.worlds} at most",
+                 f"`pv` above {PV.maximum}"):
+        assert text in lines, text
+    for text in (f"`--pv` alone asks for {PV.asked} plies", f"(0 to {PV.maximum}; 0: none)",
+                 f"fewer than {PV.min_visits} times"):
+        assert text in cli, text
