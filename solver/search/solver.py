@@ -248,7 +248,7 @@ class Solver:
             exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
                 exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
-                return self._proven_lines(root, exact, pv, deadline)
+                return self._proven_lines(root, exact, pv, begun, deadline)
         single = len(root.legal) == 1
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
         run_limits = _until(short if single else limits, deadline)
@@ -499,9 +499,10 @@ class Solver:
         )
         return replace(exact, best=moves[0].move, moves=moves, stats=stats)
 
-    def _proven_lines(self, root: Root, exact: Hint, pv: int, deadline: float | None) -> Hint:
+    def _proven_lines(self, root: Root, exact: Hint, pv: int, begun: float, deadline: float | None) -> Hint:
         """`exact` with each of its moves' proven lines of at most `pv` plies (none when `pv` is
-        0), each solve within the root solve's node budget and all by the answer's deadline."""
+        0), each solve within the root solve's node budget and all by the answer's deadline (the
+        answer's `time_ms` counts them)."""
         if not pv:
             return exact
         world = root.world()
@@ -511,7 +512,8 @@ class Solver:
                                             deadline, stop))
             for value in exact.moves
         ]
-        return replace(exact, moves=moves, pv=pv)
+        stats = replace(exact.stats, time_ms=(time.perf_counter() - begun) * 1000.0)
+        return replace(exact, moves=moves, stats=stats, pv=pv)
 
     def _exact_stats(self, start: float, nodes: int, seed: int) -> SearchStats:
         time_ms = (time.perf_counter() - start) * 1000.0
