@@ -22,11 +22,14 @@ OPENING = {"rules": "tan", "players": 2, "seat": 1, "hand": ["As", "2h", "Th", "
            "hand_counts": [7, 8], "trump": "Qs", "stock": 36, "discard": [],
            "table": [{"attack": "9s", "defense": None}], "attacker": 0, "defender": 1, "to_move": 1}
 
-# Positions whose lines run through refills, takes, throw-ins, transfers, three seats and đút 2.
+# Positions whose lines run through refills, takes, throw-ins, transfers, cards known in the other
+# hands (picked up by a take), three seats and đút 2.
 POSITIONS = [
     pytest.param(OPENING, id="tan-opening"),
     pytest.param(to_move_position("durak", 2, seed=5, plies=12), id="durak-2"),
     pytest.param(to_move_position("durak", 2, seed=8, plies=60), id="durak-2-late"),
+    pytest.param(to_move_position("durak", 2, seed=3, plies=20), id="durak-2-known"),
+    pytest.param(to_move_position("tan", 3, seed=1, plies=30), id="tan-3-known"),
     pytest.param(to_move_position("durak", 3, seed=2, plies=9), id="durak-3"),
     pytest.param(to_move_position("perevodnoy", 3, seed=4, plies=3), id="perevodnoy-3"),
     pytest.param(to_move_position({"preset": "tan", "twos_last": True}, 2, seed=6, plies=7), id="twos-last"),
