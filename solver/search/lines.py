@@ -37,10 +37,6 @@ class LineOption:
     worlds: int  # worlds drawn to find one that plays the line (docs/api.md §3, "Lines")
     meaning: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "default": self.default, "maximum": self.maximum,
-                "min_visits": self.min_visits, "meaning": self.meaning}
-
 
 PV = LineOption(
     name="pv",
