@@ -9,6 +9,10 @@ policy (solver/search/_greedy.pxd) or a learned policy, valued by a learned net
 (solver/search/_model.pyx), or, when small and nothing is hidden, solved
 exactly (solver/search/_endgame.pyx).
 
+Once a search is done, `run_search` may also draw each root move's line, the principal
+variation the tree expects (docs/api.md §3, "Lines"), walking the finished tree: the search
+loop itself does not change.
+
 Python callers go through `solver.search.Solver`; this module holds no
 policy about limits or output formats, and answers typed results
 (`solver.search.results`).
@@ -282,7 +286,6 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
 
 cdef enum:
     MAX_LINE = 64   # the longest line `run_search` draws (the service asks for far fewer plies)
-
 
 
 cdef int line_nodes(const Tree* t, int first, int depth, int min_visits, int* out) noexcept nogil:
