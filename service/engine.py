@@ -83,13 +83,15 @@ class Searcher:
         history: History | None = None,
         stop: StopFlag | None = None,
         begun: float | None = None,
+        pv: int = 0,
     ) -> Hint:
         """Ranked moves for the seat to move (runs in a search slot); `history` is what the seat
         saw the others do; `stop` ends the search at once when set (the pool's flag); the time
-        limit counts from `begun` (a replay before it counts too)."""
+        limit counts from `begun` (a replay before it counts too); `pv` plies of each move's line
+        (solver/search/lines.py)."""
         self.check_to_move(position)
         solver = self._solver(algorithm, stop)
-        hint = solver.hint(position, limits, seed=seed, multipv=multipv, history=history, begun=begun)
+        hint = solver.hint(position, limits, seed=seed, multipv=multipv, history=history, begun=begun, pv=pv)
         self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
         return hint
 

@@ -19,6 +19,7 @@ from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 from solver.search import ALGORITHMS
+from solver.search.lines import PV
 from solver.search.review import LABELS, Label
 
 __all__ = [
@@ -297,6 +298,7 @@ class HintRequest(_Strict):
         DEFAULT_ALGORITHM,
         description="; ".join(f"`{name}`: {meaning}" for name, meaning in ALGORITHMS.items()),
     )
+    pv: int = Field(PV.default, ge=0, le=PV.maximum, description=PV.meaning)
 
 
 class EvaluateRequest(_Strict):
@@ -514,6 +516,27 @@ class ValueOut(BaseModel):
     exact: bool = Field(description="proven game-theoretic value")
 
 
+class LineMoveOut(BaseModel):
+    """One ply of a line: who moves, the move, how often the search went through it, and the seat's
+    expected score there."""
+
+    seat: int
+    move: MoveOut
+    notation: str
+    visits: int = Field(description="how often the search tree went through this ply (0 in a proven line)")
+    score: float | None = Field(
+        description="the hint's seat's expected score after this ply; null where the tree cannot tell it"
+    )
+
+
+class LineOut(BaseModel):
+    """The line the search expects after a move (docs/api.md §3, "Lines"), the move itself first."""
+
+    moves: list[LineMoveOut]
+    score: float | None = Field(description="the seat's expected score where the line ends")
+    exact: bool = Field(description="the exact solver's proven line")
+
+
 class MoveValueOut(BaseModel):
     move: MoveOut
     notation: str
@@ -528,6 +551,11 @@ class MoveValueOut(BaseModel):
     label: LabelName | None = Field(
         description="the label a review gives that loss (good, inaccuracy, mistake, blunder; forced for a "
         "single legal move; unscored when never tried)"
+    )
+    line: LineOut | None = Field(
+        None,
+        description=f"only when the hint was asked with `{PV.name}`: the line the search expects after the "
+        "move (null when the engine draws none: pimc, a move never tried)",
     )
 
 
@@ -765,6 +793,7 @@ class ServerLimitsOut(BaseModel):
     match_games: int = Field(description="most games in one match")
     time_ms: float = Field(description="most milliseconds one search may run (TAN_MAX_TIME_MS)")
     iterations: int = Field(description="most iterations one search may run (TAN_MAX_ITERATIONS)")
+    pv: int = Field(description=f"most plies of a hint's lines (`{PV.name}`)")
 
 
 class RulesResponse(BaseModel):

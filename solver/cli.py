@@ -37,6 +37,7 @@ from solver.game.rules import PRESETS, RULE_OPTIONS, Rules
 from solver.players import ENGINES
 from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
 from solver.search.beliefs import History, read_record
+from solver.search.lines import PV, check_pv
 from solver.search.review import review
 from solver.tools.arena import (
     ArenaSummary,
@@ -204,7 +205,8 @@ def _hint(args: argparse.Namespace) -> int:
     position, history = _read_position(args.file, args.record)
     solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs)
     limits = _limits(args, Limits())
-    hint = solver.hint(position, limits, seed=args.seed, multipv=args.multipv, history=history)
+    hint = solver.hint(position, limits, seed=args.seed, multipv=args.multipv, history=history,
+                       pv=check_pv(args.pv))
     return _answer(args, position, hint, format_hint(hint))
 
 
@@ -474,6 +476,10 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
             )
         if name == "hint":
             sub.add_argument("--multipv", type=int, help="how many ranked moves to show")
+            sub.add_argument(
+                f"--{PV.name}", type=int, nargs="?", const=PV.asked, default=PV.default, metavar="PLIES",
+                help=f"{PV.meaning}; --{PV.name} alone: {PV.asked} plies, at most {PV.maximum}",
+            )
         sub.set_defaults(run=run)
 
     analyze = commands.add_parser(

@@ -30,6 +30,7 @@ from service.schemas import (
     TrackerResponse,
 )
 from solver.search import ALGORITHMS
+from solver.search.lines import PV
 
 __all__ = ["router"]
 
@@ -104,6 +105,7 @@ async def game_hint(
     seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="search seed")] = 0,
     multipv: Annotated[int | None, Query(ge=1, le=1000, description="answer only the best N moves")] = None,
     algorithm: Annotated[AlgorithmName, Query(description=" or ".join(ALGORITHMS))] = DEFAULT_ALGORITHM,
+    pv: Annotated[int, Query(ge=0, le=PV.maximum, description=PV.meaning)] = PV.default,
 ) -> JSONResponse:
     """A hint for the seat to move, from everything that seat has seen in this game."""
     searcher = services.searcher
@@ -116,7 +118,7 @@ async def game_hint(
         seat,
         token,
         lambda position, history, stop: searcher.hint(
-            position, limits, seed, multipv, algorithm, history=history, stop=stop
+            position, limits, seed, multipv, algorithm, history=history, stop=stop, pv=pv
         ),
         request,
     )

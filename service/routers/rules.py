@@ -12,6 +12,7 @@ from service.schemas import RulesResponse
 from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
+from solver.search.lines import PV
 
 __all__ = ["router"]
 
@@ -34,5 +35,6 @@ def rules(services: ServicesDep) -> dict[str, Any]:
             "match_games": MAX_MATCH_GAMES,
             "time_ms": settings.max_time_ms,
             "iterations": settings.max_iterations,
+            "pv": PV.maximum,
         },
     }

@@ -26,4 +26,7 @@ def run_search(
     value_mix: float = ...,
     policy_net: PolicyModel | None = ...,
     policy_uses: int = ...,
+    line_depth: int = ...,
+    line_visits: int = ...,
+    line_worlds: int = ...,
 ) -> SearchResult: ...

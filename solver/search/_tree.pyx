@@ -9,12 +9,16 @@ policy (solver/search/_greedy.pxd) or a learned policy, valued by a learned net
 (solver/search/_model.pyx), or, when small and nothing is hidden, solved
 exactly (solver/search/_endgame.pyx).
 
+Once a search is done, `run_search` may also draw each root move's line, the principal
+variation the tree expects (docs/api.md §3, "Lines"), walking the finished tree: the search
+loop itself does not change.
+
 Python callers go through `solver.search.Solver`; this module holds no
 policy about limits or output formats, and answers typed results
 (`solver.search.results`).
 """
 
-from libc.math cimport log, sqrt
+from libc.math cimport NAN, isnan, log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
@@ -30,7 +34,7 @@ from solver.search._greedy cimport PLAYOUTS_GREEDY, PLAYOUTS_RANDOM, heuristic_m
 from solver.search._model cimport PolicyModel, ValueModel, net_scores, policy_probabilities, policy_sample
 from solver.search._sampling cimport Sampler, SamplerC, sample_world
 
-from solver.search.results import RootMove, SearchResult
+from solver.search.results import LinePly, RootMove, SearchResult
 
 
 cdef int tree_init(Tree* t, int cap) noexcept nogil:
@@ -278,6 +282,130 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         t.iterations += 1
 
 
+# -- the line the engine expects (after the search, never inside it) ------------------------
+
+cdef enum:
+    MAX_LINE = 64   # the longest line `run_search` draws (the service asks for far fewer plies)
+
+
+cdef int line_nodes(const Tree* t, int first, int depth, int min_visits, int* out) noexcept nogil:
+    """The principal variation from the root move `first`: its node, then each time the child
+    visited most (ties: the better mean for its mover, then the lower move), while that child was
+    visited at least `min_visits` times, up to `depth` nodes in all. Returns how many."""
+    cdef int n = 0, node = first, c, best
+    cdef double best_mean, mean
+    while n < depth:
+        out[n] = node
+        n += 1
+        best = -1
+        best_mean = 0.0
+        c = t.nodes[node].first_child
+        while c >= 0:
+            if t.nodes[c].visits >= min_visits and t.nodes[c].visits > 0:
+                mean = t.nodes[c].reward / t.nodes[c].visits
+                if (best < 0 or t.nodes[c].visits > t.nodes[best].visits
+                        or (t.nodes[c].visits == t.nodes[best].visits
+                            and (mean > best_mean or (mean == best_mean and t.nodes[c].move < t.nodes[best].move)))):
+                    best = c
+                    best_mean = mean
+            c = t.nodes[c].next_sibling
+        if best < 0:
+            break
+        node = best
+    return n
+
+
+cdef int line_replayed(State* st, const Tree* t, const int* nodes, int n, int seat) noexcept nogil:
+    """How many plies of the line `nodes` the world `st` plays: each ply's mover must be the seat
+    to move and its move legal there, and the seat's own moves stop once it has drawn a card it
+    could not see (from then on its moves depend on cards it does not know it will hold)."""
+    cdef int moves[MAX_MOVES]
+    cdef int i, k, m, legal, drew = 0
+    cdef uint64_t before, seen
+    for i in range(n):
+        m = t.nodes[nodes[i]].move
+        if st.over or st.to_move != t.nodes[nodes[i]].mover:
+            return i
+        if st.to_move == seat and drew:
+            return i
+        legal = 0
+        for k in range(gen_moves(st, moves)):
+            if moves[k] == m:
+                legal = 1
+                break
+        if not legal:
+            return i
+        before = st.hands[seat]
+        seen = st.table_cards | ((<uint64_t>1) << st.trump_card)
+        apply_move(st, m)
+        if st.hands[seat] & ~before & ~seen:
+            drew = 1
+    return n
+
+
+cdef int line_played(const SamplerC* smp, const Tree* t, const int* nodes, int n, int worlds,
+                     Rng* rng) noexcept nogil:
+    """The longest start of the line that one of `worlds` worlds drawn as the search draws them
+    plays (`line_replayed`): the other seats' moves are then legal in a world the seat cannot
+    tell from the real one. Stops at the first world that plays it all."""
+    cdef State st
+    cdef int w, played, longest = 0
+    for w in range(worlds):
+        sample_world(smp, &st, rng)
+        played = line_replayed(&st, t, nodes, n, smp.seat)
+        if played > longest:
+            longest = played
+        if longest == n:
+            break
+    return longest
+
+
+cdef double seat_score(const Tree* t, int node, int seat, int players) noexcept nogil:
+    """The seat's expected score through `node`: its own mean where it moved; with two seats the
+    other's complement (the scores add up to 1); else the mean of the seat's scores through the
+    children, weighed by their visits (NaN when none tells)."""
+    cdef int c
+    cdef double total = 0.0, score
+    cdef long weight = 0
+    if t.nodes[node].visits == 0:
+        return NAN
+    if t.nodes[node].mover == seat:
+        return t.nodes[node].reward / t.nodes[node].visits
+    if players == 2:
+        return 1.0 - t.nodes[node].reward / t.nodes[node].visits
+    c = t.nodes[node].first_child
+    while c >= 0:
+        score = seat_score(t, c, seat, players)
+        if not isnan(score):
+            total += score * t.nodes[c].visits
+            weight += t.nodes[c].visits
+        c = t.nodes[c].next_sibling
+    return total / weight if weight > 0 else NAN
+
+
+cdef dict tree_lines(const SamplerC* smp, const Tree* t, int depth, int min_visits, int worlds,
+                     Rng* rng):
+    """Each visited root move's line (`line_nodes`, cut where no drawn world plays it), as
+    `LinePly`s by move code."""
+    cdef int nodes[MAX_LINE]
+    cdef int c = t.nodes[0].first_child, n, i
+    cdef double score
+    lines = {}
+    while c >= 0:
+        if t.nodes[c].visits > 0:
+            with nogil:
+                n = line_nodes(t, c, depth, min_visits, nodes)
+                n = line_played(smp, t, nodes, n, worlds, rng)
+            plies = []
+            for i in range(n):
+                score = seat_score(t, nodes[i], smp.seat, smp.template.players)
+                plies.append(LinePly(t.nodes[nodes[i]].move, t.nodes[nodes[i]].mover,
+                                     t.nodes[nodes[i]].visits, None if isnan(score) else score))
+            lines[t.nodes[c].move] = tuple(plies)
+        c = t.nodes[c].next_sibling
+    return lines
+
+
 # Playout policies by name (the `Solver`'s `policy` option); the tree reads the enum.
 _PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
 
@@ -287,7 +415,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                double opponent_policy=0.0, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000, long exact_average=256,
                unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
-               double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0) -> SearchResult:
+               double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0,
+               int line_depth=0, int line_visits=1, int line_worlds=1) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
@@ -296,6 +425,9 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
     `policy_net`: a learned policy, used where `policy_uses` says (bits: 1 the other seats' modelled
     moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`).
+    `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
+    of at most that many plies, through children visited at least `line_visits` times and cut
+    where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).
 
     Returns the root statistics as a `SearchResult`: per root move its visits,
     reward sum and sum of squares for the searcher and availability, plus
@@ -305,7 +437,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     cdef Solver sv
     cdef Solver* svp = NULL
     cdef SearchParams p
-    cdef Rng rng
+    cdef Rng rng, line_rng
     cdef double start = now_ms()
     cdef int w, n_worlds = worlds if not resample else 1
     cdef int players = sampler.c.template.players
@@ -347,6 +479,11 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     total_worlds = 0
     solve_nodes = 0
     solves_skipped = 0
+    lines = {}
+    if line_depth > 0 and not resample:
+        raise ValueError("lines are drawn from an ISMCTS tree (resample), not from PIMC's trees")
+    if not 0 <= line_depth <= MAX_LINE or line_visits < 1 or line_worlds < 1:
+        raise ValueError(f"line_depth must lie in [0, {MAX_LINE}], line_visits and line_worlds be at least 1")
     try:
         for w in range(n_worlds):
             if not tree_init(&tree, 1024):
@@ -365,6 +502,9 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                                 tree.nodes[c].reward_sq, tree.nodes[c].avail)
                 roots[move.code] = roots[move.code] + move if move.code in roots else move
                 c = tree.nodes[c].next_sibling
+            if line_depth > 0 and not tree.failed:
+                rng_seed(&line_rng, seed ^ 0x6C696E65)  # the search's own draws stay as they were
+                lines = tree_lines(&sampler.c, &tree, line_depth, line_visits, line_worlds, &line_rng)
             for i in range(players):
                 seat_sum[i] += tree.seat_sum[i]
                 seat_sq[i] += tree.seat_sq[i]
@@ -388,4 +528,5 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
         seat_losses=tuple(seat_losses),
         solve_nodes=solve_nodes,
         solves_skipped=solves_skipped,
+        lines=lines,
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from solver.game.cards import Card
 from solver.game.moves import Move
+from solver.search.lines import Line
 
 __all__ = ["Evaluation", "Hint", "MoveValue", "SearchStats", "Tracker", "Value"]
 
@@ -66,13 +67,17 @@ class MoveValue:
     # calibration), and the review's label for that cost (solver/search/labels.py).
     loss: float | None = None
     label: str | None = None
+    # The line the search expects after it (solver/search/lines.py), when the hint was asked
+    # for lines and this engine draws one.
+    line: Line | None = None
 
     @property
     def notation(self) -> str:
         return self.move.notation
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def to_json(self, lines: bool = False) -> dict[str, Any]:
+        """The move's JSON (docs/api.md §3); with `lines`, its `line` too (null when it has none)."""
+        out: dict[str, Any] = {
             "move": self.move.to_json(),
             "notation": self.move.notation,
             "score": round(self.score, 6),
@@ -82,6 +87,9 @@ class MoveValue:
             "loss": None if self.loss is None else round(self.loss, 6),
             "label": self.label,
         }
+        if lines:
+            out["line"] = None if self.line is None else self.line.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -91,12 +99,13 @@ class Hint:
     moves: list[MoveValue]
     evaluation: Value
     stats: SearchStats
+    pv: int = 0  # the plies of each move's line asked for (solver/search/lines.py); 0: no lines
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "best": self.best.to_json(),
-            "moves": [move.to_json() for move in self.moves],
+            "moves": [move.to_json(lines=self.pv > 0) for move in self.moves],
             "evaluation": self.evaluation.to_json(),
             "stats": self.stats.to_json(),
         }

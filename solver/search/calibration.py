@@ -175,7 +175,8 @@ def _move(move: MoveValue, mapped: ScoreMap) -> MoveValue:
     if move.exact:
         return move
     return dataclasses.replace(
-        move, score=mapped(move.score), ci95=(mapped(move.ci95[0]), mapped(move.ci95[1]))
+        move, score=mapped(move.score), ci95=(mapped(move.ci95[0]), mapped(move.ci95[1])),
+        line=None if move.line is None else move.line.mapped(mapped),
     )
 
 

@@ -9,9 +9,9 @@ half points (2 a win, 1 a draw, 0 a loss), so they stay whole numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-__all__ = ["ExactSolution", "RootMove", "SearchResult"]
+__all__ = ["ExactSolution", "LinePly", "RootMove", "SearchResult"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,19 @@ class RootMove:
 
 
 @dataclass(frozen=True)
+class LinePly:
+    """One ply of a root move's principal variation in the tree (`run_search`'s `line_depth`):
+    the move, the seat that made it, how often the tree went through it, and the searcher's
+    expected score there (None where the tree cannot tell it: with more than two seats, a node
+    of another seat's below which the searcher never moved)."""
+
+    code: int
+    seat: int
+    visits: int
+    score: float | None
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """The root statistics of one search (or several merged).
 
@@ -48,7 +61,8 @@ class SearchResult:
     squares of its score, `seat_losses` how often it scored 0. `time_ms` is the
     wall time of the search; `solve_nodes` the nodes of the endgames it solved
     inside the tree, `solves_skipped` those it played out because the solves had
-    taken their share (the solver's `exact_average`).
+    taken their share (the solver's `exact_average`). `lines`: by root move code, its principal
+    variation (empty unless asked for; merged, the one of the search that tried the move most).
     """
 
     iterations: int
@@ -60,6 +74,7 @@ class SearchResult:
     seat_losses: tuple[int, ...]
     solve_nodes: int = 0
     solves_skipped: int = 0
+    lines: dict[int, tuple[LinePly, ...]] = field(default_factory=dict)
 
     @classmethod
     def merge(cls, results: Sequence[SearchResult], time_ms: float) -> SearchResult:
@@ -68,11 +83,16 @@ class SearchResult:
             raise ValueError("nothing to merge")
         seats = len(results[0].seat_sum)
         moves: dict[int, RootMove] = {}
+        lines: dict[int, tuple[LinePly, ...]] = {}
+        most: dict[int, int] = {}  # by move, the most visits of one search that drew its line
         for result in results:
             if len(result.seat_sum) != seats:
                 raise ValueError("results of different seat counts cannot be merged")
             for move in result.moves:
                 moves[move.code] = moves[move.code] + move if move.code in moves else move
+                if move.code in result.lines and move.visits > most.get(move.code, -1):
+                    lines[move.code] = result.lines[move.code]
+                    most[move.code] = move.visits
         return cls(
             iterations=sum(result.iterations for result in results),
             worlds=sum(result.worlds for result in results),
@@ -83,6 +103,7 @@ class SearchResult:
             seat_losses=tuple(sum(result.seat_losses[s] for result in results) for s in range(seats)),
             solve_nodes=sum(result.solve_nodes for result in results),
             solves_skipped=sum(result.solves_skipped for result in results),
+            lines=lines,
         )
 
 

@@ -32,6 +32,7 @@ from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
 from solver.search.learned import ModelFile, model_for, model_names, named_model
+from solver.search.lines import PV, check_pv, line_of, proven_line
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
@@ -225,11 +226,15 @@ class Solver:
         multipv: int | None = None,
         history: History | None = None,
         begun: float | None = None,
+        pv: int = 0,
     ) -> Hint:
         """Ranked moves for the seat to move, which must be the position's seat; `history` is what
         the seat saw the others do (`solver.search.beliefs.read_record`). The time limit is the
         answer's: an exact attempt, weighing the worlds and the search after them share it, from
-        `begun` (`time.perf_counter()`; by default now, earlier when a record was replayed first)."""
+        `begun` (`time.perf_counter()`; by default now, earlier when a record was replayed first).
+        `pv` > 0: each move also carries its line of at most that many plies (solver/search/lines.py),
+        drawn from the ISMCTS tree once the search is done; PIMC draws none."""
+        check_pv(pv)
         begun = time.perf_counter() if begun is None else begun
         limits = limits or Limits()
         deadline = _deadline(limits, begun)
@@ -242,14 +247,16 @@ class Solver:
         if root.perfect_information and self.exact_root:
             exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
-                return _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
+                exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
+                return self._proven_lines(root, exact, pv, begun, deadline)
         single = len(root.legal) == 1
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
         run_limits = _until(short if single else limits, deadline)
         started = time.perf_counter()
         beliefs = self._believe(root, None if single else history, seed, run_limits)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
-        result = self._run(root, run_limits, seed)
+        line_depth = pv if self.algorithm == "ismcts" else 0
+        result = self._run(root, run_limits, seed, line_depth=line_depth)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
                             self._model_name(root))
         moves = [
@@ -259,6 +266,7 @@ class Solver:
                 score_interval(root_move.reward, root_move.reward_sq, root_move.visits),
                 root_move.visits,
                 False,
+                line=line_of(result.lines[root_move.code]) if root_move.code in result.lines else None,
             )
             for root_move in result.moves
         ]
@@ -266,7 +274,7 @@ class Solver:
         moves.extend(MoveValue(move, 0.5, (0.0, 1.0), 0, False) for move in root.legal if move not in visited)
         moves.sort(key=lambda value: (-value.visits, -value.score, value.move))
         evaluation = self._value(result, pos.seat)
-        return _first(Hint(pos.seat, moves[0].move, moves, evaluation, stats), multipv)
+        return _first(Hint(pos.seat, moves[0].move, moves, evaluation, stats, pv), multipv)
 
     def evaluate(
         self,
@@ -363,9 +371,12 @@ class Solver:
         names = [model.name for model in (self._net(root), self._policy(root)) if model is not None]
         return "+".join(names) if names else "playouts"
 
-    def _run(self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None) -> SearchResult:
+    def _run(
+        self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0
+    ) -> SearchResult:
         """The search on `self.threads` root-parallel threads, their statistics merged
-        (`exact_cards`: in place of the solver's own)."""
+        (`exact_cards`: in place of the solver's own; `line_depth` > 0: each root move's line too,
+        ISMCTS only)."""
         iterations = limits.iterations or 1 << 62
         time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
@@ -399,6 +410,9 @@ class Solver:
                 value_mix=self.value_mix,
                 policy_net=policy,
                 policy_uses=self.policy_uses,
+                line_depth=line_depth,
+                line_visits=PV.min_visits,
+                line_worlds=PV.worlds,
             )
 
         start = time.perf_counter()
@@ -484,6 +498,22 @@ class Solver:
             time_ms=(time.perf_counter() - begun) * 1000.0,
         )
         return replace(exact, best=moves[0].move, moves=moves, stats=stats)
+
+    def _proven_lines(self, root: Root, exact: Hint, pv: int, begun: float, deadline: float | None) -> Hint:
+        """`exact` with each of its moves' proven lines of at most `pv` plies (none when `pv` is
+        0), each solve within the root solve's node budget and all by the answer's deadline (the
+        answer's `time_ms` counts them)."""
+        if not pv:
+            return exact
+        world = root.world()
+        stop = self.stop.buffer if self.stop is not None else None
+        moves = [
+            replace(value, line=proven_line(world, value.move, value.score, pv, self.exact_root_nodes,
+                                            deadline, stop))
+            for value in exact.moves
+        ]
+        stats = replace(exact.stats, time_ms=(time.perf_counter() - begun) * 1000.0)
+        return replace(exact, moves=moves, stats=stats, pv=pv)
 
     def _exact_stats(self, start: float, nodes: int, seed: int) -> SearchStats:
         time_ms = (time.perf_counter() - start) * 1000.0

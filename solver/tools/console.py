@@ -22,7 +22,7 @@ from solver.game.position import Position
 from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.players import Player
-from solver.search import Evaluation, Hint, Limits, Solver
+from solver.search import Evaluation, Hint, Limits, MoveValue, Solver
 from solver.search.calibration import calibrated_hint, score_map
 from solver.search.review import Label, Review
 from solver.tools.arena import checked_player
@@ -31,6 +31,7 @@ __all__ = [
     "TerminalGame",
     "format_evaluation",
     "format_hint",
+    "format_lines",
     "format_moves",
     "format_position",
     "format_review",
@@ -104,6 +105,8 @@ def format_hint(hint: Hint, limit: int | None = None) -> str:
     )
     if limit is not None and len(hint.moves) > limit:
         lines.append(f"… and {len(hint.moves) - limit} more")
+    if hint.pv:
+        lines += format_lines(hint, moves)
     value = hint.evaluation
     lines.append(
         f"position: {_percent(value.score).strip()}% for seat {hint.seat} "
@@ -111,6 +114,24 @@ def format_hint(hint: Hint, limit: int | None = None) -> str:
     )
     lines.append(_stats_line(hint.stats.to_json()))
     return "\n".join(lines)
+
+
+def format_lines(hint: Hint, moves: Sequence[MoveValue]) -> list[str]:
+    """Each move's line (docs/api.md §3, "Lines"): the seat's moves as they are, the others' after
+    their seat, and the seat's expected score where the line ends."""
+    out = [f"lines (seat {hint.seat}'s moves, and the others' as the search expects them):"]
+    for i, value in enumerate(moves, 1):
+        line = value.line
+        if line is None:
+            out.append(f"{i}  (none)")
+            continue
+        plies = " · ".join(
+            ply.move.notation if ply.seat == hint.seat else f"seat {ply.seat}: {ply.move.notation}"
+            for ply in line.moves
+        )
+        score = "" if line.score is None else f"  → {_percent(line.score).strip()}%"
+        out.append(f"{i}  {plies}{score}{' (proven)' if line.exact else ''}")
+    return out
 
 
 def format_evaluation(evaluation: Evaluation) -> str:

@@ -327,6 +327,22 @@ def test_a_hint_against_greedy_gives_calibrated_win_chances(
         assert answer["stats"]["calibrated"] == label
 
 
+def test_a_stored_games_hint_answers_lines_with_pv(client: TestClient) -> None:
+    game = create(client, rules="durak", seats=["human", "greedy"], seed=5)
+    url = f"/v1/games/{game['id']}/hint"
+    params = {"seat": 0, "iterations": 500, "seed": 2}
+    lined = client.get(url, params={**params, "pv": 4}, headers=bearer(game["tokens"][0])).json()
+    plain = client.get(url, params=params, headers=bearer(game["tokens"][0])).json()
+    assert all("line" not in move for move in plain["moves"])
+    assert lined["moves"][0]["line"]["moves"][0]["move"] == lined["best"]
+    assert all(len(value["line"]["moves"]) <= 4 for value in lined["moves"] if value["line"])
+    for value in lined["moves"]:
+        del value["line"]
+    assert lined["moves"] == plain["moves"]  # the same search, calibrated the same way
+    answer = client.get(url, params={**params, "pv": 17}, headers=bearer(game["tokens"][0]))
+    error(answer, 422, "invalid_request")
+
+
 def test_hint_for_a_seat(client: TestClient) -> None:
     game = create(client, rules="durak", seats=["human", "human"], seed=9)
     to_move = game["game"]["position"]["to_move"]

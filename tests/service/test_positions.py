@@ -15,6 +15,7 @@ from service.main import VERSION
 from solver.game.position import Position
 from solver.game.rules import OPTION_DOCS, PRESETS
 from solver.search import Limits
+from solver.search.lines import PV
 from tests.support.positions import (
     finished_position,
     open_endgame,
@@ -135,6 +136,45 @@ def test_hint_shape_and_ranking(client: TestClient) -> None:
     assert body["stats"]["threads"] == 1
     lo, hi = body["evaluation"]["ci95"]
     assert 0 <= lo <= body["evaluation"]["score"] <= hi <= 1
+
+
+LINE_KEYS = {"moves", "score", "exact"}
+LINE_MOVE_KEYS = {"seat", "move", "notation", "visits", "score"}
+
+
+def test_hint_lines_are_asked_for_with_pv(client: TestClient) -> None:
+    """`pv` adds each move's line (docs/api.md §3, "Lines"); without it the answer has none, and a
+    depth past the declared bound is refused before any search."""
+    position = to_move_position(seed=5)
+    request = {"position": position, "limits": {"iterations": 1000}, "seed": 3}
+    body = client.post("/v1/hint", json={**request, "pv": 3}).json()
+    assert all(set(move) == MOVE_KEYS | {"line"} for move in body["moves"])
+    for move in body["moves"]:
+        line = move["line"]
+        if move["visits"] == 0:
+            assert line is None
+            continue
+        assert set(line) == LINE_KEYS and all(set(ply) == LINE_MOVE_KEYS for ply in line["moves"])
+        assert 1 <= len(line["moves"]) <= 3 and line["moves"][0]["move"] == move["move"]
+        assert line["moves"][0]["seat"] == position["seat"] and line["exact"] is False
+    plain = client.post("/v1/hint", json=request).json()
+    assert all(set(move) == MOVE_KEYS for move in plain["moves"])
+    assert [move["visits"] for move in plain["moves"]] == [move["visits"] for move in body["moves"]]
+    error(client.post("/v1/hint", json={**request, "pv": PV.maximum + 1}), 422, "invalid_request")
+    error(client.post("/v1/hint", json={**request, "pv": -1}), 422, "invalid_request")
+
+
+def test_the_pv_option_is_declared_once(client: TestClient) -> None:
+    """The schema, the stored game's query parameter and `GET /v1/rules` read solver.search.lines.PV."""
+    schema = client.get("/openapi.json").json()
+    request = schema["components"]["schemas"]["HintRequest"]["properties"]["pv"]
+    assert (request["default"], request["minimum"], request["maximum"]) == (PV.default, 0, PV.maximum)
+    assert request["description"] == PV.meaning
+    parameters = schema["paths"]["/v1/games/{game_id}/hint"]["get"]["parameters"]
+    query = next(parameter for parameter in parameters if parameter["name"] == "pv")
+    assert query["schema"]["maximum"] == PV.maximum and query["description"] == PV.meaning
+    assert "line" in schema["components"]["schemas"]["MoveValueOut"]["properties"]
+    assert client.get("/v1/rules").json()["limits"]["pv"] == PV.maximum
 
 
 def test_hint_is_reproducible_with_a_seed(client: TestClient) -> None:

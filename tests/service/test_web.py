@@ -72,7 +72,10 @@ def _check_hint(page: Page) -> None:
             assert row.locator(".pct").inner_text() in CERTAIN
         else:
             assert row.locator(".pct").inner_text() == f"{round(score * 100)}%"
-        assert row.get_attribute("title")  # the interval and the tries, in a tooltip
+        title = row.get_attribute("title") or ""
+        assert title  # the interval and the tries, in a tooltip
+        for line in title.split("\n")[1:]:  # then the line the search expects: the move first
+            assert line.startswith(f"You: {row.locator('.what').inner_text()} → "), line
     text = page.inner_text("#hint-panel").lower()
     assert not any(word in text for word in ("ismcts", "interval", "visits", "iterations", "proven"))
     assert rows.first.get_attribute("class").split().count("best") == 1
@@ -133,6 +136,8 @@ def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: S
             rows = page.locator("#hint-moves .hint-move")
             assert rows.count() == page.locator("#hint-moves .hint-move[data-exact='true']").count()
             assert page.locator("#hint-moves .pct.certain").count() == rows.count()
+            # Each proven move's line, in its tooltip (docs/api.md §3 "Lines").
+            assert any("\nYou: " in (rows.nth(i).get_attribute("title") or "") for i in range(rows.count()))
             page.screenshot(path=str(shots / "web-proven.png"), full_page=True)
             endgame_hint = True
         _play_one(page, rng)

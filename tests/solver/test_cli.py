@@ -20,6 +20,7 @@ from solver import cli
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
+from solver.search.lines import PV
 from solver.tools.bench import PlayoutTotals, ReferenceEngine, run_playouts
 
 if TYPE_CHECKING:
@@ -291,6 +292,29 @@ def test_hint_of_an_endgame_is_exact(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert answer["evaluation"]["score"] in (0.0, 0.5, 1.0)
     out = _run(["hint", str(path)], capsys)[1]
     assert " yes" in out and "exact:" in out
+
+
+def test_hint_pv_prints_each_moves_line(position_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--pv` alone asks for lines of the option's default depth; `--pv N` for N plies; the table
+    then ends with a line per move, the JSON with each move's `line`."""
+    status, out, err = _run(["hint", str(position_file), "--iterations", "2000", "--pv"], capsys)
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("lines (seat 1's moves"))
+    rows = [line for line in lines[4:start] if line[:1].isdigit()]
+    shown = lines[start + 1 : start + 1 + len(rows)]
+    for row, line in zip(rows, shown, strict=True):
+        number, move = row.split("  ")[0], row.split("  ")[1].strip()
+        assert line.startswith(f"{number}  {move}")
+        assert len(line.split(" · ")) <= PV.asked and re.search(r"→ +\d+\.\d%$", line)
+    assert any("seat 0: " in line for line in shown)  # the other seat's moves, as the tree played them
+    answer = json.loads(_run(["hint", str(position_file), "--iterations", "2000", "--pv", "2", "--json"],
+                             capsys)[1])
+    assert all(1 <= len(move["line"]["moves"]) <= 2 for move in answer["moves"] if move["visits"])
+    plain = _run(["hint", str(position_file), "--iterations", "2000"], capsys)[1]
+    assert "lines (" not in plain
+    status, _, err = _run(["hint", str(position_file), "--pv", str(PV.maximum + 1)], capsys)
+    assert status == 2 and "(bad_limits)" in err
 
 
 def test_hint_from_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

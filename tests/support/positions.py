@@ -11,7 +11,7 @@ from solver.game.reference import Game
 from solver.game.rules import Rules
 
 
-def played(rules: str = "durak", players: int = 2, seed: int = 1, plies: int = 10) -> Game:
+def played(rules: str | dict[str, Any] = "durak", players: int = 2, seed: int = 1, plies: int = 10) -> Game:
     """A game after `plies` random legal moves (fewer if it ends first)."""
     game = Game.deal(Rules.from_json(rules), players, seed=seed)
     rng = random.Random(seed)
@@ -23,7 +23,7 @@ def played(rules: str = "durak", players: int = 2, seed: int = 1, plies: int = 1
 
 
 def to_move_position(
-    rules: str = "durak", players: int = 2, seed: int = 1, plies: int = 10
+    rules: str | dict[str, Any] = "durak", players: int = 2, seed: int = 1, plies: int = 10
 ) -> dict[str, Any]:
     """What the seat to move sees, mid-game."""
     game = played(rules, players, seed, plies)

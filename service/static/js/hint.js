@@ -2,13 +2,23 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { costPoints, digitFor, moveText, outcome, pct, points, rankedMoves } from "./cards.js";
+import { costPoints, digitFor, moveText, outcome, pct, points, rankedMoves, seatName } from "./cards.js";
 import { bar } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage } from "./messages.js";
 import { legalMoves } from "./moves.js";
 import { playMove } from "./play.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
+
+// Plies of each move's line the hint asks for (at most the server's `limits.pv`).
+const LINE_PLIES = 6;
+
+// The line the search expects after a move, for its tooltip: who plays what, then the chance where it ends.
+export function lineText(line) {
+  if (!line || line.moves.length < 2) return "";
+  const plies = line.moves.map((ply) => `${seatName(ply.seat)}: ${moveText(ply.move)}`).join(" → ");
+  return line.score === null ? plies : `${plies} (${pct(line.score)})`;
+}
 
 // The hint folds away (on a phone it is a sheet over the table) until the next one is asked for.
 export function closeHint() {
@@ -25,7 +35,8 @@ export function askHint() {
   $("hint-note").textContent = "";
   busyWith(async () => {
     // The review's budget and seed: a move played from the hint is reviewed by this very search.
-    const path = `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0&iterations=${SEARCH_ITERATIONS}`;
+    // `pv`: each move's line, drawn after the search (docs/api.md §3 "Lines"): the search is the same.
+    const path = `/v1/games/${encodeURIComponent(state.id)}/hint?seat=0&iterations=${SEARCH_ITERATIONS}&pv=${LINE_PLIES}`;
     const hint = await api("GET", path, undefined, { retry: true });
     clearMessage();
     state.hint = hint;
@@ -106,7 +117,7 @@ export function renderHint() {
       if (cost.textContent) cost.title = t("hintCost", { n: points(entry.loss), label: t("label_" + entry.label) });
       button.dataset.label = entry.label || "";
       button.append(num, what, value, cost, bar(entry.score));
-      const stats = statsText(entry);
+      const stats = [statsText(entry), lineText(entry.line)].filter(Boolean).join("\n");
       button.title = stats;
       const spoken = (entry.exact ? valueText(entry) : `${chanceWord()} ${pct(entry.score)}`)
         + (cost.textContent ? `, ${cost.title}` : "");
