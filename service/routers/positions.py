@@ -42,7 +42,7 @@ def seen(body: HintRequest | EvaluateRequest) -> Position | Record:
         raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
     if body.position is not None:
         return Position.from_json(body.position.to_json())
-    return Record.from_json(body.record)
+    return Record.parse(body.record)  # its JSON, or its text (docs/notation.md)
 
 
 def replayed(given: Position | Record) -> tuple[Position, History | None, float]:

@@ -190,8 +190,7 @@ def _random_record(rules: Rules, players: int, seed: int, plies: int, seat: int 
     first = game.clone()
     rng = random.Random(seed)
     history: list[tuple[int, Move]] = []
-    draws: list[tuple[int, list[Any]]] = []
-    for ply in range(plies):
+    for _ply in range(plies):
         if game.over:
             break
         mover = game.to_move
@@ -199,9 +198,7 @@ def _random_record(rules: Rules, players: int, seed: int, plies: int, seat: int 
         move = rng.choice(game.legal_moves())
         game.play(move, mover)
         history.append((mover, move))
-        if game.drawn[seat]:
-            draws.append((ply, list(game.drawn[seat])))
-    return Record.of_game(first, seat, deck, history, draws)
+    return Record.of_game(first, seat, deck, history)
 
 
 def test_decision_is_what_it_says() -> None:
