@@ -187,15 +187,17 @@ class Record:
 
     # -- replay -----------------------------------------------------------------------------
 
-    def replay(self, watch: Watch | None = None) -> Game:
+    def replay(self, watch: Watch | None = None, *, settle: bool = False) -> Game:
         """A full game consistent with everything the record's seat saw, at the record's end
-        (`solver.game.replay`); with a `result`, the game must have ended so.
+        (`solver.game.replay`); with a `result`, the game must have ended so. With `settle`, a
+        secret setup decision of another seat left pending at the end is taken as a keep (docs/api.md
+        §2.3): a hint or evaluation asks at the seat's own turn, which only such keeps can hide.
 
         `watch(index, event, before, after)` is called around every move the world plays:
         `before` is a copy of the world as the move was chosen (already consistent with the
         move), `after` the world right after it (the record's own draws not yet repaired).
         """
-        world = replay_record(self, watch)
+        world = replay_record(self, watch, settle)
         if self.result is not None and (not world.over or tuple(world.scores or ()) != self.result):
             ended = "is not over" if not world.over else f"ended {list(world.scores or ())}"
             raise RecordError(f"result: the game {ended}, not {list(self.result)}", len(self.events))

@@ -74,10 +74,10 @@ class _Plan:
         return {card for at, cards in self.offered.items() if at > index for card in cards}
 
 
-def replay_record(record: Record, watch: Watch | None = None) -> Game:
+def replay_record(record: Record, watch: Watch | None = None, settle: bool = False) -> Game:
     """A full game consistent with everything the record's seat saw, at the record's end (see
     `Record.replay`)."""
-    return _Replay(record, watch).run()
+    return _Replay(record, watch).run(settle)
 
 
 class _Replay:
@@ -366,7 +366,7 @@ class _Replay:
 
     # -- the events ----------------------------------------------------------------------
 
-    def run(self) -> Game:
+    def run(self, settle: bool = False) -> Game:
         record, seat = self.record, self.seat
         for index, event in enumerate(record.events):
             if isinstance(event, Draw):
@@ -392,6 +392,8 @@ class _Replay:
         if self.owed:
             raise RecordError(f"seat {seat} drew {self.owed} cards at the end: the record must show them",
                               len(record.events), ErrorCode.COUNT_MISMATCH)
+        if settle:  # the seat asks at its own turn: another seat's pending secret decision was a keep
+            self._skip(lambda _world: True)
         self._check_shown_all(len(record.events))
         return self.world
 

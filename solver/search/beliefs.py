@@ -236,11 +236,12 @@ def decision_snapshot(before: Game) -> CoreGame:
 
 
 def read_record(record: Record) -> tuple[Position, History]:
-    """Replay `record` once: the position its seat sees at the end, and the history to weigh
-    worlds with."""
+    """Replay `record` once: the position its seat sees at the end (another seat's secret setup
+    decision left pending taken as a keep, docs/api.md §2.3), with the record's match block, and
+    the history to weigh worlds with."""
     reader = HistoryReader(record.seat, record.trump)
-    world = record.replay(reader)
-    return Position.from_game(world, record.seat), reader.history()
+    world = record.replay(reader, settle=True)
+    return record.position_of(world), reader.history()
 
 
 @dataclass(frozen=True)
