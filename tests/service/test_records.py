@@ -70,7 +70,8 @@ def test_a_seats_record_gives_the_games_own_hint_at_every_moment(unhurried: Test
             assert record_from_text(text.text).to_json() == Record.from_json(record).to_json()
             limits = {"iterations": ASK["iterations"], "time_ms": ASK["time_ms"]}
             for given in (record, text.text):
-                posted = client.post("/v1/hint", json={"record": given, "limits": limits, "seed": ASK["seed"]})
+                body = {"record": given, "limits": limits, "seed": ASK["seed"]}
+                posted = client.post("/v1/hint", json=body)
                 assert posted.status_code == 200, posted.text
                 assert searched(posted.json()) == searched(own.json())
             compared += 1
