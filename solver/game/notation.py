@@ -234,12 +234,9 @@ def _header_line(headers: dict[str, tuple[str, int]], message: str) -> int | Non
 
 
 def _record_json(headers: dict[str, tuple[str, int]], events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The record's JSON (docs/api.md §2.3) from its headers and events."""
-    for name in ("Rules", "Players", "Seat", "FirstAttacker"):
-        if name not in headers:
-            raise NotationError(f"the header {name} is missing", 1)
-    if "Deck" not in headers and not {"Hand", "Trump"} <= set(headers):
-        raise NotationError("give the Hand and Trump headers, or the Deck", 1)
+    """The record's JSON (docs/api.md §2.3) from its headers and events; a missing header is
+    refused at the line after the headers."""
+    after = max((line for _value, line in headers.values()), default=0) + 1
 
     def read(name: str, parse: Callable[[str], Any]) -> Any:
         if name not in headers:
@@ -272,6 +269,11 @@ def _record_json(headers: dict[str, tuple[str, int]], events: list[dict[str, Any
         "result": read("Result", lambda value: [_number(score, float) for score in value.split("-")]),
     }
     data.update((name, value) for name, value in optional.items() if value is not None)
+    for name in ("Rules", "Players", "Seat", "FirstAttacker"):
+        if name not in headers:
+            raise NotationError(f"the header {name} is missing", after)
+    if "Deck" not in headers and not {"Hand", "Trump"} <= set(headers):
+        raise NotationError("give the Hand and Trump headers, or the Deck", after)
     if "Deck" in headers:
         if "Hand" in headers or "Trump" in headers:
             raise NotationError("with the Deck, the Hand and Trump follow from it: give one or the other",
