@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from solver.game.notation import record_from_text
+from solver.game.notation import record_from_text, record_to_text
 from solver.game.record import Record
+from tests.support.records import endgame_record
 from tests.support.service import (
     TestClient,
     bearer,
@@ -126,3 +127,25 @@ def test_every_game_of_a_match_is_reviewed_by_its_number(client: TestClient) -> 
     assert last.status_code == 200 and [m["index"] for m in last.json()["moves"]] == [
         m["index"] for m in job["result"]["moves"]
     ]
+
+
+def test_the_manual_shows_both_forms(client: TestClient) -> None:
+    """OpenAPI: the record endpoint answers JSON or text, and the requests that read a record take
+    its JSON object or its text."""
+    schema = client.get("/openapi.json").json()
+    answer = schema["paths"]["/v1/games/{game_id}/record"]["get"]
+    assert set(answer["responses"]["200"]["content"]) == {"application/json", "text/plain"}
+    assert {"seat", "game", "format"} <= {parameter["name"] for parameter in answer["parameters"]}
+    for request in ("HintRequest", "EvaluateRequest", "AnalyzeRequest"):
+        field = schema["components"]["schemas"][request]["properties"]["record"]
+        kinds = {option.get("type") for option in field.get("anyOf", [field])}
+        assert {"object", "string"} <= kinds and "notation.md" in field["description"], request
+
+
+def test_analyze_takes_a_records_text(client: TestClient) -> None:
+    text = record_to_text(endgame_record())
+    queued = client.post("/v1/analyze", json={"record": text, "limits": {"iterations": 100}})
+    assert queued.status_code == 202, queued.text
+    assert finished_job(client, queued)["status"] == "done"
+    bad = client.post("/v1/analyze", json={"record": text.replace("[Seat", "[Chair")})
+    assert "line 3: unknown header" in error(bad, 422, "invalid_record")
