@@ -28,7 +28,7 @@ from solver.game.record import Record
 from solver.game.reference import Game
 from solver.game.rules import PRESETS, Rules
 
-__all__ = ["HEADERS", "NotationError", "record_from_text", "record_to_text"]
+__all__ = ["HEADERS", "NotationError", "parse_record", "record_from_text", "record_to_text"]
 
 
 class NotationError(RecordError):
@@ -162,6 +162,16 @@ def _bouts(record: Record) -> list[tuple[int, list[Event]]]:
 
 
 # -- reading ---------------------------------------------------------------------------
+
+
+def parse_record(data: Any) -> Record:
+    """A record from its JSON (an object, docs/api.md §2.3), its text (a string) or a `Record`
+    itself: what every entry point that reads a record takes."""
+    if isinstance(data, Record):
+        return data
+    if isinstance(data, str):
+        return record_from_text(data)
+    return Record.from_json(data)
 
 
 def record_from_text(text: str) -> Record:

@@ -63,17 +63,6 @@ class Record:
     # -- JSON -----------------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, data: Any) -> Record:
-        """A record from its JSON (an object), its text (docs/notation.md) or a `Record` itself."""
-        if isinstance(data, Record):
-            return data
-        if isinstance(data, str):
-            from solver.game.notation import record_from_text  # notation builds on this module
-
-            return record_from_text(data)
-        return cls.from_json(data)
-
-    @classmethod
     def from_json(cls, data: Any) -> Record:
         """Read a record (docs/api.md §2.3); a malformed one names the field at fault."""
         if not isinstance(data, Mapping):

@@ -26,19 +26,46 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from solver.game.cards import Card, Rank, deck
 from solver.game.errors import ErrorCode, TanError
-from solver.game.events import AllTrumps, Draw, Play, RecordError, Tribute
+from solver.game.events import AllTrumps, Draw, Event, Play, RecordError, Tribute
 from solver.game.moves import Action, Move
 from solver.game.phases import Phase
+from solver.game.position import MatchInfo
 from solver.game.reference import Game
+from solver.game.rules import Rules
 
-if TYPE_CHECKING:
-    from solver.game.record import Record
+__all__ = ["Seen", "Watch", "replay_record"]
 
-__all__ = ["Watch", "replay_record"]
+
+class Seen(Protocol):
+    """What the replay reads of a record (`solver.game.record.Record`, which builds on this module)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand(self) -> tuple[Card, ...]: ...
+    @property
+    def trump(self) -> Card: ...
+    @property
+    def first_attacker(self) -> int: ...
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+    @property
+    def match(self) -> MatchInfo | None: ...
+    @property
+    def tribute(self) -> tuple[int, int] | None: ...
+    @property
+    def deck(self) -> tuple[Card, ...] | None: ...
+    @property
+    def result(self) -> tuple[float, ...] | None: ...
+
 
 Watch = Callable[[int, Play, Game, Game], None]
 _STEP_OF = {Action.REDEAL: "redeal", Action.PICK: "pick", Action.SWAP: "swap"}
@@ -74,14 +101,14 @@ class _Plan:
         return {card for at, cards in self.offered.items() if at > index for card in cards}
 
 
-def replay_record(record: Record, watch: Watch | None = None, settle: bool = False) -> Game:
+def replay_record(record: Seen, watch: Watch | None = None, settle: bool = False) -> Game:
     """A full game consistent with everything the record's seat saw, at the record's end (see
     `Record.replay`)."""
     return _Replay(record, watch).run(settle)
 
 
 class _Replay:
-    def __init__(self, record: Record, watch: Watch | None) -> None:
+    def __init__(self, record: Seen, watch: Watch | None) -> None:
         self.record, self.watch = record, watch
         self.seat = record.seat
         rules = record.rules
