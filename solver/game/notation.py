@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver.game.cards import Card, parse_cards
 from solver.game.errors import CardError, ErrorCode, MoveError, TanError
@@ -28,7 +28,7 @@ from solver.game.record import Record
 from solver.game.reference import Game
 from solver.game.rules import PRESETS, Rules
 
-__all__ = ["HEADERS", "NotationError", "parse_record", "record_from_text", "record_to_text"]
+__all__ = ["HEADERS", "Header", "NotationError", "parse_record", "record_from_text", "record_to_text"]
 
 
 class NotationError(RecordError):
@@ -40,23 +40,32 @@ class NotationError(RecordError):
         self.line = line
 
 
-HEADERS: dict[str, str] = {
-    "Rules": "the rule set: a preset's name, then each option that differs as `name value` "
-             "(docs/rules.md §1.6)",
-    "Players": "the number of seats",
-    "Seat": "whose record it is: the seat whose hand and draws it shows",
-    "Seats": "who sat at each seat (`human`, an engine, a name), by seat, comma-separated",
-    "Date": "the day it was played, YYYY-MM-DD",
-    "Match": "in a match: `game N, dealer S`, then `previous_winner S`, `previous_loser S`, "
-             "`trump_suits h d …` and `sitting_out S` as known (docs/api.md §2.2)",
-    "Tribute": "in a match, the tribute owed at this deal: `giver to receiver`",
-    "Deck": "the whole deck, top first, when known (then the hand and trump card follow from it)",
-    "Hand": "the seat's dealt cards",
-    "Trump": "the card turned up (with none left to turn up, the last card dealt)",
-    "FirstAttacker": "the seat that would lead at the deal, before any setup decision",
-    "Result": "every seat's score at the end, by seat: `1-0`, `0.5-0.5`, `1-1-0`",
+class Header(NamedTuple):
+    """A header of the text: the record's JSON field it writes (docs/api.md §2.3) and what it says."""
+
+    field: str
+    meaning: str
+
+
+HEADERS: dict[str, Header] = {
+    "Rules": Header("rules", "the rule set: a preset's name, then each option that differs as `name value` "
+                    "(docs/rules.md §1.6)"),
+    "Players": Header("players", "the number of seats"),
+    "Seat": Header("seat", "whose record it is: the seat whose hand and draws it shows"),
+    "Seats": Header("seats", "who sat at each seat (`human`, an engine, a name), by seat, comma-separated"),
+    "Date": Header("date", "the day it was played, YYYY-MM-DD"),
+    "Match": Header("match", "in a match: `game N, dealer S`, then `previous_winner S`, `previous_loser S`, "
+                    "`trump_suits h d …` and `sitting_out S` as known (docs/api.md §2.2)"),
+    "Tribute": Header("tribute", "in a match, the tribute owed at this deal: `giver to receiver`"),
+    "Deck": Header("deck", "the whole deck, top first, when known (then the hand and trump card follow)"),
+    "Hand": Header("hand", "the seat's dealt cards"),
+    "Trump": Header("trump", "the card turned up (with none left to turn up, the last card dealt)"),
+    "FirstAttacker": Header("first_attacker", "the seat that would lead at the deal, before any setup "
+                            "decision"),
+    "Result": Header("result", "every seat's score at the end, by seat: `1-0`, `0.5-0.5`, `1-1-0`"),
 }
-"""Every header, in the order they are written, with its meaning (docs/notation.md is built on it)."""
+"""Every header, in the order they are written, with its JSON field and meaning (docs/notation.md's
+table has a row for each)."""
 
 _HEADER = re.compile(r'^\[([A-Za-z]+)\s+"([^"]*)"\]$')
 _LINE = re.compile(r"^(\d+)\.(?:\s+(.*))?$")
@@ -234,11 +243,8 @@ def record_from_text(text: str) -> Record:
 
 def _header_line(headers: dict[str, tuple[str, int]], message: str) -> int | None:
     """The line of the header a refusal of the record's fields is about, if one is."""
-    fields = {"rules": "Rules", "players": "Players", "seat": "Seat", "seats": "Seats", "date": "Date",
-              "match": "Match", "tribute": "Tribute", "deck": "Deck", "hand": "Hand", "trump": "Trump",
-              "first_attacker": "FirstAttacker", "result": "Result"}
-    for field, name in fields.items():
-        if message.startswith(field) and name in headers:
+    for name, header in HEADERS.items():
+        if message.startswith(f"{header.field}:") and name in headers:
             return headers[name][1]
     return None
 

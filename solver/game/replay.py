@@ -108,6 +108,9 @@ def replay_record(record: Seen, watch: Watch | None = None, settle: bool = False
 
 
 class _Replay:
+    """One replay of a record: its plan, the world dealt from the first deck, then `run` plays the
+    events in it one by one, repairing what the seat could not see (see the module)."""
+
     def __init__(self, record: Seen, watch: Watch | None) -> None:
         self.record, self.watch = record, watch
         self.seat = record.seat
