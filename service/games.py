@@ -47,6 +47,7 @@ from service.views import checked_view
 from solver.game.cards import parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.moves import Move
+from solver.game.notation import record_to_text
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
@@ -387,11 +388,19 @@ class GameManager:
 
             return await self.pool.run(track, request)
 
-    async def record(self, game_id: str, seat: int, token: str | None, number: int | None = None) -> Record:
+    async def record(
+        self, game_id: str, seat: int, token: str | None, number: int | None = None, text: bool = False
+    ) -> dict[str, Any] | str:
         """`GET /v1/games/{id}/record?seat=k`: what `seat` has seen of game `number` of the match (by
-        default the one being played) so far, made in a worker thread (a replay of the deal)."""
+        default the one being played) so far, as JSON or as `text` (docs/notation.md), made in a
+        worker thread (the deal replayed, and for the text the record too)."""
+
+        def made() -> dict[str, Any] | str:
+            record = live.record(seat, number)
+            return record_to_text(record) if text else record.to_json()
+
         async with self._working_on(game_id, seat, token) as live:
-            return await anyio.to_thread.run_sync(live.record, seat, number)
+            return await anyio.to_thread.run_sync(made)
 
     @staticmethod
     def _over(live: LiveGame, game_id: str, number: int | None) -> None:

@@ -32,7 +32,6 @@ from service.schemas import (
     TrackerResponse,
 )
 from solver.game.bounds import MAX_MATCH_GAMES
-from solver.game.notation import record_to_text
 from solver.search import ALGORITHMS
 
 __all__ = ["router"]
@@ -167,10 +166,8 @@ async def game_record(
     """The seat's record of the game at this moment (docs/api.md §2.3): its dealt hand, every public
     move and what the side rules showed it, its own draws, in a match the game's place in it. Sent
     to `POST /v1/hint` (or `/v1/analyze`) it gives what the game's own endpoints give."""
-    record = await services.games.record(game_id, seat, token, game)
-    if format == "text":
-        return PlainTextResponse(record_to_text(record))
-    return JSONResponse(record.to_json())
+    record = await services.games.record(game_id, seat, token, game, text=format == "text")
+    return PlainTextResponse(record) if isinstance(record, str) else JSONResponse(record)
 
 
 @router.get(
