@@ -527,8 +527,9 @@ class _Replay:
             return False
         if ace not in saved.hands[loser] or _seen(saved, seat, loser, ace):
             return False
-        for other in range(saved.players):
-            if other in (seat, loser) or other in saved.finished:
+        # the ace goes to the fullest other hand, where it is not left alone
+        for other in sorted(range(saved.players), key=lambda other: -len(saved.hands[other])):
+            if other in (seat, loser) or other in saved.finished or len(saved.hands[other]) < 2:
                 continue
             spare = [card for card in saved.hands[other]
                      if card != ace and not _seen(saved, seat, other, card)]
