@@ -50,14 +50,13 @@ def cases(records: list[dict[str, Any]], count: int, min_ply: int) -> list[tuple
         first = Game.deal(rules, record["players"], **deal)  # type: ignore[arg-type]
         game = first.clone()
         history: list[tuple[int, Move]] = []
-        draws: dict[int, list[tuple[int, list[Card]]]] = {seat: [] for seat in range(game.players)}
         for ply, (seat, text) in enumerate(record["moves"]):
             mover = game.to_move
             if ply >= min_ply and mover is not None and game.stock and game.phase is Phase.PLAY:
                 deck = [Card.parse(card) for card in record["deck"]]
                 found.append(
                     (
-                        Record.of_game(first, mover, deck, history, draws[mover]),
+                        Record.of_game(first, mover, deck, history),
                         Position.from_game(game, mover),
                     )
                 )
@@ -65,9 +64,6 @@ def cases(records: list[dict[str, Any]], count: int, min_ply: int) -> list[tuple
             move = Move.parse(text)
             game.play(move, seat)
             history.append((seat, move))
-            for other in range(game.players):
-                if game.drawn[other]:
-                    draws[other].append((ply, list(game.drawn[other])))
     return found
 
 

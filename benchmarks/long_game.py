@@ -55,14 +55,7 @@ class LongGame:
 
     def record(self, seat: int) -> Record:
         """The record `seat` keeps of the game (its hand, every public move, its own draws)."""
-        game = self.deal()
-        first = game.clone()
-        draws: list[tuple[int, list[Card]]] = []
-        for ply, (mover, move) in enumerate(self.moves):
-            game.play(move, mover)
-            if game.drawn[seat]:
-                draws.append((ply, list(game.drawn[seat])))
-        return Record.of_game(first, seat, self.deck, self.moves, draws)
+        return Record.of_game(self.deal(), seat, self.deck, self.moves)
 
     def deal(self) -> Game:
         return Game.deal(self.rules, self.players, deck=self.deck, first_attacker=self.first_attacker)

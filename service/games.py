@@ -47,6 +47,7 @@ from service.views import checked_view
 from solver.game.cards import parse_cards
 from solver.game.errors import ErrorCode, GameOverError, RulesError, TanError
 from solver.game.moves import Move
+from solver.game.notation import record_to_text
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
@@ -387,19 +388,38 @@ class GameManager:
 
             return await self.pool.run(track, request)
 
-    async def record_of(
-        self, game_id: str, seat: int, token: str | None, request: Any = None
-    ) -> tuple[Record, ScoreMap | None]:
-        """What `seat` saw of a finished game, as a record to review (`POST /v1/games/{id}/analysis`),
-        made in a search slot, and the map its review's scores are calibrated with, as the game's
-        hints are (solver/search/calibration.py); 409 `game_not_over` while it is being played."""
+    async def record(
+        self, game_id: str, seat: int, token: str | None, number: int | None = None, text: bool = False
+    ) -> dict[str, Any] | str:
+        """`GET /v1/games/{id}/record?seat=k`: what `seat` has seen of game `number` of the match (by
+        default the one being played) so far, as JSON or as `text` (docs/notation.md), made in a
+        worker thread (the deal replayed, and for the text the record too)."""
+
+        def made() -> dict[str, Any] | str:
+            record = live.record(seat, number)
+            return record_to_text(record) if text else record.to_json()
+
         async with self._working_on(game_id, seat, token) as live:
-            if not live.over:
-                raise ApiError(
-                    ServiceCode.GAME_NOT_OVER,
-                    f"game {game_id} is still being played: its review comes once it is over",
-                )
-            record = await self.pool.run(lambda _stop: live.record(seat), request)
+            return await anyio.to_thread.run_sync(made)
+
+    @staticmethod
+    def _over(live: LiveGame, game_id: str, number: int | None) -> None:
+        """409 `game_not_over` while game `number` of the match (by default the last) is played."""
+        if not live.game_over(number):
+            which = f"game {game_id}" if number is None else f"game {number} of match {game_id}"
+            raise ApiError(ServiceCode.GAME_NOT_OVER, f"{which} is still being played: its review comes once "
+                           "it is over")
+
+    async def record_of(
+        self, game_id: str, seat: int, token: str | None, request: Any = None, number: int | None = None
+    ) -> tuple[Record, ScoreMap | None]:
+        """What `seat` saw of a finished game (in a match, of game `number`, by default the last), as
+        a record to review (`POST /v1/games/{id}/analysis`), made in a search slot, and the map its
+        review's scores are calibrated with, as the game's hints are (solver/search/calibration.py);
+        409 `game_not_over` while it is being played."""
+        async with self._working_on(game_id, seat, token) as live:
+            self._over(live, game_id, number)
+            record = await self.pool.run(lambda _stop: live.record(seat, number), request)
             return record, live.score_map(seat)
 
     async def analysis(
@@ -409,18 +429,15 @@ class GameManager:
         token: str | None,
         run: Callable[[Record, StopFlag], Review],
         request: Any = None,
+        number: int | None = None,
     ) -> Review:
         """`GET /v1/games/{id}/analysis?seat=k`: once the game is over, `run` reviews the decisions of
         `seat`, from its record of the game, in a search slot (where the record is made too); its
         scores are calibrated as the game's hints are (solver/search/calibration.py), so that both
         show one quantity."""
         async with self._working_on(game_id, seat, token) as live:
-            if not live.over:
-                raise ApiError(
-                    ServiceCode.GAME_NOT_OVER,
-                    f"game {game_id} is still being played: its review comes once it is over",
-                )
-            reviewed = await self.pool.run(lambda stop: run(live.record(seat), stop), request)
+            self._over(live, game_id, number)
+            reviewed = await self.pool.run(lambda stop: run(live.record(seat, number), stop), request)
             return calibrated_review(reviewed, live.score_map(seat))
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from service.setup import HUMAN, GameSetup
 from service.store import GameRecord
-from solver.game.cards import Card, parse_cards
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import Match
 from solver.game.moves import Move
@@ -144,22 +143,32 @@ class LiveGame:
             self.readers[seat] = reader
         return reader.history()
 
-    def record(self, seat: int) -> Record:
-        """What `seat` saw of the game (docs/api.md §2.3): its dealt hand, every public move and its
-        own draws, from the stored deal and moves. Only a single game has one for now."""
-        if self.is_match:
-            raise TanError("the games of a match cannot be reviewed yet, only a single game",
+    def record(self, seat: int, number: int | None = None) -> Record:
+        """What `seat` saw of game `number` of the match (default: the game being played, or the
+        last one; docs/api.md §2.3), at this moment: its dealt hand, every public move and what the
+        side rules showed it, its own draws, in a match the game's match block and its tribute;
+        the seats' kinds, and, once the whole game is over and its seed shown, the deck."""
+        number = self.match.number if number is None else number
+        if isinstance(number, bool) or not 1 <= number <= self.match.number:
+            raise TanError(f"game: this game has games 1 to {self.match.number} so far, not {number!r}",
                            ErrorCode.INVALID_INPUT)
         match = self.new_match(self.setup)
-        first = match.game.clone()
-        history: list[tuple[int, Move]] = []
-        draws: list[tuple[int, list[Card]]] = []
-        for ply, (_number, mover, move) in enumerate(self.history):
-            match.play(move, mover)
-            history.append((mover, move))
-            if match.game.drawn[seat]:
-                draws.append((ply, list(match.game.drawn[seat])))
-        return Record.of_game(first, seat, parse_cards(self.setup.deck), history, draws)
+        for game, mover, move in self.history:
+            if game < number:
+                match.play(move, mover)
+        if match.number != number:
+            raise TanError(f"game {number} was lost by its dealer at once, a trump repeat (docs/rules.md "
+                           "§1.9): nothing was played in it", ErrorCode.INVALID_INPUT)
+        moves = [(mover, move) for game, mover, move in self.history if game == number]
+        seats = [spec if isinstance(spec, str) else spec.engine for spec in self.setup.seats]
+        return Record.of_game(
+            match.dealt, seat, match.cards, moves, match=match.info() if self.is_match else None,
+            tribute=match.owed, deck_known=self.over and self.setup.shuffled, seats=seats,
+        )
+
+    def game_over(self, number: int | None = None) -> bool:
+        """Whether game `number` of the match (default: the one being played) has ended."""
+        return self.over or (number is not None and number < self.match.number)
 
     def copy(self) -> LiveGame:
         """A game that goes on apart from this one (a shared `LiveGame` is never changed)."""

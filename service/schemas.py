@@ -23,6 +23,7 @@ from solver.search.lines import PV
 from solver.search.review import LABELS, Label
 
 __all__ = [
+    "RECORD_ANSWERS",
     "AnalysisResponse",
     "AnalyzeRequest",
     "EvaluateRequest",
@@ -41,6 +42,8 @@ __all__ = [
     "MovesResponse",
     "PositionIn",
     "ReadyResponse",
+    "RecordFormat",
+    "RecordIn",
     "RulesResponse",
 ]
 
@@ -261,6 +264,25 @@ SeedField = Annotated[
     ),
 ]
 
+RecordIn = dict[str, Any] | str
+"""A game record (docs/api.md §2.3): its JSON object, or its text (docs/notation.md) as a string."""
+RECORD_MEANING = (
+    "everything the seat saw from the deal on (docs/api.md §2.3): the record's JSON object, or its text "
+    "as a string (docs/notation.md)"
+)
+RecordFormat = Literal["json", "text"]
+
+EXAMPLE_RECORD_TEXT = """[Rules "tan"]
+[Players "2"]
+[Seat "0"]
+[Hand "6s 7s Jd Qh Ac 9c 2d Kd"]
+[Trump "Th"]
+[FirstAttacker "1"]
+
+1. 1: attack 7d; 0: defend 7d with Jd; 1: pass; draw 8h
+"""
+
+
 
 class MovesRequest(_Strict):
     """A position whose seat is to move."""
@@ -288,9 +310,7 @@ class HintRequest(_Strict):
     )
 
     position: PositionIn | None = Field(None, description="what the seat sees now (or give `record`)")
-    record: dict[str, Any] | None = Field(
-        None, description="instead of `position`: everything the seat saw from the deal on (docs/api.md §2.3)"
-    )
+    record: RecordIn | None = Field(None, description=f"instead of `position`: {RECORD_MEANING}")
     limits: Limits = None
     seed: SeedField = 0
     multipv: int | None = Field(None, ge=1, le=1000, description="answer only the best N moves")
@@ -309,9 +329,7 @@ class EvaluateRequest(_Strict):
     )
 
     position: PositionIn | None = Field(None, description="what the seat sees now (or give `record`)")
-    record: dict[str, Any] | None = Field(
-        None, description="instead of `position`: everything the seat saw from the deal on (docs/api.md §2.3)"
-    )
+    record: RecordIn | None = Field(None, description=f"instead of `position`: {RECORD_MEANING}")
     limits: Limits = None
     seed: SeedField = 0
 
@@ -331,6 +349,18 @@ EXAMPLE_RECORD: dict[str, Any] = {
     ],
 }
 
+RECORD_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "the seat's record: JSON (docs/api.md §2.3), or with `format=text` its text "
+                       "(docs/notation.md)",
+        "content": {
+            "application/json": {"schema": {"type": "object"}, "example": EXAMPLE_RECORD},
+            "text/plain": {"schema": {"type": "string"}, "example": EXAMPLE_RECORD_TEXT},
+        },
+    }
+}
+"""`GET /v1/games/{id}/record`'s answers, in either format, for the OpenAPI schema."""
+
 
 class AnalyzeRequest(_Strict):
     """A game record to review, and how hard to search each of its seat's decisions: `limits` are
@@ -343,7 +373,7 @@ class AnalyzeRequest(_Strict):
         }
     )
 
-    record: dict[str, Any] = Field(description="everything the seat saw from the deal on (docs/api.md §2.3)")
+    record: RecordIn = Field(description=RECORD_MEANING)
     limits: Limits = None
     seed: SeedField = 0
 

@@ -4,6 +4,7 @@
               [--threads 1,2] [--search-iterations N] [--no-search]
     tan hint | evaluate | moves FILE|- [--json]   answers about a docs/api.md §2.2 position
     tan analyze RECORD|- [--json]   a post-game review of a docs/api.md §2.3 game record
+    tan record convert IN|- [OUT|-] [--to text|json]   a game record between JSON and text
     tan play [--rules R --players N --seat S --engine E]   a game in the terminal
     tan arena --engines ismcts,greedy [--deals N --workers W --out F --resume]
               [--scheduler tcp://host:8786] [--sprt ELO0,ELO1 --sprt-alpha A --sprt-beta B]
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game.errors import ErrorCode, RulesError, TanError
+from solver.game.notation import record_from_text, record_to_text
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.rules import PRESETS, RULE_OPTIONS, Rules
@@ -152,27 +154,47 @@ class _InputError(Exception):
     """Input that could not be read at all (no such file, not JSON)."""
 
 
-def _read_json(name: str) -> Any:
-    """JSON from a file, or from standard input for `-`."""
-    label = "standard input" if name == "-" else name
+def _label(name: str) -> str:
+    return "standard input" if name == "-" else name
+
+
+def _read_text(name: str) -> str:
+    """A file's text, or standard input's for `-`."""
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise _InputError(f"cannot read {label}: {reason}") from None
+        raise _InputError(f"cannot read {_label(name)}: {reason}") from None
+
+
+def _read_json(name: str, text: str | None = None) -> Any:
+    """JSON from a file, or from standard input for `-` (`text`: already read from it)."""
     try:
-        return json.loads(text)
+        return json.loads(_read_text(name) if text is None else text)
     except json.JSONDecodeError as error:
         raise _InputError(
-            f"{label} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            f"{_label(name)} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+
+
+def _is_json(text: str) -> bool:
+    """Whether a record's file holds its JSON (an object) rather than its text (docs/notation.md)."""
+    return text.lstrip().startswith("{")
+
+
+def _read_record(name: str) -> Record:
+    """A game record from a file or standard input: its JSON (docs/api.md §2.3) or its text
+    (docs/notation.md), whichever the file holds."""
+    text = _read_text(name)
+    return Record.from_json(_read_json(name, text)) if _is_json(text) else record_from_text(text)
 
 
 def _read_position(name: str, record: bool = False) -> tuple[Position, History | None]:
     """A position from the file, or the position its game record replays to and the history it
     shows (`--record`)."""
-    data = _read_json(name)
-    return read_record(Record.from_json(data)) if record else (Position.from_json(data), None)
+    if record:
+        return read_record(_read_record(name))
+    return Position.from_json(_read_json(name)), None
 
 
 def _limits(args: argparse.Namespace, default: Limits) -> Limits:
@@ -235,7 +257,7 @@ def _moves(args: argparse.Namespace) -> int:
 @_refusing_bad_input
 def _analyze(args: argparse.Namespace) -> int:
     """A post-game review of a record's seat: each decision against the engine's best (docs/api.md §3)."""
-    record = Record.from_json(_read_json(args.file))
+    record = _read_record(args.file)
     solver = Solver(args.algorithm, threads=args.threads)
     answer = review(record, _limits(args, Limits()), seed=args.seed, solver=solver)
     if args.json:
@@ -271,6 +293,27 @@ def _engine_specs(text: str) -> list[Any]:
     if not specs:
         raise TanError("engines: none given", ErrorCode.UNKNOWN_ENGINE)
     return specs
+
+
+@_refusing_bad_input
+def _convert(args: argparse.Namespace) -> int:
+    """A game record from JSON to text or back (docs/notation.md): `--to`, else the other form."""
+    text = _read_text(args.input)
+    given = "json" if _is_json(text) else "text"
+    record = Record.from_json(_read_json(args.input, text)) if given == "json" else record_from_text(text)
+    to = args.to or ("text" if given == "json" else "json")
+    if to == "text":
+        out = record_to_text(record)
+    else:
+        out = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
+    if args.output == "-":
+        sys.stdout.write(out)
+        return 0
+    try:
+        Path(args.output).write_text(out, encoding="utf-8")
+    except OSError as error:
+        raise _InputError(f"cannot write {args.output}: {error.strerror or error}") from None
+    return 0
 
 
 @_refusing_bad_input
@@ -489,11 +532,28 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
         "with the loss in expected score and a label (docs/api.md §3)",
     )
     analyze.add_argument(
-        "file", metavar="RECORD|-", help="a docs/api.md §2.3 game record as JSON; - reads stdin"
+        "file", metavar="RECORD|-",
+        help="a game record, its JSON (docs/api.md §2.3) or text (docs/notation.md); - reads stdin",
     )
     _add_search_options(analyze, json_help="answer in JSON (docs/api.md §3, POST /v1/analyze)")
     _add_solver_options(analyze)
     analyze.set_defaults(run=_analyze)
+
+    record = commands.add_parser(
+        "record", help="game records: convert between JSON and text",
+        description="game records (docs/api.md §2.3) and their text (docs/notation.md)",
+    )
+    actions = record.add_subparsers(dest="action", metavar="ACTION", required=True)
+    convert = actions.add_parser(
+        "convert", help="a record from JSON to text, or from text to JSON",
+        description="read a game record as JSON or as text and write it in the other form (or --to)",
+    )
+    convert.add_argument("input", metavar="IN|-", help="the record, JSON or text; - reads stdin")
+    convert.add_argument("output", metavar="OUT|-", nargs="?", default="-",
+                         help="where to write it (default -, standard output)")
+    convert.add_argument("--to", choices=("text", "json"),
+                         help="the form to write (default: the other one than IN's)")
+    convert.set_defaults(run=_convert)
 
     play = commands.add_parser(
         "play", help="play a game in the terminal against engines", epilog=_registry_help(),

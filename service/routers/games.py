@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep, TokenDep
@@ -19,6 +19,7 @@ from service.routers.jobs import job_answer
 from service.schemas import (
     DEFAULT_ALGORITHM,
     MAX_SEED,
+    RECORD_ANSWERS,
     AlgorithmName,
     AnalysisResponse,
     GameCreatedResponse,
@@ -27,8 +28,10 @@ from service.schemas import (
     GameResponse,
     HintResponse,
     JobResponse,
+    RecordFormat,
     TrackerResponse,
 )
+from solver.game.bounds import MAX_MATCH_GAMES
 from solver.search import ALGORITHMS
 from solver.search.lines import PV
 
@@ -38,6 +41,11 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
 
 GameId = Annotated[str, Path(description="the game's id from POST /v1/games", max_length=64)]
 SeatQuery = Annotated[int, Query(description="whose view: a human seat, with its token")]
+GameQuery = Annotated[
+    int | None,
+    Query(ge=1, le=MAX_MATCH_GAMES,
+          description="in a match, which game (from 1; default: the one being played, or the last)"),
+]
 
 
 @router.post(
@@ -144,6 +152,27 @@ async def game_tracker(
 
 
 @router.get(
+    "/{game_id}/record",
+    responses={**error_responses(401, 403, 404, 422, 429, 503), **RECORD_ANSWERS},
+)
+async def game_record(
+    game_id: GameId,
+    seat: SeatQuery,
+    services: ServicesDep,
+    token: TokenDep,
+    game: GameQuery = None,
+    format: Annotated[
+        RecordFormat, Query(description="`json` (docs/api.md §2.3) or `text` (docs/notation.md)")
+    ] = "json",
+) -> Response:
+    """The seat's record of the game at this moment (docs/api.md §2.3): its dealt hand, every public
+    move and what the side rules showed it, its own draws, in a match the game's place in it. Sent
+    to `POST /v1/hint` (or `/v1/analyze`) it gives what the game's own endpoints give."""
+    record = await services.games.record(game_id, seat, token, game, text=format == "text")
+    return PlainTextResponse(record) if isinstance(record, str) else JSONResponse(record)
+
+
+@router.get(
     "/{game_id}/analysis",
     response_model=AnalysisResponse,
     responses=error_responses(401, 403, 404, 409, 422, 429, 503),
@@ -158,9 +187,10 @@ async def game_analysis(
     iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
     time_ms: Annotated[float | None, Query(description="search time per decision in ms (capped)")] = None,
     seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="seed of the review")] = 0,
+    game: GameQuery = None,
 ) -> JSONResponse:
-    """Once the game is over (409 `game_not_over` before), a review of the seat's decisions from
-    everything it saw, as `POST /v1/analyze` answers for its record."""
+    """Once the game is over (in a match, game `game`; 409 `game_not_over` before), a review of the
+    seat's decisions from everything it saw, as `POST /v1/analyze` answers for its record."""
     searcher = services.searcher
     requested = {
         name: value for name, value in (("iterations", iterations), ("time_ms", time_ms)) if value is not None
@@ -170,6 +200,7 @@ async def game_analysis(
         game_id, seat, token,
         lambda record, stop: searcher.review(record, requested, seed, stop, same_seed=True),
         request,
+        game,
     )
     return JSONResponse(answer.to_json())
 
@@ -188,14 +219,16 @@ async def queue_game_analysis(
     token: TokenDep,
     iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
     seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="seed of the review")] = 0,
+    game: GameQuery = None,
 ) -> JSONResponse:
-    """Once the game is over (409 `game_not_over` before), queue a review of the seat's decisions
+    """Once the game is over (in a match, game `game`; 409 `game_not_over` before), queue a review
+    of the seat's decisions
     as a job (202, `Location: /v1/jobs/{id}`): each decision searched `iterations` times whatever
     the clock, so the review repeats, with the seed as the game's hints are and its scores
     calibrated as theirs. Its progress and answer are read at `GET /v1/jobs/{id}`."""
     requested = {"iterations": iterations} if iterations is not None else None
     services.searcher.job_limits(requested)  # refuse bad limits before replaying
-    record, mapped = await services.games.record_of(game_id, seat, token, request)
+    record, mapped = await services.games.record_of(game_id, seat, token, request, game)
     services.searcher.check_review_size(record)  # before the replay and the queue
     address = request.client.host if request.client is not None else None
     # Searched with the hint's seed and calibrated as the game's hints are: one scale for both.

@@ -25,6 +25,7 @@ from service.schemas import (
     MovesRequest,
     MovesResponse,
 )
+from solver.game.notation import parse_record
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.search import Evaluation, Hint, StopFlag
@@ -42,7 +43,7 @@ def seen(body: HintRequest | EvaluateRequest) -> Position | Record:
         raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
     if body.position is not None:
         return Position.from_json(body.position.to_json())
-    return Record.from_json(body.record)
+    return parse_record(body.record)  # its JSON, or its text (docs/notation.md)
 
 
 def replayed(given: Position | Record) -> tuple[Position, History | None, float]:

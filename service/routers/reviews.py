@@ -18,7 +18,7 @@ from service.deps import ServicesDep
 from service.errors import error_responses
 from service.routers.jobs import job_answer
 from service.schemas import AnalyzeRequest, JobResponse
-from solver.game.record import Record
+from solver.game.notation import parse_record
 
 __all__ = ["router"]
 
@@ -39,7 +39,7 @@ async def analyze(body: AnalyzeRequest, request: Request, services: ServicesDep)
     nothing is queued."""
     requested = body.limits.to_json() if body.limits is not None else None
     services.searcher.job_limits(requested)  # refuse bad limits before replaying
-    record = Record.from_json(body.record)
+    record = parse_record(body.record)  # its JSON, or its text (docs/notation.md)
     services.searcher.check_review_size(record)  # before the replay and the queue
     address = request.client.host if request.client is not None else None
     job = await services.jobs.submit("analyze", record, requested, body.seed, client=address, request=request)

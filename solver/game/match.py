@@ -94,6 +94,8 @@ class Match:
     dealer: int = field(init=False, default=0)
     game: Game = field(init=False)
     dealt: Game = field(init=False)  # the game being played as it was dealt (never played on)
+    cards: list[Card] = field(init=False)  # the deck it was dealt from, top first
+    owed: tuple[int, int] | None = field(init=False, default=None)  # its tribute owed, (giver, receiver)
     repeat: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
@@ -135,9 +137,11 @@ class Match:
             tribute = (last.loser, last.winner)
         self.game = Game.deal(rules, self.players, deck=deck, first_attacker=leader,
                               chance_seed=game_seed(self.seed, number, "chance"), tribute=tribute)
-        self.dealt = self.game.clone()
+        self.cards, self.owed = [Card.parse(card) for card in deck], tribute
         if self._trump_repeats(self.game.trump.suit):
             self._dealer_loses()
+        if self.number == number:  # not already past a game the dealer lost at once (two seats)
+            self.dealt = self.game.clone()
         self._record_if_over()
 
     def _leader(self) -> int:
@@ -165,6 +169,7 @@ class Match:
         chance = game_seed(self.seed, self.number, "repeat-chance")
         self.game = Game.deal(self.rules, self.players, deck=deck, first_attacker=leader, chance_seed=chance,
                               absent=[self.dealer])
+        self.cards, self.owed = deck, None
 
     def _record_if_over(self) -> None:
         """Record the game just ended, and deal the next while the match lasts."""

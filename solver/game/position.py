@@ -68,6 +68,7 @@ __all__ = [
     "Position",
     "PositionField",
     "SetupView",
+    "match_from_json",
     "to_move_seen_by",
 ]
 
@@ -310,7 +311,7 @@ class Position:
             phase=_phase(data.get("phase", Phase.PLAY)),
             setup=_setup(data.get("setup")),
             in_stock=tuple(_cards(data.get("in_stock", []), "in_stock")),
-            match=_match(data.get("match")),
+            match=match_from_json(data.get("match")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -1051,8 +1052,8 @@ def _setup(value: Any) -> SetupView | None:
     )
 
 
-def _match(value: Any) -> MatchInfo | None:
-    """The match block (docs/api.md §2.2), read strictly."""
+def match_from_json(value: Any) -> MatchInfo | None:
+    """The match block (docs/api.md §2.2), read strictly (a position's, and a record's, §2.3)."""
     if value is None:
         return None
     if not isinstance(value, Mapping):

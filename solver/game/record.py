@@ -1,82 +1,50 @@
 """Game records: what one seat has seen from the deal on (docs/api.md §2.3).
 
-A record is the seat's dealt hand, the trump card, who would lead, and every
-event it saw: each seat's public move, and its own draws. `Record.replay`
-turns it into the seat's position and everything the seat knows, by playing
-the events in a full game of the readable engine (so every rule and every
-piece of knowledge comes from `solver.game.reference`):
+A record is the seat's dealt hand, the trump card, who would lead, in a match
+the game's place in it (its `match` block and the tribute owed), and every
+event it saw (`solver.game.events`): each seat's public move, its own draws,
+a tribute given and a win by trumps. `Record.replay` turns it into the seat's
+position and everything the seat knows by playing the events in a full game
+of the readable engine (`solver.game.replay`), so every rule and every piece
+of knowledge comes from `solver.game.reference`. `Record.of_game` writes the
+record a seat keeps of a game it played; `solver.game.notation` writes and
+reads a record as text (docs/notation.md).
 
-- the game starts from a deal that gives the seat its hand and deals the
-  cards it cannot see in deck order;
-- when another seat plays a card the world did not give it, or the seat
-  draws other cards than it did, the card is swapped with one of the same
-  seat's cards that nobody has seen — both were unseen, so the world stays
-  consistent with all the seat has seen;
-- another seat's secret setup decisions (a keep) are not in the record: the
-  world keeps where the next event shows nothing else happened.
-
-The first event that cannot have happened is refused with its index.
-Records of games with `redeal_without_trump` or `tribute` are refused for now:
-a redeal shows hands and a tribute private cards that the format does not carry.
+Beside what the seat saw, a record may carry what is known of the game as a
+whole: the names of the seats, the date, the whole deck (once the game is over
+and its deal known) and the result, which the replay then checks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import datetime
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.game.cards import Card, deck, parse_cards
-from solver.game.errors import CardError, ErrorCode, MoveError, RulesError, TanError
+from solver.game.cards import Card, parse_cards
+from solver.game.errors import CardError, ErrorCode, RulesError, TanError
+from solver.game.events import AllTrumps, Draw, Event, Play, RecordError, Tribute, event_from_json
 from solver.game.moves import Action, Move
 from solver.game.phases import Phase, seen_by
-from solver.game.position import Position
+from solver.game.position import MatchInfo, Position, match_from_json
 from solver.game.reference import Game
+from solver.game.replay import Watch, replay_record
 from solver.game.rules import Rules
 
-__all__ = ["Draw", "Play", "Record", "RecordError"]
+__all__ = ["AllTrumps", "Draw", "Event", "Play", "Record", "RecordError", "Tribute"]
 
-
-class RecordError(TanError):
-    """A record that is malformed or whose events cannot have happened; `index` is the first bad
-    event (None when the fault is outside the events)."""
-
-    code = ErrorCode.INVALID_RECORD
-
-    def __init__(self, message: str, index: int | None = None, code: ErrorCode | None = None) -> None:
-        super().__init__(message if index is None else f"events[{index}]: {message}", code)
-        self.index = index
-
-
-@dataclass(frozen=True)
-class Play:
-    """A seat's public move."""
-
-    seat: int
-    move: Move
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "move": self.move.to_json()}
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Cards the record's own seat drew from the stock."""
-
-    cards: tuple[Card, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"draw": [str(card) for card in self.cards]}
-
-
-Event = Play | Draw
-Watch = Callable[[int, Play, Game, Game], None]
+_REQUIRED = ("rules", "players", "seat", "hand", "trump", "first_attacker", "events")
+_OPTIONAL = ("seats", "date", "match", "tribute", "deck", "result")
 
 
 @dataclass(frozen=True)
 class Record:
     """What `seat` has seen of one game: its dealt `hand`, the `trump` card, the seat that would
-    lead at the deal (`first_attacker`), and its `events` in order."""
+    lead at the deal (`first_attacker`), in a match the game's `match` block (docs/api.md §2.2)
+    and the `tribute` owed as `(giver, receiver)`, and its `events` in order; then what is known
+    of the game as a whole: the `seats`' names, the `date`, the whole `deck` (top first) and the
+    `result` (every seat's score)."""
 
     rules: Rules
     players: int
@@ -85,6 +53,12 @@ class Record:
     trump: Card
     first_attacker: int
     events: tuple[Event, ...]
+    match: MatchInfo | None = None
+    tribute: tuple[int, int] | None = None
+    deck: tuple[Card, ...] | None = None
+    seats: tuple[str, ...] | None = None
+    date: str | None = None
+    result: tuple[float, ...] | None = None
 
     # -- JSON -----------------------------------------------------------------------------
 
@@ -93,37 +67,43 @@ class Record:
         """Read a record (docs/api.md §2.3); a malformed one names the field at fault."""
         if not isinstance(data, Mapping):
             raise RecordError(f"a record must be an object, not {type(data).__name__}")
-        names = ("rules", "players", "seat", "hand", "trump", "first_attacker", "events")
-        unknown = sorted(str(key) for key in data if key not in names)
+        unknown = sorted(str(key) for key in data if key not in _REQUIRED + _OPTIONAL)
         if unknown:
             raise RecordError(f"unknown field(s) in record: {', '.join(unknown)}")
-        missing = [name for name in names if name not in data]
+        missing = [name for name in _REQUIRED if name not in data]
         if missing:
             raise RecordError(f"missing field(s) in record: {', '.join(missing)}")
         rules = Rules.from_json(data["rules"])
-        _readable(rules)
         players, seat, first = (_whole(data[name], name) for name in ("players", "seat", "first_attacker"))
         try:
             rules.check_players(players)
         except RulesError as error:
             raise RecordError(f"players: {error.message}", code=ErrorCode.BAD_PLAYERS) from None
         for name, value in (("seat", seat), ("first_attacker", first)):
-            if value not in range(players):
-                raise RecordError(
-                    f"{name}: no seat {value} in a {players}-seat game", code=ErrorCode.INVALID_SEAT
-                )
+            _seat_in(value, name, players)
         if not isinstance(data["events"], list):
             raise RecordError("events must be a list")
         try:
             hand = tuple(parse_cards(_list(data["hand"], "hand")))
             trump = parse_cards([data["trump"]])[0]
+            deck = None if data.get("deck") is None else tuple(parse_cards(_list(data["deck"], "deck")))
         except CardError as error:
-            raise RecordError(f"{error.message}", code=ErrorCode.INVALID_CARD) from None
-        events = tuple(_event(item, index, players) for index, item in enumerate(data["events"]))
-        return cls(rules, players, seat, hand, trump, first, events)
+            raise RecordError(error.message, code=ErrorCode.INVALID_CARD) from None
+        try:
+            match = match_from_json(data.get("match"))
+        except TanError as error:
+            raise RecordError(error.message, code=error.code) from None
+        events = tuple(event_from_json(item, index, players) for index, item in enumerate(data["events"]))
+        record = cls(
+            rules, players, seat, hand, trump, first, events, match,
+            _tribute(data.get("tribute"), players), deck, _seats(data.get("seats"), players),
+            _date(data.get("date")), _result(data.get("result"), players),
+        )
+        record.check_context()
+        return record
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rules": self.rules.to_json(),
             "players": self.players,
             "seat": self.seat,
@@ -132,6 +112,28 @@ class Record:
             "first_attacker": self.first_attacker,
             "events": [event.to_json() for event in self.events],
         }
+        optional: dict[str, Any] = {
+            "seats": None if self.seats is None else list(self.seats),
+            "date": self.date,
+            "match": None if self.match is None else self.match.to_json(),
+            "tribute": None if self.tribute is None else list(self.tribute),
+            "deck": None if self.deck is None else [str(card) for card in self.deck],
+            "result": None if self.result is None else list(self.result),
+        }
+        out.update((name, value) for name, value in optional.items() if value is not None)
+        return out
+
+    def check_context(self) -> None:
+        """The tribute owed agrees with the rules and the match block (docs/rules.md §1.9; the
+        block itself is checked in full as the replay's position is built)."""
+        if self.tribute is None:
+            return
+        if not self.rules.tribute:
+            raise RecordError("tribute: these rules owe no tribute (the tribute option is off)")
+        match = self.match
+        if match is None or (match.previous_loser, match.previous_winner) != self.tribute:
+            raise RecordError("tribute: the last game's loser owes its winner, as the match block says",
+                              code=ErrorCode.INCONSISTENT_TURN)
 
     @classmethod
     def of_game(
@@ -140,194 +142,93 @@ class Record:
         seat: int,
         deal: Sequence[Card],
         history: Sequence[tuple[int, Move]],
-        draws: Sequence[tuple[int, Sequence[Card]]] = (),
+        *,
+        match: MatchInfo | None = None,
+        tribute: tuple[int, int] | None = None,
+        deck_known: bool = False,
+        seats: Sequence[str] | None = None,
+        date: str | None = None,
     ) -> Record:
-        """The record `seat` keeps of a game dealt from `deal` (top first) and played as `history`;
-        `draws` are `(ply, cards)`: what it drew after the move at that ply."""
-        h, n = game.rules.hand_size, game.players
-        hand = tuple(deal[i] for i in range(n * h) if i % n == seat)
+        """The record `seat` keeps of a game dealt from `deal` (top first), `game` being that game
+        just dealt (the setup's forced steps played) and `history` its moves since; in a match
+        its `match` block and the `tribute` owed. With `deck_known` the record carries the deck
+        and, once the game is over, the result."""
+        world, deal = game.clone(), [Card.parse(card) for card in deal]
+        seated = [other for other in range(world.players) if other not in world.finished]
+        h, n = world.rules.hand_size, len(seated)
+        hand = tuple(deal[i] for i in range(n * h) if seated[i % n] == seat)
         trump = deal[n * h] if n * h < len(deal) else deal[-1]
-        by_ply = {ply: tuple(cards) for ply, cards in draws}
+        leader = world.leader
         events: list[Event] = []
-        for ply, (mover, move) in enumerate(history):
+        _observe(world, None, seat, events)
+        for mover, move in history:
+            before = world.clone()
+            world.play(move, mover)
             if seen_by(move, mover, seat):  # not another seat's keep, which is secret
-                events.append(Play(mover, move))
-            if ply in by_ply:
-                events.append(Draw(by_ply[ply]))
+                events.append(_play_event(before, world, mover, move, seat))
+            _observe(world, before, seat, events)
+        over = world.over and world.scores is not None  # everyone sees how a game ends
         return cls(
-            game.rules, n, seat, hand, trump, game.leader if game.leader is not None else 0, tuple(events)
+            world.rules, world.players, seat, hand, trump, leader, tuple(events), match, tribute,
+            tuple(deal) if deck_known else None, None if seats is None else tuple(seats), date,
+            tuple(world.scores or ()) if over else None,
         )
 
     # -- replay -----------------------------------------------------------------------------
 
-    def replay(self, watch: Watch | None = None) -> Game:
-        """A full game consistent with everything the record's seat saw, at the record's end.
+    def replay(self, watch: Watch | None = None, *, settle: bool = False) -> Game:
+        """A full game consistent with everything the record's seat saw, at the record's end
+        (`solver.game.replay`); with a `result`, the game must have ended so. With `settle`, a
+        secret setup decision of another seat left pending at the end is taken as a keep (docs/api.md
+        §2.3): a hint or evaluation asks at the seat's own turn, which only such keeps can hide.
 
         `watch(index, event, before, after)` is called around every move the world plays:
         `before` is a copy of the world as the move was chosen (already consistent with the
         move), `after` the world right after it (the record's own draws not yet repaired).
         """
-        rules, seat = self.rules, self.seat
-        _readable(rules)
-        world = Game.deal(rules, self.players, deck=self._first_deck(), first_attacker=self.first_attacker)
-        owed = 0  # the seat drew in the world and the record has not shown the cards yet
-        for index, event in enumerate(self.events):
-            if isinstance(event, Draw):
-                if not owed:
-                    raise RecordError(f"seat {seat} draws nothing here", index, ErrorCode.COUNT_MISMATCH)
-                self._drawn(world, event, index)
-                owed = 0
-                continue
-            if owed:
-                raise RecordError(
-                    f"seat {seat} drew {owed} cards just before: the record must show them",
-                    index,
-                    ErrorCode.COUNT_MISMATCH,
-                )
-            if world.over:
-                raise RecordError("the game is already over", index, ErrorCode.GAME_OVER)
-            try:
-                self._skip_secret_keeps(world, event)
-                if event.move.card is not None and event.seat != seat:
-                    _give(world, seat, event.seat, event.move.card, index)
-                before = world.clone() if watch is not None else None
-                world.play(event.move, event.seat)
-            except RecordError:
-                raise
-            except TanError as error:
-                raise RecordError(error.message, index, error.code) from None
-            if watch is not None and before is not None:
-                watch(index, event, before, world)
-            owed = len(world.drawn[seat])
-        if owed:
-            raise RecordError(
-                f"seat {seat} drew {owed} cards at the end: the record must show them",
-                len(self.events),
-                ErrorCode.COUNT_MISMATCH,
-            )
+        world = replay_record(self, watch, settle)
+        if self.result is not None and (not world.over or tuple(world.scores or ()) != self.result):
+            ended = "is not over" if not world.over else f"ended {list(world.scores or ())}"
+            raise RecordError(f"result: the game {ended}, not {list(self.result)}", len(self.events))
         return world
 
     def position(self) -> Position:
-        """What the record's seat sees at its end (docs/api.md §2.2)."""
-        return Position.from_game(self.replay(), self.seat)
+        """What the record's seat sees at its end (docs/api.md §2.2), with its match block."""
+        return self.position_of(self.replay())
 
-    def _first_deck(self) -> list[Card]:
-        """A deck that deals the seat its hand and turns up the trump card, dealing every card the
-        seat cannot see in deck order; a seat the record shows swapping gets the lowest trump."""
-        rules, n, h = self.rules, self.players, self.rules.hand_size
-        full = deck(rules.deck)
-        if len(set(self.hand)) != h or len(self.hand) != h:
-            raise RecordError(
-                f"hand: {len(self.hand)} different cards dealt, {h} wanted", code=ErrorCode.COUNT_MISMATCH
-            )
-        if not set(self.hand) | {self.trump} <= set(full):
-            raise RecordError(
-                f"hand, trump: a card outside the {rules.deck}-card deck", code=ErrorCode.CARD_NOT_IN_DECK
-            )
-        dealt = n * h
-        last_seat = (dealt - 1) % n
-        if dealt < rules.deck and self.trump in self.hand:
-            raise RecordError(
-                f"trump: {self.trump} is turned up under the stock, not dealt to the seat",
-                code=ErrorCode.DUPLICATE_CARD,
-            )
-        if dealt == rules.deck and last_seat == self.seat and self.trump not in self.hand:
-            raise RecordError(
-                f"trump: the last card dealt, {self.trump}, is the seat's own", code=ErrorCode.COUNT_MISMATCH
-            )
-        unseen = [card for card in full if card not in self.hand and card != self.trump]
-        placed: dict[int, Card] = {}
-        if dealt == rules.deck and last_seat != self.seat:
-            placed[dealt - 1] = self.trump  # no card is left to turn up: the last one dealt sets trump
-        low = Card(full[0].rank, self.trump.suit)
-        swapper = next(
-            (e.seat for e in self.events if isinstance(e, Play) and e.move.action is Action.SWAP), None
-        )
-        if swapper is not None and swapper != self.seat and low in unseen:
-            first = next(i for i in range(dealt) if i % n == swapper and i not in placed)
-            placed[first] = low
-            unseen.remove(low)
-        mine, others = iter(self.hand), iter(unseen)
-        order = [
-            placed[i] if i in placed else next(mine) if i % n == self.seat else next(others)
-            for i in range(dealt)
-        ]
-        if dealt == rules.deck:
-            return order
-        return [*order, self.trump, *others]
-
-    def _skip_secret_keeps(self, world: Game, event: Play) -> None:
-        """Another seat's setup decision the record's seat could not see: it kept, unless the event
-        is that decision."""
-        while world.phase is Phase.SETUP and not world.over and world.to_move not in (None, self.seat):
-            if world.to_move == event.seat and event.move.is_setup:
-                return
-            world.play(Move.keep(), world.to_move)
-
-    def _drawn(self, world: Game, event: Draw, index: int) -> None:
-        """The seat drew `event.cards`: the world's draw is made to agree, swapping unseen cards."""
-        drawn = world.drawn[self.seat]
-        if len(drawn) != len(event.cards):
-            raise RecordError(
-                f"draw: seat {self.seat} drew {len(drawn)} cards here, not {len(event.cards)}",
-                index,
-                ErrorCode.COUNT_MISMATCH,
-            )
-        spare = [card for card in drawn if card not in event.cards]
-        for card in event.cards:
-            if card not in drawn:
-                _swap(world, self.seat, spare.pop(), card, index)
-        world.drawn[self.seat] = list(event.cards)
+    def position_of(self, world: Game) -> Position:
+        """What the record's seat sees of `world` (its replay, at any point), with its match block."""
+        try:
+            return Position.from_game(world, self.seat, match=self.match)
+        except TanError as error:
+            raise RecordError(error.message, code=error.code) from None
 
 
-def _give(world: Game, viewer: int, seat: int, card: Card, index: int) -> None:
-    """Make `seat` hold `card` in the world, if the viewer could not know otherwise."""
-    if card in world.hands[seat]:
-        return
-    donor = [c for c in world.hands[seat] if not _seen(world, viewer, seat, c)]
-    if not donor:
-        raise RecordError(
-            f"seat {seat} cannot hold {card}: every card it holds is known", index, ErrorCode.ILLEGAL_MOVE
-        )
-    _swap(world, seat, donor[0], card, index, viewer)
+def _play_event(before: Game, after: Game, mover: int, move: Move, seat: int) -> Play:
+    """A public move as `seat` saw it: a redeal with the hand it showed, and the hands offered
+    when it is the seat's own."""
+    if move.action is not Action.REDEAL:
+        return Play(mover, move)
+    sets = after.redeal_sets
+    offered = None if mover != seat or sets is None else (tuple(sorted(sets[0])), tuple(sorted(sets[1])))
+    return Play(mover, move, tuple(sorted(before.hands[mover])), offered)
 
 
-def _seen(world: Game, viewer: int, holder: int, card: Card) -> bool:
-    return card in world.known[holder] or card in world.seen[viewer][holder]
-
-
-def _swap(world: Game, seat: int, mine: Card, theirs: Card, index: int, viewer: int | None = None) -> None:
-    """Exchange `mine` (in `seat`'s hand) with `theirs` (hidden elsewhere) in the world."""
-    viewer = seat if viewer is None else viewer
-    if theirs == world.trump and world.stock:
-        raise RecordError(f"{theirs} is the trump card under the stock", index, ErrorCode.ILLEGAL_MOVE)
-    for other in range(world.players):
-        if theirs in world.hands[other]:
-            if other == viewer or _seen(world, viewer, other, theirs):
-                raise RecordError(
-                    f"{theirs} is known to be elsewhere (seat {other})", index, ErrorCode.ILLEGAL_MOVE
-                )
-            world.hands[other].discard(theirs)
-            world.hands[other].add(mine)
-            break
-    else:
-        if theirs in world.stock and theirs not in world.in_stock[viewer]:
-            world.stock[world.stock.index(theirs)] = mine
-        else:
-            raise RecordError(
-                f"{theirs} cannot be in seat {seat}'s hand (it was seen elsewhere)",
-                index,
-                ErrorCode.ILLEGAL_MOVE,
-            )
-    world.hands[seat].discard(mine)
-    world.hands[seat].add(theirs)
-
-
-def _readable(rules: Rules) -> None:
-    """Refuse the rules whose records the format cannot carry yet (docs/api.md §2.3): a redeal
-    shows hands, and a tribute private cards, that no event says."""
-    if rules.redeal_without_trump or rules.tribute:
-        raise RecordError("records of games with redeal_without_trump or tribute cannot be read yet")
+def _observe(world: Game, before: Game | None, seat: int, events: list[Event]) -> None:
+    """What `seat` saw the setup's forced steps do in the last move (or at the deal), then its
+    own draws: a tribute given (docs/rules.md §1.7, step 2), a win by trumps (step 3)."""
+    if world.tributed is not None and (before is None or before.tributed is None):
+        giver, receiver, card = world.tributed
+        inspected = world.seen[receiver][giver] if seat == receiver else set()
+        # everyone sees the card go when it was the trump card, dealt last and shown (§1.2)
+        public = card == world.trump and not world.stock
+        events.append(Tribute(card if seat in (giver, receiver) or public else None,
+                              tuple(sorted(inspected)) if inspected else None))
+    if world.drawn[seat]:
+        events.append(Draw(tuple(world.drawn[seat])))
+    winner = world.winner if world.over and world.loser is None else None  # only a win by trumps
+    if winner is not None and (before is None or before.phase is Phase.SETUP):
+        events.append(AllTrumps(winner, tuple(sorted(world.hands[winner]))))
 
 
 def _whole(value: Any, name: str) -> int:
@@ -342,20 +243,58 @@ def _list(value: Any, name: str) -> list[Any]:
     return value
 
 
-def _event(item: Any, index: int, players: int) -> Event:
-    if not isinstance(item, Mapping):
-        raise RecordError("an event must be an object", index)
-    if set(item) == {"draw"}:
-        try:
-            return Draw(tuple(parse_cards(_list(item["draw"], "draw"))))
-        except CardError as error:
-            raise RecordError(error.message, index, ErrorCode.INVALID_CARD) from None
-    if set(item) != {"seat", "move"}:
-        raise RecordError('an event is {"seat", "move"} or {"draw": [cards]}', index)
-    seat = item["seat"]
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(players):
-        raise RecordError(f"seat: no seat {seat!r} in a {players}-seat game", index, ErrorCode.INVALID_SEAT)
+def _seat_in(value: int, name: str, players: int) -> None:
+    if value not in range(players):
+        raise RecordError(f"{name}: no seat {value} in a {players}-seat game", code=ErrorCode.INVALID_SEAT)
+
+
+def _tribute(value: Any, players: int) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    pair = _list(value, "tribute")
+    if len(pair) != 2:
+        raise RecordError(f"tribute: [giver, receiver], not {value!r}")
+    giver, receiver = (_whole(seat, "tribute") for seat in pair)
+    for seat in (giver, receiver):
+        _seat_in(seat, "tribute", players)
+    return giver, receiver
+
+
+def _seats(value: Any, players: int) -> tuple[str, ...] | None:
+    """Who sat at each seat (`human`, an engine, a name): text without quotes, commas, brackets
+    or line breaks, so that the text notation's header holds it (docs/notation.md)."""
+    if value is None:
+        return None
+    names = _list(value, "seats")
+    if len(names) != players or not all(isinstance(name, str) for name in names):
+        raise RecordError(f"seats: one name for each of the {players} seats, not {value!r}")
+    for name in names:
+        if not name.strip() or name != name.strip() or any(char in name for char in '",[]\n\r'):
+            raise RecordError(f"seats: {name!r} is not a name (no quotes, commas, brackets or line breaks)")
+    return tuple(names)
+
+
+def _date(value: Any) -> str | None:
+    """The day the game was played, `YYYY-MM-DD`."""
+    if value is None:
+        return None
     try:
-        return Play(seat, Move.parse(item["move"]))
-    except (MoveError, CardError) as error:
-        raise RecordError(error.message, index, error.code) from None
+        if isinstance(value, str) and len(value) == 10:
+            return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    raise RecordError(f"date: a day as YYYY-MM-DD, not {value!r}")
+
+
+def _result(value: Any, players: int) -> tuple[float, ...] | None:
+    """Every seat's score at the end (docs/rules.md §1.5): 0, 0.5 or 1 each."""
+    if value is None:
+        return None
+    scores = _list(value, "result")
+    ok = len(scores) == players and all(
+        not isinstance(score, bool) and isinstance(score, int | float) and score in (0, 0.5, 1)
+        for score in scores
+    )
+    if not ok:
+        raise RecordError(f"result: a score of 0, 0.5 or 1 for each of the {players} seats, not {value!r}")
+    return tuple(float(score) for score in scores)

@@ -170,8 +170,16 @@ class HistoryReader:
         if move.card is not None:
             on_table.add(move.card)
         bottom = before.stock[-1] if before.stock else None
+        # A tribute given in this move (docs/rules.md §1.7) moves a card the seat sees only as
+        # its giver or receiver (or, dealt last and shown, as the trump card): to any other seat
+        # the giver lost nothing it saw and the receiver drew a card.
+        hidden: set[Card] = set()
+        if after.tributed is not None and before.tributed is None:
+            giver, receiver, card = after.tributed
+            if self.seat not in (giver, receiver) and not (card == after.trump and not after.stock):
+                hidden = {card}
         for seat in range(before.players):
-            self.seen |= _mask(before.hands[seat] - after.hands[seat])
+            self.seen |= _mask(before.hands[seat] - after.hands[seat] - hidden)
         if move.card is not None:
             self.seen |= 1 << move.card.index
         for seat in range(before.players):
@@ -181,7 +189,7 @@ class HistoryReader:
                 role = _role(before, seat)
                 self.rows.append((_DECIDE, seat, 0, 0, 0, len(self.states), encode_move(move), role))
                 self.states.append(snapshot if snapshot is not None else decision_snapshot(before))
-            lost = before.hands[seat] - after.hands[seat]
+            lost = before.hands[seat] - after.hands[seat] - hidden
             gained = after.hands[seat] - before.hands[seat]
             taken = gained & on_table
             drawn = gained - taken
@@ -228,11 +236,12 @@ def decision_snapshot(before: Game) -> CoreGame:
 
 
 def read_record(record: Record) -> tuple[Position, History]:
-    """Replay `record` once: the position its seat sees at the end, and the history to weigh
-    worlds with."""
+    """Replay `record` once: the position its seat sees at the end (another seat's secret setup
+    decision left pending taken as a keep, docs/api.md §2.3), with the record's match block, and
+    the history to weigh worlds with."""
     reader = HistoryReader(record.seat, record.trump)
-    world = record.replay(reader)
-    return Position.from_game(world, record.seat), reader.history()
+    world = record.replay(reader, settle=True)
+    return record.position_of(world), reader.history()
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,8 @@ def decision_seed(seed: int, index: int) -> int:
 @dataclass(frozen=True)
 class Decision:
     """A move the record's seat chose: its event `index` in the record, the game's `ply` (moves
-    played before it since the deal), what the seat saw, and the move it played."""
+    the seat saw played before it since the deal: not another seat's secret keep), what the seat
+    saw, and the move it played."""
 
     index: int
     ply: int
@@ -102,14 +103,18 @@ def decisions(record: Record, stop: StopFlag | None = None) -> list[Decision]:
     found: list[Decision] = []
     reader = HistoryReader(record.seat, record.trump)
 
+    plies = 0  # the moves the seat saw (another seat's secret keep is no move it saw)
+
     def watch(index: int, event: Play, before: Game, after: Game) -> None:
+        nonlocal plies
         if stop is not None and stop.is_set():
             raise _Stopped
         if event.seat == record.seat and before.phase is Phase.PLAY:
-            position = Position.from_game(before, record.seat)
+            position = record.position_of(before)  # with the game's match block, as its hints have
             choices = len(before.legal_moves())  # the seat's moves depend only on what it sees
-            found.append(Decision(index, before.plies, position, event.move, reader.history(), choices))
+            found.append(Decision(index, plies, position, event.move, reader.history(), choices))
         reader.observe(event.seat, event.move, before, after)
+        plies += 1
 
     with contextlib.suppress(_Stopped):
         record.replay(watch)

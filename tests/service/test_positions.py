@@ -383,16 +383,13 @@ def test_a_record_instead_of_a_position(client: TestClient) -> None:
     deck = random_deck(rules, 4)
     game = Game.deal(rules, 2, deck=deck)
     history: list[tuple[int, Move]] = []
-    draws: list[tuple[int, list[object]]] = []
     while len(history) < 14 or game.to_move != 0:
         seat = game.to_move
         assert seat is not None
         move = game.legal_moves()[0]
         game.play(move, seat)
         history.append((seat, move))
-        if game.drawn[0]:
-            draws.append((len(history) - 1, list(game.drawn[0])))
-    record = Record.of_game(Game.deal(rules, 2, deck=deck), 0, deck, history, draws).to_json()  # type: ignore[arg-type]
+    record = Record.of_game(Game.deal(rules, 2, deck=deck), 0, deck, history).to_json()
     position = Position.from_game(game, 0).to_json()
     ask = {"limits": {"iterations": 400}, "seed": 3}
     by_record = client.post("/v1/hint", json={"record": record, **ask}).json()

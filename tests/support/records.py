@@ -1,15 +1,95 @@
-"""Game records for the tests (docs/api.md §2.3): a hand-made `durak` game whose end is a known blunder."""
+"""Game records for the tests (docs/api.md §2.3): a hand-made `durak` game whose end is a known
+blunder, and every seat's record of arena games and of random matches, beside what it really saw."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
 from solver.game.cards import Card, parse_cards
+from solver.game.match import Match
 from solver.game.moves import Move
+from solver.game.position import MatchInfo, Position
 from solver.game.record import Record
 from solver.game.reference import Game
 from solver.game.rules import Rules
+from solver.tools.arena.tasks import GameTask, play_game
 from tests.support.games import ordered_deck
 
-__all__ = ["BLUNDER", "ENDGAME_MOVES", "GOOD", "endgame_record", "record_of_game"]
+__all__ = [
+    "BLUNDER",
+    "ENDGAME_MOVES",
+    "GOOD",
+    "PlayedGame",
+    "arena_game",
+    "endgame_record",
+    "match_games",
+    "record_of_game",
+]
+
+
+@dataclass
+class PlayedGame:
+    """One game as it was played: as dealt (`dealt`, the setup's forced steps played), its deck,
+    in a match its block and the tribute owed, its moves, and the game at their end (`final`)."""
+
+    dealt: Game
+    deck: list[Card]
+    info: MatchInfo | None
+    owed: tuple[int, int] | None
+    history: list[tuple[int, Move]] = field(default_factory=list)
+    final: Game | None = None
+
+    def record(self, seat: int, **extra: object) -> Record:
+        """The record `seat` keeps of this game."""
+        return Record.of_game(self.dealt, seat, self.deck, self.history, match=self.info, tribute=self.owed,
+                              **extra)  # type: ignore[arg-type]
+
+    def seen(self, seat: int) -> Position:
+        """What `seat` really saw at the game's end."""
+        assert self.final is not None
+        return Position.from_game(self.final, seat, match=self.info)
+
+
+def arena_game(rules: Rules, players: int, seed: int) -> PlayedGame:
+    """A game of the arena (`solver.tools.arena`) between the random and greedy engines, replayed
+    from its result's deck and moves."""
+    seats = tuple("random" if seat % 2 else "greedy" for seat in range(players))
+    task = GameTask(rules.to_json(), players, seats, seats, 0, seed, 0, seed)
+    result = play_game(task)
+    deck = parse_cards(result["deck"])
+    game = Game.deal(rules, players, deck=deck, chance_seed=seed)
+    played = PlayedGame(game.clone(), deck, None, None)
+    for seat, text in result["moves"]:
+        move = Move.parse(text)
+        game.play(move, seat)
+        played.history.append((seat, move))
+    played.final = game
+    return played
+
+
+def match_games(rules: Rules, players: int, seed: int, games: int) -> Iterator[PlayedGame]:
+    """Every game of a match played with random legal moves (drawn with `random.Random(seed)`)."""
+    match = Match(rules, players, games, seed)
+    rng = random.Random(seed)
+
+    def dealt() -> PlayedGame:
+        return PlayedGame(match.dealt.clone(), list(match.cards), match.info(), match.owed)
+
+    played = dealt()
+    while not match.over:
+        game, number = match.game, match.number
+        seat = game.to_move
+        assert seat is not None
+        move = rng.choice(game.legal_moves())
+        match.play(move, seat)
+        played.history.append((seat, move))
+        if match.number != number or match.over:
+            played.final = game
+            yield played
+            if not match.over:
+                played = dealt()
 
 # Two seats, hearts trump (6h turned up). Two bouts of six pairs empty the stock; then, with
 # nothing hidden, seat 0 leads T♦ and T♥ (seat 1 beats them with K♦, K♥), must pass (ply 28:
@@ -44,14 +124,11 @@ def record_of_game(
     game = Game.deal(rules, players, deck=cards, first_attacker=first_attacker)
     first = game.clone()
     history: list[tuple[int, Move]] = []
-    draws: list[tuple[int, list[Card]]] = []
-    for ply, (mover, text) in enumerate(moves):
+    for mover, text in moves:
         move = Move.parse(text)
         game.play(move, mover)
         history.append((mover, move))
-        if game.drawn[seat]:
-            draws.append((ply, list(game.drawn[seat])))
-    return Record.of_game(first, seat, cards, history, draws)
+    return Record.of_game(first, seat, cards, history)
 
 
 def endgame_record(last: str = BLUNDER, seat: int = 0) -> Record:

@@ -120,7 +120,7 @@ export function init() {
   $("replay").addEventListener("click", () => {
     if (state.setup && state.game && typeof state.game.seed === "string") startGame({ ...state.setup, seed: state.game.seed });
   });
-  $("review-button").addEventListener("click", openReview);
+  $("review-button").addEventListener("click", () => openReview());
   $("review-close").addEventListener("click", closeReview);
   $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });
   $("review-next").addEventListener("click", () => { if (state.review) stepReview(state.review.at + 1); });

@@ -1,4 +1,5 @@
-/* The review of a finished game: a job (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}). */
+/* The review of a finished game (in a match, of any game that has ended): a job
+   (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}). */
 
 import { api } from "./api.js";
 import { busyWith, keepFocus } from "./busy.js";
@@ -11,13 +12,29 @@ import { render } from "./render.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
 export const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
-export const reviewOpen = () => !!(state.review && state.review.open && state.review.id === state.id);
+const sameReview = (game) => !!(state.review && state.review.id === state.id && state.review.game === game);
+export const reviewOpen = () => !!(state.review && state.review.open && sameReview(state.review.game));
 export const reviewed = () => (reviewOpen() ? state.review.data.moves[state.review.at] || null : null);
-export const canReview = () => !!(state.game && state.game.status === "over" && !state.game.match);
 
-export function openReview() {
+// The game of a match a review is of: `game` when given, else the last one that ended (the last
+// game once the match is over); null for a single game, or while no game of the match has ended.
+// A game its dealer lost at once by a trump repeat with two seats had no moves (docs/rules.md §1.9).
+export function reviewGame(game) {
+  const match = state.game && state.game.match;
+  if (!match) return null;
+  if (Number.isInteger(game)) return game;
+  if (state.game.status === "over") return match.game;
+  const last = match.previous;
+  if (!last || (last.trump_repeat && state.game.position.players === 2)) return null;
+  return last.game;
+}
+export const canReview = () =>
+  !!(state.game && (state.game.match ? reviewGame() !== null : state.game.status === "over"));
+
+export function openReview(game) {
   if (state.busy || !canReview()) return;
-  if (state.review && state.review.id === state.id) {
+  const number = reviewGame(game);
+  if (sameReview(number)) {
     state.review.open = true;
     render();
     keepFocus();
@@ -26,9 +43,9 @@ export function openReview() {
   const id = state.id;
   busyWith(async () => {
     try {
-      const data = await reviewJob(id);
+      const data = await reviewJob(id, number);
       clearMessage();
-      state.review = { id, data, at: 0, open: true };
+      state.review = { id, game: number, data, at: 0, open: true };
     } finally {
       state.reviewProgress = null;
     }
@@ -38,8 +55,9 @@ export function openReview() {
 const REVIEW_POLL_MS = 300; // how often a queued review's progress is read
 
 // Queue the review and follow its job until it is done; the status line shows its progress.
-async function reviewJob(id) {
-  const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}`;
+async function reviewJob(id, game) {
+  const which = game === null ? "" : `&game=${game}`;
+  const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}${which}`;
   let job = await api("POST", path, undefined, { retry: ["busy", "too_many_requests", "network"] });
   const where = `/v1/jobs/${encodeURIComponent(job.id)}`;
   for (;;) {

@@ -35,7 +35,7 @@ export const state = {
   trackerAsked: null, // the key of the tracker request in flight
   trackerError: null,
   busy: false, // false, or what is being waited for: "move" (engines reply too), "hint" or "review"
-  review: null, // {id, data: the review its job answered, at: the decision shown, open}
+  review: null, // {id, game: in a match its number, data: the review its job answered, at: the decision shown, open}
   reviewProgress: null, // {done, total} of the review's job while it runs
   playersRange: {}, // [fewest, most] seats of each preset, from GET /v1/rules
   presets: {}, // every option of each preset, from GET /v1/rules

@@ -82,14 +82,13 @@ def test_a_seat_that_threw_nothing_in_holds_none_of_the_table_ranks() -> None:
 
 def greedy_game(
     rules: Rules, players: int, seed: int, plies: int
-) -> tuple[Game, Game, list[Any], dict[int, Any]]:
-    """A game of mostly greedy moves: the game, the deal, the history and each seat's draws."""
+) -> tuple[Game, Game, list[Any]]:
+    """A game of mostly greedy moves: the game, the deal and the history."""
     deck = random_deck(rules, seed)
     game, first = Game.deal(rules, players, deck=deck), Game.deal(rules, players, deck=deck)
     rng, greedy = random.Random(seed), GreedyPlayer()
     history: list[Any] = []
-    draws: dict[int, Any] = {seat: [] for seat in range(players)}
-    for ply in range(plies):
+    for _ply in range(plies):
         if game.over:
             break
         seat = game.to_move
@@ -98,10 +97,7 @@ def greedy_game(
         move = greedy.choose(position) if rng.random() < 0.7 else rng.choice(game.legal_moves())
         game.play(move, seat)
         history.append((seat, move))
-        for other in range(players):
-            if game.drawn[other]:
-                draws[other].append((ply, list(game.drawn[other])))
-    return game, first, history, draws
+    return game, first, history
 
 
 @pytest.mark.parametrize(("preset", "players"), [("durak", 2), ("durak", 3), ("perevodnoy", 2), ("tan", 4)])
@@ -110,9 +106,9 @@ def test_every_world_of_a_real_game_explains_its_history(preset: str, players: i
     record gets weight zero, and the true hands get a finite likelihood."""
     rules = Rules.preset_named(preset)
     for seed in range(4):
-        game, first, history, draws = greedy_game(rules, players, seed, plies=25 + 10 * seed)
+        game, first, history = greedy_game(rules, players, seed, plies=25 + 10 * seed)
         deck = random_deck(rules, seed)
-        record = Record.of_game(first, 0, deck, history, draws[0])
+        record = Record.of_game(first, 0, deck, history)
         position, found = read_record(record)
         assert position.to_json() == Position.from_game(game, 0).to_json()
         root = prepare(position)
@@ -131,8 +127,8 @@ def test_every_world_of_a_real_game_explains_its_history(preset: str, players: i
 
 def test_the_tracker_adds_up_and_repeats_with_its_seed() -> None:
     rules = Rules.preset_named("durak")
-    _game, first, history, draws = greedy_game(rules, 3, 7, plies=20)
-    record = Record.of_game(first, 1, random_deck(rules, 7), history, draws[1])
+    _game, first, history = greedy_game(rules, 3, 7, plies=20)
+    record = Record.of_game(first, 1, random_deck(rules, 7), history)
     position, found = read_record(record)
     one = weigh(prepare(position), found, particles=2048, seed=5)
     again = weigh(prepare(position), found, particles=2048, seed=5)
@@ -151,8 +147,8 @@ def test_the_tracker_is_an_evaluations_cards_without_the_search() -> None:
     """`Solver.track` weighs the worlds as `Solver.evaluate` does with the same seed, and adds what
     the seat sees: the discard pile and the cards known in the other hands."""
     rules = Rules.preset_named("durak")
-    _game, first, history, draws = greedy_game(rules, 3, 7, plies=20)
-    position, found = read_record(Record.of_game(first, 1, random_deck(rules, 7), history, draws[1]))
+    _game, first, history = greedy_game(rules, 3, 7, plies=20)
+    position, found = read_record(Record.of_game(first, 1, random_deck(rules, 7), history))
     solver = Solver(particles=2048)
     tracker = solver.track(position, found, seed=3)
     evaluation = solver.evaluate(position, Limits(iterations=50), seed=3, history=found)
@@ -187,8 +183,8 @@ def test_uniform_chances_worked_out_match_the_drawn_worlds() -> None:
 
 def test_weights_that_collapse_are_tempered_to_keep_enough_worlds() -> None:
     rules = Rules.preset_named("durak")
-    _game, first, history, draws = greedy_game(rules, 2, 11, plies=40)
-    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 11), history, draws[0]))
+    _game, first, history = greedy_game(rules, 2, 11, plies=40)
+    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 11), history))
     sharp = OpponentModel.greedy(0.01)
     beliefs = weigh(prepare(position), found, sharp, particles=4096, seed=2, min_ess=400.0)
     if beliefs.mode == "tempered":
@@ -225,13 +221,11 @@ def _hand(world: Any, seat: int) -> list[Card]:
 
 def test_a_hint_says_how_its_worlds_were_weighed() -> None:
     rules = Rules.preset_named("durak")
-    game, first, history, draws = greedy_game(rules, 2, 2, plies=30)
+    game, first, history = greedy_game(rules, 2, 2, plies=30)
     while game.to_move != 0 and not game.over:
         history.append((game.to_move, game.legal_moves()[0]))
         game.play(history[-1][1], game.to_move)
-        if game.drawn[0]:
-            draws[0].append((len(history) - 1, list(game.drawn[0])))
-    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history, draws[0]))
+    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history))
     limits = Limits(iterations=300)
     weighted = Solver().hint(position, limits, seed=1, history=found)
     assert weighted.stats.beliefs in ("weighted", "tempered") and weighted.stats.ess is not None
@@ -243,14 +237,14 @@ def test_a_hint_says_how_its_worlds_were_weighed() -> None:
 def test_a_reader_fed_move_by_move_matches_the_record() -> None:
     """The arena's and the service's readers (fed the real game) see what the record shows."""
     rules = Rules.preset_named("perevodnoy")
-    _game, first, history, draws = greedy_game(rules, 3, 4, plies=30)
+    _game, first, history = greedy_game(rules, 3, 4, plies=30)
     reader = HistoryReader(2, first.trump)
     replay = first.clone()
     for seat, move in history:
         before = replay.clone()
         replay.play(move, seat)
         reader.observe(seat, move, before, replay)
-    _position, found = read_record(Record.of_game(first, 2, random_deck(rules, 4), history, draws[2]))
+    _position, found = read_record(Record.of_game(first, 2, random_deck(rules, 4), history))
     fed = reader.history()
     assert np.array_equal(fed.ops, found.ops) and fed.decisions == found.decisions
     assert History().decisions == 0

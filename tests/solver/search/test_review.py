@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from solver.game.moves import Action, Move
+from solver.game.phases import Phase, seen_by
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game, random_deck
@@ -29,7 +30,7 @@ from solver.search.review import (
     review,
     review_decisions,
 )
-from tests.support.records import BLUNDER, ENDGAME_MOVES, GOOD, endgame_record
+from tests.support.records import BLUNDER, ENDGAME_MOVES, GOOD, endgame_record, match_games
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -190,8 +191,7 @@ def _random_record(rules: Rules, players: int, seed: int, plies: int, seat: int 
     first = game.clone()
     rng = random.Random(seed)
     history: list[tuple[int, Move]] = []
-    draws: list[tuple[int, list[Any]]] = []
-    for ply in range(plies):
+    for _ply in range(plies):
         if game.over:
             break
         mover = game.to_move
@@ -199,9 +199,7 @@ def _random_record(rules: Rules, players: int, seed: int, plies: int, seat: int 
         move = rng.choice(game.legal_moves())
         game.play(move, mover)
         history.append((mover, move))
-        if game.drawn[seat]:
-            draws.append((ply, list(game.drawn[seat])))
-    return Record.of_game(first, seat, deck, history, draws)
+    return Record.of_game(first, seat, deck, history)
 
 
 def test_decision_is_what_it_says() -> None:
@@ -216,3 +214,21 @@ def test_each_decision_carries_what_the_seat_had_seen() -> None:
     found = decisions(endgame_record())
     counts = [d.history.decisions for d in found if d.history is not None]
     assert len(counts) == len(found) and counts == sorted(counts) and counts[-1] > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_decisions_under_every_side_rule_in_every_game_of_a_match(players: int) -> None:
+    """`decisions` replays records of a match under the side rules: each of the seat's play-phase
+    moves, in order, with the position the seat really saw then (its match block too)."""
+    rules = Rules.preset_named("tan", redeal_without_trump=True, tribute=True, all_trumps_wins=True,
+                               trump_swap=True, take_when_beaten=True, twos_last=True)
+    for played in match_games(rules, players, 5, 3):
+        for seat in range(players):
+            real, seen, plies = played.dealt.clone(), [], 0
+            for mover, move in played.history:
+                if mover == seat and real.phase is Phase.PLAY:
+                    seen.append((plies, move, Position.from_game(real, seat, match=played.info).to_json()))
+                real.play(move, mover)
+                plies += seen_by(move, mover, seat)  # the moves it saw: not another seat's secret keep
+            found = decisions(played.record(seat))
+            assert [(d.ply, d.move, d.position.to_json()) for d in found] == seen
