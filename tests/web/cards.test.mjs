@@ -49,3 +49,21 @@ test("percentages and points round as shown", () => {
   assert.equal(cards.outcome(1), "win");
   assert.equal(cards.outcome(0.5), "draw");
 });
+
+test("why a card cannot be played is the API's reason, in the page's words", () => {
+  const game = {
+    status: "playing",
+    position: { to_move: 0 },
+    unplayable: { "2c": { reason: "twos_last", detail: "…" }, Kd: { reason: "rank_not_on_table", detail: "…" } },
+  };
+  state.lang = "en";
+  assert.equal(cards.whyNot(game, "2c", false), "Twos last: a 2 may be played only from a hand of 2s.");
+  assert.match(cards.whyNot(game, "Kd", false), /^You may only throw in a card of a rank already on the table; K♦ is not\.$/);
+  assert.equal(cards.whyNot(game, "Kd", true), "Not your turn yet: wait for the engines.");
+  assert.equal(cards.whyNot({ ...game, position: { to_move: 1 } }, "Kd", false), "Not your turn yet: wait for the engines.");
+  assert.equal(cards.whyNot({ ...game, status: "over" }, "Kd", false), "The game is over.");
+  assert.equal(cards.whyNot(game, "3c", false), "That card cannot be played now."); // no reason given: no guess
+  assert.equal(cards.whyNot({ ...game, unplayable: { Kd: { reason: "a_new_reason" } } }, "Kd", false), "That card cannot be played now.");
+  state.lang = "vi";
+  assert.equal(cards.whyNot(game, "2c", false), "Đút 2: lá 2 chỉ được đánh khi trên tay toàn lá 2.");
+});

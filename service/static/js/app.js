@@ -9,7 +9,7 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { buildForm, fillPlayers, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
+import { buildForm, fillPlayers, labelPresets, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
 import { askHint, closeHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
 import { onKey } from "./keys.js";
@@ -32,6 +32,7 @@ export function setLanguage(lang) {
   for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
   showTimeNote();
+  labelPresets();
   render();
 }
 

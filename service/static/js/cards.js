@@ -26,6 +26,17 @@ export function moveText(move) {
   }
 }
 
+// Why a card of seat 0's hand cannot be played now, in a sentence of the page's language: over,
+// not our turn (or waiting for an answer), else the reason the game view's `unplayable` gives for
+// the card (docs/api.md §3) — the page re-derives no rule.
+export function whyNot(game, card, waiting) {
+  if (!game || game.status !== "playing") return t("why_game_over");
+  if (waiting || game.position.to_move !== 0) return t("why_not_your_turn");
+  const refused = (game.unplayable || {})[card];
+  const words = refused ? t("why_" + refused.reason, { card: cardText(card) }, "") : "";
+  return words || t("noLegal");
+}
+
 export const sameMove = (a, b) =>
   a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null)
   && (a.set ?? null) === (b.set ?? null);

@@ -1,12 +1,12 @@
 /* The table: status, opponents, the bout, the hand, the chooser, the moves and the setup decisions. */
 
-import { cardName, cardText, digitFor, moveText, rankOf, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
+import { cardName, cardText, digitFor, moveText, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
 import { cardFace, miniCard } from "./faces.js";
 import { t } from "./i18n.js";
 import { legalMoves, movesWithCard } from "./moves.js";
 import { chooserLabel, clickCard, playMove, startDrag } from "./play.js";
 import { reviewOpen } from "./review.js";
-import { $, RANKS, state, SUIT_GLYPH } from "./state.js";
+import { $, state, SUIT_GLYPH } from "./state.js";
 
 export const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
 
@@ -21,10 +21,9 @@ export function renderSetup(pos) {
   if (setup.step === "redeal" && pos.to_move === 0) text = t("setupRedeal");
   else if (setup.step === "pick" && pos.to_move === 0) text = t("setupPick");
   else if (setup.step === "swap" && pos.to_move === 0) {
-    const trumpSuit = suitOf(pos.trump);
-    const low = pos.hand.filter((c) => suitOf(c) === trumpSuit).sort((a, b) => RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b)))[0];
+    // Which trump is the lowest is the rules' to say (the swap move names no card): not named here.
     const cede = state.game.position.rules && state.game.position.rules.trump_swap_cedes_lead === false ? "" : t("setupCede");
-    text = t("setupSwap", { low: low ? cardText(low) : "?", trump: cardText(pos.trump), cede });
+    text = t("setupSwap", { trump: cardText(pos.trump), cede });
   }
   $("setup-text").textContent = text;
   const sets = $("setup-sets");
