@@ -15,6 +15,7 @@ import { $, state } from "./state.js";
 export function playMove(move) {
   if (state.busy || !state.game) return;
   closeChooser();
+  state.whyNot = null;
   const base = state.game.position;
   const history = state.game.history;
   state.picked = new Set();
@@ -78,9 +79,12 @@ export function clickCard(card) {
   if (state.busy) return;
   const moves = movesWithCard(card);
   if (moves.length === 0) {
-    showMessage(whyNotNow(card), "info");
+    // Said beside the hand (table.js renderWhyNot) until the game moves on or another card is tried.
+    state.whyNot = { card, plies: state.game ? state.game.history.length : 0 };
+    render();
     return;
   }
+  state.whyNot = null;
   if (moves.length === 1) {
     playMove(moves[0]);
     return;

@@ -11,7 +11,7 @@ import { actionMove } from "./play.js";
 import { shownGame } from "./playback.js";
 import { markReviewedCards, renderReview, renderReviewProgress, reviewed, reviewOpen } from "./review.js";
 import { $, state, SUIT_GLYPH } from "./state.js";
-import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable } from "./table.js";
+import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable, renderWhyNot } from "./table.js";
 import { refreshTracker, renderTracker } from "./tracker.js";
 
 export function render() {
@@ -53,6 +53,7 @@ export function render() {
   if (reviewOpen()) $("recent").replaceChildren();
   else renderRecent(game);
   renderHand(pos, trumpSuit, myTurn);
+  renderWhyNot(game);
   if (entry) markReviewedCards(entry);
   renderChooser();
 

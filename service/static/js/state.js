@@ -50,6 +50,7 @@ export const state = {
   retrying: false, // a request refused by a busy server is being sent again
   wake: null, // ends the pause between two moves of a playback
   picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
+  whyNot: null, // {card, plies}: why the card tried cannot be played, shown beside the hand
   dragged: false, // a card was just dragged: the click that ends the drag is not a click
 };
 

@@ -4,7 +4,7 @@ import { cardName, cardText, digitFor, moveText, seatName, shortSeatName, sortHa
 import { cardFace, miniCard } from "./faces.js";
 import { t } from "./i18n.js";
 import { legalMoves, movesWithCard } from "./moves.js";
-import { chooserLabel, clickCard, playMove, startDrag } from "./play.js";
+import { chooserLabel, clickCard, playMove, startDrag, whyNotNow } from "./play.js";
 import { reviewOpen } from "./review.js";
 import { $, state, SUIT_GLYPH } from "./state.js";
 
@@ -288,6 +288,17 @@ export function renderHand(pos, trumpSuit, myTurn) {
     const again = hand.querySelector(`button[data-card="${focused}"]`);
     if (again && !again.disabled) again.focus();
   }
+}
+
+// Why the card just tried cannot be played, beside the hand, while the game shown is the one it
+// was tried in (a move, or a reply of the engines, takes it away).
+export function renderWhyNot(game) {
+  const box = $("why-not");
+  const why = state.whyNot;
+  const shown = !!(why && !reviewOpen() && state.game && why.plies === state.game.history.length
+    && game.status === "playing");
+  box.hidden = !shown;
+  box.textContent = shown ? whyNotNow(why.card) : "";
 }
 
 // Overlap the fanned cards more as the hand grows, so that it fits its width in one row.
