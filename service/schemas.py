@@ -783,11 +783,22 @@ class ServerLimitsOut(BaseModel):
     iterations: int = Field(description="most iterations one search may run (TAN_MAX_ITERATIONS)")
 
 
+class ReviewBoundOut(BaseModel):
+    """A review label and the loss (in expected score) a decision stays below to earn it."""
+
+    label: LabelName
+    below: float
+
+
 class RulesResponse(BaseModel):
     presets: dict[str, dict[str, Any]] = Field(description="every preset's full option set")
     options: list[OptionOut]
     engines: list[str] = Field(description="engines a game seat may use")
     engine_details: list[EngineOut] = Field(description="each engine of `engines`, in the same order")
+    review_labels: list[ReviewBoundOut] = Field(
+        description="the review labels of searched decisions, mildest first, with the loss each stays "
+        "below; past the last bound a decision is a blunder (docs/api.md \"Reviews\")"
+    )
     limits: ServerLimitsOut
 
 

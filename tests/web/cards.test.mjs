@@ -79,3 +79,18 @@ test("the tracker shows a seat's few likeliest cards however likely, or says the
   assert.equal(unseenCount({ cards }, { in_stock: ["Qh"] }), 4);
   assert.equal(unseenCount({ cards }, {}), 5);
 });
+
+test("the review's note words the labels' bounds the API gives, in the hint's chance", async () => {
+  const { reviewNote } = await import("../../service/static/js/review.js");
+  const bounds = [{ label: "good", below: 0.03 }, { label: "inaccuracy", below: 0.07 }, { label: "mistake", below: 0.36 }];
+  state.lang = "en";
+  state.game = null;
+  assert.equal(reviewNote(bounds), "Cost = the chance to win of the engine's choice minus the chance to win of your move, "
+    + "judged from what you could see then. Below 3 points: good; below 7 points: inaccuracy; below 36 points: mistake; "
+    + "36 points or more: blunder.");
+  state.game = { position: { players: 3 } };
+  assert.match(reviewNote(null), /^Cost = the chance of not being the fool of the engine's choice/);
+  state.lang = "vi";
+  assert.match(reviewNote(bounds), /cơ hội không bị thua của nước máy chọn.*Dưới 3 điểm: tốt/);
+  state.game = null;
+});

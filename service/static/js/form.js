@@ -58,6 +58,7 @@ export function buildForm(rules) {
     if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
   }
   state.limits = rules.limits || null;
+  state.reviewBounds = rules.review_labels || null;
   labelPresets();
   const select = $("engine");
   for (const engine of rules.engine_details || []) {

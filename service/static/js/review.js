@@ -146,6 +146,8 @@ export function renderReview() {
     );
   }
 
+  $("review-note").textContent = reviewNote(state.reviewBounds);
+
   const summary = data.summary;
   const counts = LABELS.filter((label) => summary.labels[label])
     .map((label) => `${t("label_" + label)} ${summary.labels[label]}`).join(", ");
@@ -185,6 +187,21 @@ export function renderReview() {
   );
   const current = rows.querySelector("tr.current");
   if (current && typeof current.scrollIntoView === "function") current.scrollIntoView({ block: "nearest" });
+}
+
+// What the cost is, in the hint's words (with three seats or more: the chance of not being the
+// fool), and the labels' bounds as GET /v1/rules gives them (none known yet: none said).
+export function reviewNote(bounds) {
+  const chance = chanceWord();
+  const parts = [t("reviewNote", { chance })];
+  if (bounds && bounds.length) {
+    const below = bounds.map((b) => t("reviewBelow", { n: points(b.below).replace(/\.0$/, ""), label: t("label_" + b.label) }));
+    const last = bounds[bounds.length - 1];
+    below.push(t("reviewFrom", { n: points(last.below).replace(/\.0$/, ""), label: t("label_blunder") }));
+    const text = below.join("; ");
+    parts.push(text.charAt(0).toUpperCase() + text.slice(1) + ".");
+  }
+  return parts.join(" ");
 }
 
 // The cards of the reviewed decision in the hand: the one played and the engine's.

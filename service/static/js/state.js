@@ -40,6 +40,7 @@ export const state = {
   playersRange: {}, // [fewest, most] seats of each preset, from GET /v1/rules
   presets: {}, // every option of each preset, from GET /v1/rules
   engines: {}, // each engine a seat may be, by name, from GET /v1/rules (engine_details)
+  reviewBounds: null, // [{label, below}] of the review's labels, mildest first, from GET /v1/rules
   limits: null, // the most the server accepts (seats, match_games, time_ms), from GET /v1/rules
   saved: null, // the form's last choices, put back once GET /v1/rules has built the form
   pace: "normal", // how engine moves are shown: "off" (at once), "normal" or "slow"
