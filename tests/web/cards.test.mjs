@@ -94,3 +94,15 @@ test("the review's note words the labels' bounds the API gives, in the hint's ch
   assert.match(reviewNote(bounds), /cơ hội không bị thua của nước máy chọn.*Dưới 3 điểm: tốt/);
   state.game = null;
 });
+
+test("a game's last bout: the table before the last move, with that move's card on it", () => {
+  const after = (table) => ({ table });
+  const history = [
+    { seat: 1, move: { action: "attack", card: "7c" }, after: after([{ attack: "7c", defense: null }]) },
+    { seat: 0, move: { action: "defend", card: "9c", target: "7c" }, after: after([{ attack: "7c", defense: "9c" }]) },
+    { seat: 1, move: { action: "attack", card: "9d" }, after: after([{ attack: "7c", defense: "9c" }, { attack: "9d", defense: null }]) },
+    { seat: 0, move: { action: "defend", card: "Jd", target: "9d" }, after: after([]) },
+  ];
+  assert.deepEqual(cards.lastBout(history), [{ attack: "7c", defense: "9c" }, { attack: "9d", defense: "Jd" }]);
+  assert.deepEqual(cards.lastBout([]), []);
+});

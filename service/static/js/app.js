@@ -20,6 +20,7 @@ import { render } from "./render.js";
 import { closeReview, openReview, stepReview } from "./review.js";
 import { resume, showGame, showSetup, startGame } from "./session.js";
 import { $, GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY, state, store } from "./state.js";
+import { fitHand } from "./table.js";
 import { foldTracker, TRACKER_KEY } from "./tracker.js";
 
 export function setLanguage(lang) {
@@ -108,6 +109,13 @@ export function init() {
     new ResizeObserver(() => {
       document.documentElement.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
     }).observe($("dock"));
+  }
+  // The hand is fanned to its width: again when that changes (a phone turned, the dock shown).
+  if (typeof ResizeObserver === "function") {
+    let fitted = 0;
+    new ResizeObserver(() => {
+      if ($("hand").clientWidth !== fitted) { fitted = $("hand").clientWidth; fitHand(); }
+    }).observe($("hand"));
   }
   $("chooser-cancel").addEventListener("click", closeChooser);
   $("new-game-top").addEventListener("click", showSetup);

@@ -60,6 +60,15 @@ export function tableAfter(table, move) {
   return table;
 }
 
+// The last bout as it lay when a game ended: the table before the last move, with that move's card
+// on it (from the history's `after` states, docs/api.md §3). The end of a game clears the table, so
+// the engines' last cards would otherwise never be seen.
+export function lastBout(history) {
+  if (!history.length) return [];
+  const before = history.length > 1 ? history[history.length - 2].after.table : [];
+  return tableAfter(before, history[history.length - 1].move);
+}
+
 // The position as everyone saw it after a history entry, with seat 0's hand as given.
 export function framePosition(base, final, after, hand) {
   return {

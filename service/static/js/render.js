@@ -1,6 +1,6 @@
 /* The whole game view drawn from the state, one panel after another. */
 
-import { cardText, isRed, suitOf } from "./cards.js";
+import { cardText, isRed, lastBout, suitOf } from "./cards.js";
 import { cardFace, miniCard } from "./faces.js";
 import { searches } from "./form.js";
 import { renderHint } from "./hint.js";
@@ -48,7 +48,9 @@ export function render() {
   $("stock-back").title = `${t("stock")}: ${pos.stock}`;
   $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
 
-  renderTable(pos);
+  // At a game's end the table is cleared: its last bout is shown instead, marked as such.
+  const ended = (over || game.status === "between") && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
+  renderTable(ended.length ? { ...pos, table: ended } : pos, ended.length > 0);
   if (myTurn && pos.defender === 0 && !entry) keepTableInView();
   if (reviewOpen()) $("recent").replaceChildren();
   else renderRecent(game);

@@ -21,6 +21,7 @@ export function openReview() {
     state.review.open = true;
     render();
     keepFocus();
+    boardInView();
     return;
   }
   const id = state.id;
@@ -29,10 +30,20 @@ export function openReview() {
       const data = await reviewJob(id);
       clearMessage();
       state.review = { id, data, at: 0, open: true };
+      setTimeout(boardInView, 0); // once drawn
     } finally {
       state.reviewProgress = null;
     }
   }, "review");
+}
+
+// The board at the top of the window when a review opens (the game over, gone, may have left the
+// page scrolled down): stepping then shows the table as it was beside the review's panel.
+export function boardInView() {
+  const board = document.querySelector(".board");
+  if (!board || !reviewOpen()) return;
+  const rect = board.getBoundingClientRect();
+  if (rect.top < 0 || rect.bottom > window.innerHeight) window.scrollBy({ top: rect.top - 8, behavior: "instant" });
 }
 
 const REVIEW_POLL_MS = 300; // how often a queued review's progress is read
@@ -185,8 +196,18 @@ export function renderReview() {
       return row;
     }),
   );
+  // The current row in view inside its own scrolling box only: scrolling the window would take the
+  // board (the table as it was) out of view while stepping.
   const current = rows.querySelector("tr.current");
-  if (current && typeof current.scrollIntoView === "function") current.scrollIntoView({ block: "nearest" });
+  const wrap = current && current.closest(".review-table-wrap");
+  if (wrap) {
+    const row = current.getBoundingClientRect();
+    const box = wrap.getBoundingClientRect();
+    const head = wrap.querySelector("thead");
+    const top = box.top + (head ? head.offsetHeight : 0); // the sticky heading covers the top
+    if (row.top < top) wrap.scrollTop -= top - row.top;
+    else if (row.bottom > box.bottom) wrap.scrollTop += row.bottom - box.bottom;
+  }
 }
 
 // What the cost is, in the hint's words (with three seats or more: the chance of not being the

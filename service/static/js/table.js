@@ -152,9 +152,16 @@ export function renderOpponents(pos) {
   }
 }
 
-export function renderTable(pos) {
+export function renderTable(pos, ended = false) {
   const table = $("table");
   table.replaceChildren();
+  table.classList.toggle("ended", ended);
+  if (ended) {
+    const caption = document.createElement("p");
+    caption.className = "ended-caption";
+    caption.textContent = t("lastBout");
+    table.append(caption);
+  }
   if (pos.table.length === 0) {
     const empty = document.createElement("span");
     empty.className = "empty";
@@ -283,7 +290,7 @@ export function renderHand(pos, trumpSuit, myTurn) {
   });
   if (plain.childElementCount) hand.append(plain);
   if (trumps.childElementCount > 1) hand.append(trumps);
-  squeezeFan(hand, count, trumps.childElementCount > 1 && plain.childElementCount > 0);
+  fitHand(hand);
   if (focused) {
     const again = hand.querySelector(`button[data-card="${focused}"]`);
     if (again && !again.disabled) again.focus();
@@ -301,14 +308,42 @@ export function renderWhyNot(game) {
   box.textContent = shown ? whyNotNow(why.card) : "";
 }
 
-// Overlap the fanned cards more as the hand grows, so that it fits its width in one row.
-export function squeezeFan(hand, count, twoGroups) {
-  const card = hand.querySelector(".card");
-  if (!card || count < 2) return;
-  const width = card.offsetWidth;
-  const room = hand.clientWidth - (twoGroups ? 30 : 0) - 20; // the padding, the gap, the tilt
-  const step = Math.min(width * 0.62, (room - width) / (count - 1));
-  hand.style.setProperty("--fan-step", `${Math.max(10, step) - width}px`);
+// Fan the hand to fit its width: the cards overlap more as it grows, but each keeps its corner (rank
+// and suit) in view beside the card over it, raised or not; past that, a suit group goes on in a
+// row of its own, and a group longer than a row in more rows. Run again when the hand's width
+// changes (a phone turned, the dock shown at the end of a game for its review).
+export function fitHand(hand = $("hand")) {
+  for (const extra of hand.querySelectorAll(".suit-group.more")) {
+    extra.previousElementSibling.append(...extra.querySelectorAll("button.card"));
+    extra.remove();
+  }
+  const groups = [...hand.querySelectorAll(":scope > .suit-group")];
+  const first = hand.querySelector("button.card");
+  if (!first || !first.offsetWidth || !hand.clientWidth) return; // not laid out (hidden): next time
+  const width = first.offsetWidth;
+  const corner = first.querySelector(".corner").offsetWidth;
+  const least = corner + 8; // the corner, and room for the tilt and the lift of the card over it
+  const room = hand.clientWidth - 24; // the hand's padding, a trumps group's border and label
+  const cards = groups.map((group) => group.querySelectorAll("button.card").length);
+  const total = cards.reduce((a, b) => a + b, 0);
+  const oneRow = (room - 30 * (groups.length - 1) - width * groups.length) / Math.max(1, total - groups.length);
+  let step = oneRow;
+  if (oneRow < least) {
+    const perRow = Math.max(2, Math.floor((room - width) / least) + 1);
+    for (const group of groups) {
+      const inGroup = [...group.querySelectorAll("button.card")];
+      let last = group;
+      for (let at = perRow; at < inGroup.length; at += perRow) {
+        const row = document.createElement("div");
+        row.className = group.className + " more"; // no label: the group's first row has it
+        row.append(...inGroup.slice(at, at + perRow));
+        last.after(row);
+        last = row;
+      }
+    }
+    step = (room - width) / (Math.min(perRow, Math.max(...cards)) - 1);
+  }
+  hand.style.setProperty("--fan-step", `${Math.min(width * 0.62, step) - width}px`);
 }
 
 export function renderChooser() {
