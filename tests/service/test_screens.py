@@ -389,3 +389,45 @@ def test_raised_cards_keep_their_neighbours_corners_in_a_full_hand(
     assert most >= 12
     assert errors == []
     page.close()
+
+
+FRAMES = """() => {
+  window.frames_seen = [];
+  const table = document.getElementById('table');
+  new MutationObserver(() => window.frames_seen.push({
+    plies: Number(table.dataset.plies),
+    offered: document.querySelectorAll('#moves button').length,
+    counts: [...document.querySelectorAll('#opponents .opponent .count')].map((el) => el.textContent),
+    mine: document.getElementById('hand-count').textContent,
+    held: document.querySelectorAll('#hand button.card').length,
+    busy: document.body.classList.contains('busy'),
+  })).observe(table, {attributes: true, attributeFilter: ['data-plies']});
+}"""
+
+
+def test_playback_offers_no_move_before_the_last_engine_move_lands(browser: Browser, server: Server) -> None:
+    """At the normal pace, while the engines' replies are shown one by one: no legal move is offered
+    before the last of them has landed (not "beat 5♣" before the 5♣), and every frame's card counts —
+    the opponents' and your own — are those of the history's `after` for that move."""
+    errors: list[str] = []
+    page = open_page(browser, server, SIZES["desktop"], errors, pace="normal")
+    start_game(page, server, "en", seed=8, preset="durak", players=4, pace="normal")
+    page.evaluate(FRAMES)
+    for _ in range(8):
+        page.wait_for_function(IDLE)
+        if page.locator("#over").is_visible():
+            break
+        page.keyboard.press("1")
+    page.wait_for_function(IDLE)
+    history = seat_view(page, server)["history"]
+    frames = page.evaluate("window.frames_seen")
+    final = len(history)
+    shown = [frame for frame in frames if frame["busy"]]  # a move on its way, or a reply played back
+    assert len([frame for frame in shown if frame["plies"] < final]) >= 4
+    for frame in shown:
+        assert frame["offered"] == 0, frame
+        counts = history[frame["plies"] - 1]["after"]["hand_counts"]
+        assert frame["counts"] == [f"{n} cards" for n in counts[1:]], frame
+        assert frame["mine"] == f"({frame['held']} cards)", frame
+    assert errors == []
+    page.close()
