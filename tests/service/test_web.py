@@ -542,6 +542,9 @@ def test_the_card_tracker_follows_the_game(browser: Browser, server: Server, sho
     assert page.locator("#over").is_hidden()
     assert "stale" in page.get_attribute("#tracker-panel", "class").split()
     assert page.inner_text("#tracker-status") == "Updating…"
+    # While it updates, the pile shown is the board's, never the last answer's count.
+    assert page.locator("#tracker-gone .mini").count() == int(page.inner_text("#discard-count"))
+    assert page.locator("#tracker-seats .tracker-seat").count() == 0
     with page.expect_response("**/tracker?*") as older:
         held[0].continue_()
     older.value.finished()

@@ -157,7 +157,9 @@ export function renderTracker() {
   $("tracker-in-stock").replaceChildren(
     ...(data && inStock.length ? [document.createTextNode(t("trackerInStock") + " "), ...sortHand(inStock, suitOf(pos.trump)).map(miniCard)] : []),
   );
-  const gone = data ? data.gone : [];
+  // The discard pile is the view's own while the tracker's answer is on its way: never a count
+  // that contradicts the board's ("Discarded (0)" beside "Discard: 4").
+  const gone = data ? data.gone : pos.discard;
   $("tracker-gone-title").textContent = t("trackerGone", { n: gone.length });
   const goneBox = $("tracker-gone");
   if (gone.length) goneBox.replaceChildren(...sortHand(gone, suitOf(pos.trump)).map(miniCard));
