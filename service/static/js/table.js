@@ -317,31 +317,37 @@ export function fitHand(hand = $("hand")) {
     extra.previousElementSibling.append(...extra.querySelectorAll("button.card"));
     extra.remove();
   }
-  const groups = [...hand.querySelectorAll(":scope > .suit-group")];
   const first = hand.querySelector("button.card");
   if (!first || !first.offsetWidth || !hand.clientWidth) return; // not laid out (hidden): next time
+  const px = (el, ...names) => names.reduce((sum, name) => sum + (parseFloat(getComputedStyle(el)[name]) || 0), 0);
   const width = first.offsetWidth;
-  const corner = first.querySelector(".corner").offsetWidth;
-  const least = corner + 8; // the corner, and room for the tilt and the lift of the card over it
-  const room = hand.clientWidth - 24; // the hand's padding, a trumps group's border and label
-  const cards = groups.map((group) => group.querySelectorAll("button.card").length);
-  const total = cards.reduce((a, b) => a + b, 0);
-  const oneRow = (room - 30 * (groups.length - 1) - width * groups.length) / Math.max(1, total - groups.length);
-  let step = oneRow;
-  if (oneRow < least) {
-    const perRow = Math.max(2, Math.floor((room - width) / least) + 1);
-    for (const group of groups) {
-      const inGroup = [...group.querySelectorAll("button.card")];
-      let last = group;
-      for (let at = perRow; at < inGroup.length; at += perRow) {
+  const least = first.querySelector(".corner").offsetWidth + 8; // the corner, and room for tilt and lift
+  const room = hand.clientWidth - px(hand, "paddingLeft", "paddingRight") - 8; // 8: the fan's tilt
+  const gap = px(hand, "columnGap");
+  const groups = [...hand.querySelectorAll(":scope > .suit-group")].map((group) => ({
+    group,
+    cards: [...group.querySelectorAll("button.card")],
+    // Its own padding and border, and the room each row of it has for cards.
+    room: room - (group.offsetWidth - group.clientWidth) - px(group, "paddingLeft", "paddingRight"),
+  }));
+  const total = groups.reduce((sum, g) => sum + g.cards.length, 0);
+  const fixed = groups.reduce((sum, g) => sum + (room - g.room) + width, 0) + gap * (groups.length - 1);
+  let step = (room - fixed) / Math.max(1, total - groups.length); // all in one row
+  if (step < least) {
+    step = Infinity;
+    for (const g of groups) {
+      const perRow = Math.max(2, Math.floor((g.room - width) / least) + 1);
+      let last = g.group;
+      for (let at = perRow; at < g.cards.length; at += perRow) {
         const row = document.createElement("div");
-        row.className = group.className + " more"; // no label: the group's first row has it
-        row.append(...inGroup.slice(at, at + perRow));
+        row.className = g.group.className + " more"; // no label: the group's first row has it
+        row.append(...g.cards.slice(at, at + perRow));
         last.after(row);
         last = row;
       }
+      const inRow = Math.min(perRow, g.cards.length);
+      if (inRow > 1) step = Math.min(step, (g.room - width) / (inRow - 1));
     }
-    step = (room - width) / (Math.min(perRow, Math.max(...cards)) - 1);
   }
   hand.style.setProperty("--fan-step", `${Math.min(width * 0.62, step) - width}px`);
 }
