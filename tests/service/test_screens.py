@@ -223,6 +223,8 @@ def test_the_main_screens_at_every_size(
             assert not [label for label in labels if NOTATION.search(label)], labels
         if not explained:
             explained = _why_not_is_the_apis(page, server, lang, size)
+            if explained:
+                assert _axe(page) == []  # the table, with the reason by the hand
         page.keyboard.press("1")
     assert page.locator("#over").is_visible()
     assert explained, "no card of the hand was ever refused"
@@ -348,6 +350,7 @@ def test_a_redeals_shown_hand_is_seen_in_the_tracker(browser: Browser, server: S
     for index, part in enumerate(offered):
         marked = sets.nth(index).locator(".mini.trump").count()
         assert marked == sum(card[1] == trump for card in part)
+    assert _axe(page) == []  # the setup's decision, the offered sets
     page.locator("#setup-buttons button", has_text="pick set 1").click()
     page.wait_for_function(IDLE)
     view = seat_view(page, server)
@@ -359,6 +362,7 @@ def test_a_redeals_shown_hand_is_seen_in_the_tracker(browser: Browser, server: S
     assert f"{unseen} cards you have not seen" in page.inner_text("#tracker-status")
     assert page.locator("#tracker-in-stock .mini").count() == len(in_stock)
     page.screenshot(path=str(shots / "tracker-redeal-en.png"), full_page=True)
+    assert _axe(page) == []
     assert errors == []
     page.close()
 

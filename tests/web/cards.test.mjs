@@ -71,10 +71,12 @@ test("why a card cannot be played is the API's reason, in the page's words", () 
 test("the tracker shows a seat's few likeliest cards however likely, or says they are all alike", async () => {
   const { likeliest, unseenCount } = await import("../../service/static/js/tracker.js");
   const cards = { "6s": [0, 0.12, 0.88], Ah: [0, 0.64, 0.36], Kd: [0, 0.2, 0.8], "7c": [0, 0.2, 0.8], Qh: [0, 0, 1] };
-  assert.deepEqual(likeliest(cards, 1, 3), { top: [["Ah", 0.64], ["Kd", 0.2], ["7c", 0.2]], even: null });
-  const alike = { "6s": [0, 0.25, 0.75], Ah: [0, 0.25, 0.75], Qh: [0, 0, 1] };
-  assert.deepEqual(likeliest(alike, 1, 4), { top: [], even: 0.25 });
-  assert.deepEqual(likeliest({}, 1, 4), { top: [], even: null });
+  assert.deepEqual(likeliest(cards, 1, 3, "weighted"), { top: [["Ah", 0.64], ["Kd", 0.2], ["7c", 0.2]], even: null });
+  // Nothing weighed: every card alike, whatever noise the sampled worlds left.
+  const alike = { "6s": [0, 0.26, 0.74], Ah: [0, 0.24, 0.76], Qh: [0, 0, 1] };
+  assert.deepEqual(likeliest(alike, 1, 4, "uniform"), { top: [], even: 0.25 });
+  assert.deepEqual(likeliest(alike, 1, 4, "collapsed"), { top: [], even: 0.25 });
+  assert.deepEqual(likeliest({}, 1, 4, "weighted"), { top: [], even: null });
   // A redeal's shown hand, back in the stock, is seen: not counted among the unseen.
   assert.equal(unseenCount({ cards }, { in_stock: ["Qh"] }), 4);
   assert.equal(unseenCount({ cards }, {}), 5);

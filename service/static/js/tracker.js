@@ -66,14 +66,17 @@ export function chanceItem(card, chance) {
 }
 
 // A seat's `count` likeliest cards of a tracker's `cards` (best first; ties in the answer's order),
-// or, when every card it may hold is as likely as any other, that one chance (`even`).
-export function likeliest(cards, seat, count) {
+// or, when the tracker weighed nothing (`beliefs` uniform: no move to learn from, or none that
+// fits), the one chance every card it may hold has (`even`, their mean: the sampled worlds differ
+// by their noise only).
+export function likeliest(cards, seat, count, beliefs) {
   const chances = Object.entries(cards).map(([card, row]) => [card, Number(row[seat]) || 0]).filter(([, p]) => p > 0);
   if (!chances.length) return { top: [], even: null };
-  const values = chances.map(([, p]) => p);
-  if (Math.max(...values) - Math.min(...values) < 0.005) return { top: [], even: values[0] };
+  if (!WEIGHED.includes(beliefs)) return { top: [], even: chances.reduce((sum, [, p]) => sum + p, 0) / chances.length };
   return { top: [...chances].sort((a, b) => b[1] - a[1]).slice(0, count), even: null };
 }
+
+export const WEIGHED = ["weighted", "tempered"]; // the tracker's `beliefs` that weighed the history
 
 // What another seat holds, as far as seat 0 can tell: the cards known, then its likeliest unseen ones.
 export function trackerSeat(data, pos, seat) {
@@ -104,7 +107,7 @@ export function trackerSeat(data, pos, seat) {
   if (known.length >= count) return box;
   // The few likeliest, however likely: a floor (say 30%) is rarely reached early in a game and
   // would say nothing; when every card is as likely as any other, that is said instead.
-  const { top, even } = likeliest(data.cards, seat, TRACKER_TOP);
+  const { top, even } = likeliest(data.cards, seat, TRACKER_TOP, data.beliefs);
   const label = document.createElement("p");
   label.className = "tracker-likely-label small";
   label.textContent = even === null ? t("trackerLikely") : t("trackerEven", { p: pct(even) });
