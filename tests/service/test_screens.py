@@ -119,11 +119,12 @@ def _in_window(page: Page, selector: str, size: dict[str, int]) -> bool:
     return box["y"] >= -0.5 and box["y"] + box["height"] <= size["height"] + 0.5
 
 
-def _hand_within_width(page: Page, size: dict[str, int]) -> None:
+def _hand_within_width(page: Page, size: dict[str, int], out: bool = False) -> None:
+    """Every card of the hand within the window's width (`out`: seat 0 may have played its last)."""
     boxes = page.locator("#hand button.card").evaluate_all(
         "cards => cards.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })"
     )
-    assert boxes and all(left >= -0.5 and right <= size["width"] + 0.5 for left, right in boxes), boxes
+    assert (boxes or out) and all(left >= -0.5 and right <= size["width"] + 0.5 for left, right in boxes), boxes
 
 
 def _words(page: Page, lang: str, key: str) -> str:
@@ -184,7 +185,7 @@ CASES = [
 def test_the_main_screens_at_every_size(
     browser: Browser, server: Server, shots: Path, size_name: str, lang: str
 ) -> None:
-    """The new-game form, a whole game of Durak against Easy (3 seats on the phones), its end and its
+    """The new-game form, a whole game of Durak against Easy (2 to 4 seats), a hint, its end and its
     review at one size and language: see the module's docstring for what each screen must show."""
     size = SIZES[size_name]
     phone = size_name in PHONES
@@ -201,15 +202,16 @@ def test_the_main_screens_at_every_size(
         assert _small_controls(page) == []
     assert _axe(page) == []
 
-    start_game(page, server, lang, seed=40 + len(size_name), preset="durak", players=3 if phone else 2)
+    players = {"phone": 4, "sideways": 3, "desktop": 4, "laptop": 2}[size_name]
+    start_game(page, server, lang, seed=40 + len(size_name), preset="durak", players=players)
     page.screenshot(path=str(shots / f"play-{size_name}-{lang}.png"))
-    explained = False
+    explained = hinted = False
     for turn in range(300):
         page.wait_for_function(IDLE)
         if page.locator("#over").is_visible():
             break
         _no_sideways_scroll(page, size["width"])
-        _hand_within_width(page, size)
+        _hand_within_width(page, size, out=True)
         assert _corners_astray(page) == []
         if turn % 3 == 0:
             assert _corners_hidden(page) == []
@@ -221,6 +223,15 @@ def test_the_main_screens_at_every_size(
                 ".map((el) => (el.title || '') + ' ' + (el.getAttribute('aria-label') || ''))"
             )
             assert not [label for label in labels if NOTATION.search(label)], labels
+        if not hinted and len(seat_view(page, server)["legal_moves"]) >= 2:
+            page.keyboard.press("h")  # the hint: a panel beside the table, on a phone a sheet over it
+            page.wait_for_selector("#hint-moves .hint-move")
+            page.wait_for_function(IDLE)
+            assert not phone or _in_window(page, "#hint-moves .hint-move.best", size)
+            page.screenshot(path=str(shots / f"hint-{size_name}-{lang}.png"))
+            assert _axe(page) == []
+            page.keyboard.press("Escape")
+            hinted = True
         if not explained:
             explained = _why_not_is_the_apis(page, server, lang, size)
             if explained:
@@ -245,7 +256,7 @@ def test_the_main_screens_at_every_size(
     assert steps >= 3
     for at in range(steps):
         assert page.locator("#review-rows tr").nth(at).get_attribute("aria-current") == "step"
-        _hand_within_width(page, size)
+        _hand_within_width(page, size, out=True)  # a forced pass may come with no card left
         if not phone:
             # Stepping keeps the table as it was, and the step, in the window (no scroll away).
             assert _in_window(page, ".board", size) and _in_window(page, "#review-step", size)
