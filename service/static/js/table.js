@@ -277,7 +277,7 @@ export function renderHand(pos, trumpSuit, myTurn) {
     button.classList.toggle("legal", legal);
     button.classList.toggle("trump", suitOf(card) === trumpSuit);
     button.classList.toggle("chosen", !!(state.choosing && state.choosing.card === card));
-    const picked = !!(state.picked && state.picked.has(card));
+    const picked = !reviewOpen() && !!(state.picked && state.picked.has(card)); // the game's last take, not the review's
     button.classList.toggle("picked", picked);
     if (picked) button.setAttribute("aria-description", t("pickedUp"));
     // A card that cannot be played stays readable and focusable; a click says why not.
