@@ -124,7 +124,8 @@ def _hand_within_width(page: Page, size: dict[str, int], out: bool = False) -> N
     boxes = page.locator("#hand button.card").evaluate_all(
         "cards => cards.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })"
     )
-    assert (boxes or out) and all(left >= -0.5 and right <= size["width"] + 0.5 for left, right in boxes), boxes
+    assert boxes or out
+    assert all(left >= -0.5 and right <= size["width"] + 0.5 for left, right in boxes), boxes
 
 
 def _words(page: Page, lang: str, key: str) -> str:
