@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
+from solver.game.errors import Refusal
 from solver.game.moves import Action
 from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS
@@ -54,10 +55,12 @@ if TYPE_CHECKING:
     AlgorithmName = str
     ActionName = str
     LabelName = str
+    RefusalName = str
 else:  # Literals of the solver's own lists, so that a new entry is in the schema at once
     AlgorithmName = Literal[tuple(ALGORITHMS)]
     ActionName = Literal[tuple(action.value for action in Action)]
     LabelName = Literal[tuple(label.value for label in Label)]
+    RefusalName = Literal[tuple(reason.value for reason in Refusal)]
 
 
 def _quoted(names: Any) -> str:
@@ -758,6 +761,14 @@ class SeatOut(BaseModel):
     options: dict[str, Any] | None = None
 
 
+class UnplayableOut(BaseModel):
+    """Why a card of the seat's hand cannot be played now (docs/api.md §3, a view's `unplayable`)."""
+
+    reason: RefusalName = Field(description="the rules' reason, stable: " + "; ".join(
+        f"`{reason.value}` {reason.meaning}" for reason in Refusal))
+    detail: str = Field(description="the reason in a sentence, in English, naming the cards")
+
+
 class GameResponse(BaseModel):
     """One seat's view of a stored game."""
 
@@ -766,6 +777,11 @@ class GameResponse(BaseModel):
     seat: int = Field(description="the seat whose view this is")
     position: PositionOut
     legal_moves: list[MoveOut] = Field(description="the seat's legal moves; empty unless it is to move")
+    unplayable: dict[str, UnplayableOut] = Field(
+        default_factory=dict,
+        description="the cards of the seat's hand that no legal move plays, by card, each with why; "
+        "empty unless it is to move",
+    )
     scores: list[float] | None = Field(description="per seat once the game is over (docs/rules.md §1.5)")
     loser: int | None
     history: list[HistoryEntry] = Field(
@@ -826,11 +842,22 @@ class ServerLimitsOut(BaseModel):
     pv: int = Field(description=f"most plies of a hint's lines (`{PV.name}`)")
 
 
+class ReviewBoundOut(BaseModel):
+    """A review label and the loss (in expected score) a decision stays below to earn it."""
+
+    label: LabelName
+    below: float
+
+
 class RulesResponse(BaseModel):
     presets: dict[str, dict[str, Any]] = Field(description="every preset's full option set")
     options: list[OptionOut]
     engines: list[str] = Field(description="engines a game seat may use")
     engine_details: list[EngineOut] = Field(description="each engine of `engines`, in the same order")
+    review_labels: list[ReviewBoundOut] = Field(
+        description="the review labels of searched decisions, mildest first, with the loss each stays "
+        "below; past the last bound a decision is a blunder (docs/api.md \"Reviews\")"
+    )
     limits: ServerLimitsOut
 
 

@@ -34,12 +34,14 @@ def view(live: LiveGame, seat: int) -> dict[str, Any]:
             seats.append(shown)
     position = live.position(seat)
     legal = position.legal_moves() if position.to_move == seat else []
+    unplayable = _unplayable(live, seat) if position.to_move == seat else {}
     answer = {
         "id": live.id,
         "status": live.status,
         "seat": seat,
         "position": position.to_json(),
         "legal_moves": [move.to_json() for move in legal],
+        "unplayable": unplayable,
         "scores": None if game.scores is None else list(game.scores),
         "loser": game.loser,
         "history": [
@@ -55,6 +57,19 @@ def view(live: LiveGame, seat: int) -> dict[str, Any]:
     if live.over and setup.shuffled:
         answer["seed"] = setup.seed  # only now: it deals every hand (and the match's next)
     return answer
+
+
+def _unplayable(live: LiveGame, seat: int) -> dict[str, dict[str, str]]:
+    """The cards of the seat's hand that no legal move plays, each with why (its `Refusal` and the
+    rules' sentence, `Game.refusal`): a page says why a card cannot be played without re-deriving
+    a rule (docs/api.md §3)."""
+    game = live.game
+    shown: dict[str, dict[str, str]] = {}
+    for card in sorted(game.hands[seat]):
+        refused = game.refusal(card, seat)
+        if refused is not None and refused.reason is not None:
+            shown[str(card)] = {"reason": refused.reason.value, "detail": refused.message}
+    return shown
 
 
 def checked_view(live: LiveGame, seat: int) -> dict[str, Any]:

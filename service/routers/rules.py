@@ -1,5 +1,6 @@
-"""`GET /v1/rules`: the presets, every option with its meaning (docs/rules.md §1.6), the engines and
-this server's limits — what a client's forms are built from (the web page's are)."""
+"""`GET /v1/rules`: the presets, every option with its meaning (docs/rules.md §1.6), the engines,
+the review labels' bounds and this server's limits — what a client's forms are built from (the web
+page's are)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from service.schemas import RulesResponse
 from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
+from solver.search.labels import LABELS
 from solver.search.lines import PV
 
 __all__ = ["router"]
@@ -30,6 +32,8 @@ def rules(services: ServicesDep) -> dict[str, Any]:
         "options": [declared.to_json() for declared in RULE_OPTIONS.values()],
         "engines": list(ENGINES),
         "engine_details": [engine.to_json() for engine in ENGINES.values()],
+        # The review labels' bounds (solver/search/labels.py): a page words them, never keeps its own.
+        "review_labels": [{"label": label.value, "below": below} for label, below in LABELS],
         "limits": {
             "seats": MAX_SEATS,
             "match_games": MAX_MATCH_GAMES,

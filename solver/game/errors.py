@@ -21,6 +21,7 @@ __all__ = [
     "MoveError",
     "NotYourTurnError",
     "PositionError",
+    "Refusal",
     "RulesError",
     "TanError",
 ]
@@ -78,6 +79,57 @@ _MEANING: dict[ErrorCode, str] = {
 }
 
 
+class Refusal(enum.StrEnum):
+    """Why the rules refuse a well-formed move (an `IllegalMoveError`'s `reason`): stable, so a page
+    can say it in its own words (a game view's `unplayable`, docs/api.md §3); `meaning` in a phrase."""
+
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    SETUP = "setup"
+    NOT_HELD = "not_held"
+    TWOS_LAST = "twos_last"
+    MUST_LEAD = "must_lead"
+    MUST_ANSWER = "must_answer"
+    NO_TARGET = "no_target"
+    DOES_NOT_BEAT = "does_not_beat"
+    NO_TRANSFER = "no_transfer"
+    ALREADY_BEATEN = "already_beaten"
+    OTHER_RANK = "other_rank"
+    NO_ROOM = "no_room"
+    LAST_WORD = "last_word"
+    THROW_IN_ONLY = "throw_in_only"
+    RANK_NOT_ON_TABLE = "rank_not_on_table"
+    ATTACK_LIMIT = "attack_limit"
+
+    @property
+    def meaning(self) -> str:
+        """What the reason says, in a phrase (for the API's manual)."""
+        return _REFUSAL_MEANING[self]
+
+
+_REFUSAL_MEANING: dict[Refusal, str] = {
+    Refusal.GAME_OVER: "the game is over",
+    Refusal.NOT_YOUR_TURN: "another seat is to move",
+    Refusal.SETUP: "before the first lead only the setup's decisions may be made, and after it none (§1.7)",
+    Refusal.NOT_HELD: "the seat does not hold the card",
+    Refusal.TWOS_LAST: "đút 2: a 2 is led, thrown in or transferred only from a hand of 2s (§1.8)",
+    Refusal.MUST_LEAD: "the table is empty: the seat must lead a card",
+    Refusal.MUST_ANSWER: "the defender must beat, take or transfer",
+    Refusal.NO_TARGET: "the target is not an unbeaten attack card on the table",
+    Refusal.DOES_NOT_BEAT: "the card beats no unbeaten attack card (that takes a higher card of its suit, "
+    "or a trump)",
+    Refusal.NO_TRANSFER: "transfer is off in these rules",
+    Refusal.ALREADY_BEATEN: "no transfer once an attack card is beaten",
+    Refusal.OTHER_RANK: "a transfer needs a card of the attack cards' rank",
+    Refusal.NO_ROOM: "the next seat holds too few cards to face one more attack card",
+    Refusal.LAST_WORD: "every card is beaten: the defender may take the table or pass (let the defence "
+    "stand)",
+    Refusal.THROW_IN_ONLY: "a thrower may throw in a card or pass",
+    Refusal.RANK_NOT_ON_TABLE: "only a card of a rank on the table may be thrown in",
+    Refusal.ATTACK_LIMIT: "the bout already holds as many attack cards as allowed",
+}
+
+
 class TanError(ValueError):
     """Base of every input error; `code` is the stable machine-readable reason."""
 
@@ -112,9 +164,14 @@ class MoveError(TanError):
 
 
 class IllegalMoveError(TanError):
-    """A well-formed move that the rules do not allow here; says why."""
+    """A well-formed move that the rules do not allow here; says why, in words and (where the
+    readable engine refused it) as a `Refusal`."""
 
     code = ErrorCode.ILLEGAL_MOVE
+
+    def __init__(self, message: str, code: ErrorCode | None = None, reason: Refusal | None = None) -> None:
+        super().__init__(message, code)
+        self.reason = reason
 
 
 class NotYourTurnError(IllegalMoveError):

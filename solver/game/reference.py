@@ -37,7 +37,14 @@ from solver.game.bout import (
 )
 from solver.game.cards import Card, Rank, Suit, deck, parse_cards
 from solver.game.chance import ChanceRng
-from solver.game.errors import ErrorCode, GameOverError, IllegalMoveError, NotYourTurnError, PositionError
+from solver.game.errors import (
+    ErrorCode,
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    PositionError,
+    Refusal,
+)
 from solver.game.moves import Action, Move
 from solver.game.phases import (
     Phase,
@@ -703,32 +710,37 @@ class Game:
         """The move, parsed, if `seat` (default: the seat to move) may play it now; else raise why."""
         move = Move.parse(move)
         if self.over or self.to_move is None:
-            raise GameOverError(f"the game is over: cannot {move}")
+            raise GameOverError(f"the game is over: cannot {move}", reason=Refusal.GAME_OVER)
         if seat is None:
             seat = self.to_move
         if seat != self.to_move:
             if isinstance(seat, bool) or seat not in range(self.players):
-                raise NotYourTurnError(f"no seat {seat!r} in this {self.players}-seat game")
+                raise NotYourTurnError(f"no seat {seat!r} in this {self.players}-seat game",
+                                       reason=Refusal.NOT_YOUR_TURN)
             raise NotYourTurnError(
                 f"seat {seat} cannot {move}: it is seat {self.to_move}'s turn "
-                f"({role_of(self.to_move, self.attacker, self.defender)})"
+                f"({role_of(self.to_move, self.attacker, self.defender)})", reason=Refusal.NOT_YOUR_TURN,
             )
         if self.phase is Phase.SETUP or move.is_setup:
             if move not in self.legal_moves():
-                raise IllegalMoveError(f"seat {seat} cannot {move} now: {self._setup_situation()}")
+                raise IllegalMoveError(f"seat {seat} cannot {move} now: {self._setup_situation()}",
+                                       reason=Refusal.SETUP)
             return move
         hand = self.hands[seat]
         phase = self._phase()
         if move.card is not None and move.card not in hand:
-            raise IllegalMoveError(f"seat {seat} cannot {move}: it does not hold {move.card}")
+            raise IllegalMoveError(f"seat {seat} cannot {move}: it does not hold {move.card}",
+                                   reason=Refusal.NOT_HELD)
         if move.card is not None and move.action is not Action.DEFEND and not self._may_play(move.card, hand):
             raise IllegalMoveError(
-                f"cannot {move}: under đút 2 a 2 may be played only when every card in the hand is a 2"
+                f"cannot {move}: under đút 2 a 2 may be played only when every card in the hand is a 2",
+                reason=Refusal.TWOS_LAST,
             )
         if phase == "lead":
             if move.action is not Action.ATTACK:
                 raise IllegalMoveError(
-                    f"cannot {move}: the table is empty, seat {seat} must lead a card (attack)"
+                    f"cannot {move}: the table is empty, seat {seat} must lead a card (attack)",
+                    reason=Refusal.MUST_LEAD,
                 )
         elif phase == "defend":
             self._verify_defender_move(move)
@@ -736,7 +748,7 @@ class Game:
             if move.action not in (Action.TAKE, Action.PASS):
                 raise IllegalMoveError(
                     f"cannot {move}: every card is beaten and every thrower has passed; the defender "
-                    "may take the table or pass (let the defence stand)"
+                    "may take the table or pass (let the defence stand)", reason=Refusal.LAST_WORD,
                 )
         else:
             self._verify_throw_in(move, seat)
@@ -755,34 +767,40 @@ class Game:
         """docs/rules.md §1.4: the defender defends, takes or (rule permitting) transfers."""
         if move.action in (Action.ATTACK, Action.PASS):
             raise IllegalMoveError(
-                f"cannot {move}: seat {self.defender} is defending and must defend, take or transfer"
+                f"cannot {move}: seat {self.defender} is defending and must defend, take or transfer",
+                reason=Refusal.MUST_ANSWER,
             )
         if move.action is Action.DEFEND:
             assert move.card is not None and move.target is not None
             if not any(pair.attack == move.target and pair.defense is None for pair in self.table):
                 raise IllegalMoveError(
-                    f"cannot {move}: {move.target} is not an undefended attack card on the table"
+                    f"cannot {move}: {move.target} is not an undefended attack card on the table",
+                    reason=Refusal.NO_TARGET,
                 )
             if not move.card.beats(move.target, self.trump_suit):
                 raise IllegalMoveError(
-                    f"{move.card} does not beat {move.target}: {self._why_not_beats(move.card, move.target)}"
+                    f"{move.card} does not beat {move.target}: {self._why_not_beats(move.card, move.target)}",
+                    reason=Refusal.DOES_NOT_BEAT,
                 )
         elif move.action is Action.TRANSFER:
             assert move.card is not None
             if not self.rules.transfer:
-                raise IllegalMoveError(f"cannot {move}: transfer is off in these rules")
+                raise IllegalMoveError(f"cannot {move}: transfer is off in these rules",
+                                       reason=Refusal.NO_TRANSFER)
             if any(pair.defense is not None for pair in self.table):
-                raise IllegalMoveError(f"cannot {move}: an attack card has already been beaten")
+                raise IllegalMoveError(f"cannot {move}: an attack card has already been beaten",
+                                       reason=Refusal.ALREADY_BEATEN)
             rank = self.table[0].attack.rank
             if move.card.rank != rank:
                 raise IllegalMoveError(
-                    f"cannot {move}: the attack cards are of rank {rank}, not {move.card.rank}"
+                    f"cannot {move}: the attack cards are of rank {rank}, not {move.card.rank}",
+                    reason=Refusal.OTHER_RANK,
                 )
             receiver = self._next_active(self.defender)
             if len(self.hands[receiver]) < len(self.table) + 1:
                 raise IllegalMoveError(
                     f"cannot transfer: seat {receiver} holds {_count(len(self.hands[receiver]), 'card')}, "
-                    f"{len(self.table) + 1} attack cards would be on the table"
+                    f"{len(self.table) + 1} attack cards would be on the table", reason=Refusal.NO_ROOM,
                 )
 
     def _why_not_beats(self, card: Card, target: Card) -> str:
@@ -801,13 +819,34 @@ class Game:
         if move.action is not Action.ATTACK:
             raise IllegalMoveError(
                 f"cannot {move}: seat {seat} is throwing in and may throw in (attack) a card "
-                "of a rank on the table, or pass"
+                "of a rank on the table, or pass", reason=Refusal.THROW_IN_ONLY,
             )
         assert move.card is not None
         if move.card.rank not in self._table_ranks():
-            raise IllegalMoveError(f"cannot throw in {move.card}: no {move.card.rank} on the table")
+            raise IllegalMoveError(f"cannot throw in {move.card}: no {move.card.rank} on the table",
+                                   reason=Refusal.RANK_NOT_ON_TABLE)
         if len(self.table) >= self.limit():
-            raise IllegalMoveError(f"attack limit of {self.limit()} cards reached")
+            raise IllegalMoveError(f"attack limit of {self.limit()} cards reached",
+                                   reason=Refusal.ATTACK_LIMIT)
+
+    def refusal(self, card: Card, seat: int | None = None) -> IllegalMoveError | None:
+        """Why no move of `seat` (default: the seat to move) plays `card` now, as `verify` refuses
+        the move the card would make — a lead or a throw-in, or for the defender a defence of each
+        unbeaten card, then a transfer (the first refusal: the defence's) — or None if one may.
+        A page says why a card cannot be played from this, and re-derives no rule."""
+        tries = [Move.attack(card)]
+        if not self.over and self.phase is not Phase.SETUP and self._phase() == "defend":
+            tries = [Move.defend(pair.attack, card) for pair in self.table if pair.defense is None]
+            tries.append(Move.transfer(card))
+        first: IllegalMoveError | None = None
+        for move in tries:
+            try:
+                self.verify(move, seat)
+            except IllegalMoveError as error:
+                first = first or error
+            else:
+                return None
+        return first
 
     def can(self, move: Move | str | dict[str, Any], seat: int | None = None) -> bool:
         """Whether `verify` would accept the move (a malformed move is simply not playable)."""

@@ -36,7 +36,9 @@ from tests.support.service import (
     view,
 )
 
-GAME_KEYS = {"id", "status", "seat", "position", "legal_moves", "scores", "loser", "history", "seats"}
+GAME_KEYS = {
+    "id", "status", "seat", "position", "legal_moves", "unplayable", "scores", "loser", "history", "seats",
+}
 
 
 # -- creation and views -----------------------------------------------------------------------
@@ -55,6 +57,27 @@ def test_create_human_against_greedy(client: TestClient) -> None:
     assert body["position"] == Position.from_game(reference, 0).to_json()
     GameCreatedResponse.model_validate(game, strict=True)
     assert body == view(client, game, 0)
+
+
+def test_a_view_says_why_each_card_cannot_be_played(client: TestClient) -> None:
+    """`unplayable`: every card of the hand of the seat to move that no legal move plays, with the
+    rules' reason (docs/api.md §3), so a page re-derives none; nothing for a seat not to move."""
+    game = create(client, rules="durak", players=2, seats=["human", "human"], seed=11)
+    first = view(client, game, 0)["position"]["to_move"]
+    other = 1 - first
+    leading = view(client, game, first)
+    assert leading["unplayable"] == {} and view(client, game, other)["unplayable"] == {}
+    lead = min((m for m in leading["legal_moves"] if m["action"] == "attack"), key=lambda m: m["card"])
+    assert move(client, game, first, lead).status_code == 200
+    defending = view(client, game, other)
+    playable = {m["card"] for m in defending["legal_moves"] if m.get("card")}
+    hand = set(defending["position"]["hand"])
+    assert set(defending["unplayable"]) == hand - playable
+    assert view(client, game, first)["unplayable"] == {}
+    for card, why in defending["unplayable"].items():
+        assert why["reason"] == "does_not_beat" and card in why["detail"]
+        refused = move(client, game, other, {"action": "defend", "card": card, "target": lead["card"]})
+        assert refused.status_code == 422 and refused.json()["code"] == "illegal_move"
 
 
 def test_players_defaults_to_the_seats(client: TestClient) -> None:

@@ -358,8 +358,8 @@ def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
 ) -> None:
     """Four seats: the opponents sit round the table with the attacker and defender marked, your hand
     is sorted with the trumps apart, every card shows rank and suit in both top corners (a beaten
-    card keeps its corner in view), a card you cannot play says why, and a card dragged onto the
-    table is played."""
+    card keeps its corner in view), a card you cannot play says why (the API's reason, by the hand),
+    and a card dragged onto the table is played."""
     errors: list[str] = []
     page = open_page(browser, server, DESKTOP, errors)
     start_game(page, server, "en", seed=6, preset="durak", players=4)
@@ -410,9 +410,12 @@ def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
                 assert button.get_attribute("aria-disabled") == "true"
                 assert button.evaluate("b => !b.disabled")  # focusable and clickable, not greyed out
                 button.click(force=True)  # Playwright itself would wait for an aria-disabled button
-                page.wait_for_selector("#message.info:not([hidden])")
-                assert "cannot" not in page.inner_text("#message-text")  # a reason, not a refusal
-                assert page.inner_text("#message-text").strip()
+                page.wait_for_selector("#why-not:not([hidden])")  # by the hand, not the message line
+                assert page.locator("#message").is_hidden()
+                reason = view["unplayable"][stuck[0]]["reason"]  # the API's reason, in the page's words
+                words = page.evaluate(
+                    "async (key) => (await import('/static/words.js')).WORDS.en[key]", "why_" + reason)
+                assert page.inner_text("#why-not").startswith(words.split("{card}")[0])
                 explained = True
             cards = [m.get("card") for m in view["legal_moves"]]
             single = [m for m in view["legal_moves"] if m.get("card") and cards.count(m["card"]) == 1]

@@ -6,6 +6,7 @@ Skipped without `node`, except under CI (`make test` installs it with the browse
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,18 +14,41 @@ from pathlib import Path
 
 import pytest
 
+from solver.game.errors import Refusal
+
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "tests" / "web"
 
 
-def test_the_page_modules_pass_their_node_unit_tests() -> None:
+def _node() -> str:
     node = shutil.which("node")
     if node is None and os.environ.get("CI"):
         pytest.fail("node not found under CI: make test's browser step should have installed it")
     if node is None:
         pytest.skip("node not found (make test installs Debian's nodejs)")
+    return node
+
+
+def test_the_page_modules_pass_their_node_unit_tests() -> None:
+    node = _node()
     files = sorted(str(path) for path in UNITS.glob("*.test.mjs"))
     assert files, "no unit tests found in tests/web"
     done = subprocess.run([node, "--test", *files], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout
+
+
+def test_every_reason_a_card_is_refused_has_words_in_both_languages() -> None:
+    """Each `Refusal` the API may give in a view's `unplayable` (docs/api.md §3) has its `why_` word
+    in words.js, in Vietnamese and English: a new reason reaches the page's words."""
+    script = (
+        'import("./service/static/words.js").then(({ WORDS }) => '
+        "console.log(JSON.stringify({ vi: Object.keys(WORDS.vi), en: Object.keys(WORDS.en) })))"
+    )
+    done = subprocess.run([_node(), "--input-type=module", "-e", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    keys = json.loads(done.stdout)
+    for lang in ("vi", "en"):
+        missing = [reason.value for reason in Refusal if f"why_{reason.value}" not in keys[lang]]
+        assert missing == [], (lang, missing)

@@ -15,6 +15,7 @@ from service.main import VERSION
 from solver.game.position import Position
 from solver.game.rules import OPTION_DOCS, PRESETS
 from solver.search import Limits
+from solver.search.labels import LABELS
 from solver.search.lines import PV
 from tests.support.positions import (
     finished_position,
@@ -93,6 +94,10 @@ def test_rules_lists_presets_and_every_option(client: TestClient) -> None:
     assert "attacker_others_defender" in options["refill_order"]["choices"]
     assert options["transfer"]["type"] == "boolean" and options["max_attack"]["type"] == "integer or null"
     assert "ismcts" in body["engines"]
+    bounds = body["review_labels"]
+    assert [(bound["label"], bound["below"]) for bound in bounds] == [
+        (label.value, below) for label, below in LABELS
+    ]
 
 
 def test_unknown_path_and_method(client: TestClient) -> None:

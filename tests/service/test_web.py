@@ -461,8 +461,8 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
 
 def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     """Once the tracker is up to date, it shows what the API answers for the view shown: the cards
-    gone (the board's discard too), the cards known in the opponent's hand, and its likeliest unseen
-    cards from 30% on, best first, at most six, each with a text alternative."""
+    gone (the board's discard too), the cards known in the opponent's hand, and its four likeliest
+    unseen cards best first, each with a text alternative (or, all alike, that they are)."""
     page.wait_for_selector("#tracker-panel:not(.stale)")
     answer = seat_view(page, server, "/tracker")
     plies = page.locator("#history li").count()
@@ -478,17 +478,21 @@ def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     known = answer["known"]["1"]
     if known:
         assert len(seat.locator(".tracker-known .mini").all_inner_texts()) == len(known)
-    likely = [(row[1], card) for card, row in answer["cards"].items() if row[1] >= 0.3]
-    rows = sorted(likely, key=lambda pair: -pair[0])
+    chances = [(row[1], card) for card, row in answer["cards"].items() if row[1] > 0]
     items = seat.locator(".likely .chance")
     shown = [items.nth(i).get_attribute("data-card") for i in range(items.count())]
-    assert shown == [card for _chance, card in rows[:6]]
-    for index, (chance, _card) in enumerate(rows[:6]):
-        item = items.nth(index)
-        assert f"{round(chance * 100)}%" in item.inner_text()
-        assert item.locator(".sr-label").inner_text()  # the card's name and chance in words
-    if not rows and len(known) < int(seat.locator("h3").inner_text().split("·")[1].split()[0]):
-        assert "No card at 30% or more" in seat.inner_text()
+    hidden = len(known) < int(seat.locator("h3").inner_text().split("·")[1].split()[0])
+    if hidden and answer["beliefs"] not in ("weighted", "tempered"):
+        # Nothing weighed tells one unseen card from another: said in a line, no list of equals.
+        assert shown == [] and "Each card you have not seen:" in seat.inner_text()
+    elif hidden:
+        # The four likeliest, however likely (no floor that early bouts never reach).
+        rows = sorted(chances, key=lambda pair: -pair[0])[:4]
+        assert shown == [card for _chance, card in rows]
+        for index, (chance, _card) in enumerate(rows):
+            item = items.nth(index)
+            assert f"{round(chance * 100)}%" in item.inner_text()
+            assert item.locator(".sr-label").inner_text()  # the card's name and chance in words
     return answer
 
 
@@ -543,6 +547,9 @@ def test_the_card_tracker_follows_the_game(browser: Browser, server: Server, sho
     assert page.locator("#over").is_hidden()
     assert "stale" in page.get_attribute("#tracker-panel", "class").split()
     assert page.inner_text("#tracker-status") == "Updating…"
+    # While it updates, the pile shown is the board's, never the last answer's count.
+    assert page.locator("#tracker-gone .mini").count() == int(page.inner_text("#discard-count"))
+    assert page.locator("#tracker-seats .tracker-seat").count() == 0
     with page.expect_response("**/tracker?*") as older:
         held[0].continue_()
     older.value.finished()

@@ -49,3 +49,62 @@ test("percentages and points round as shown", () => {
   assert.equal(cards.outcome(1), "win");
   assert.equal(cards.outcome(0.5), "draw");
 });
+
+test("why a card cannot be played is the API's reason, in the page's words", () => {
+  const game = {
+    status: "playing",
+    position: { to_move: 0 },
+    unplayable: { "2c": { reason: "twos_last", detail: "…" }, Kd: { reason: "rank_not_on_table", detail: "…" } },
+  };
+  state.lang = "en";
+  assert.equal(cards.whyNot(game, "2c", false), "Twos last: a 2 may be played only from a hand of 2s.");
+  assert.match(cards.whyNot(game, "Kd", false), /^You may only throw in a card of a rank already on the table; K♦ is not\.$/);
+  assert.equal(cards.whyNot(game, "Kd", true), "Not your turn yet: wait for the engines.");
+  assert.equal(cards.whyNot({ ...game, position: { to_move: 1 } }, "Kd", false), "Not your turn yet: wait for the engines.");
+  assert.equal(cards.whyNot({ ...game, status: "over" }, "Kd", false), "The game is over.");
+  assert.equal(cards.whyNot(game, "3c", false), "That card cannot be played now."); // no reason given: no guess
+  assert.equal(cards.whyNot({ ...game, unplayable: { Kd: { reason: "a_new_reason" } } }, "Kd", false), "That card cannot be played now.");
+  state.lang = "vi";
+  assert.equal(cards.whyNot(game, "2c", false), "Đút 2: lá 2 chỉ được đánh khi trên tay toàn lá 2.");
+});
+
+test("the tracker shows a seat's few likeliest cards however likely, or says they are all alike", async () => {
+  const { likeliest, unseenCount } = await import("../../service/static/js/tracker.js");
+  const cards = { "6s": [0, 0.12, 0.88], Ah: [0, 0.64, 0.36], Kd: [0, 0.2, 0.8], "7c": [0, 0.2, 0.8], Qh: [0, 0, 1] };
+  assert.deepEqual(likeliest(cards, 1, 3, "weighted"), { top: [["Ah", 0.64], ["Kd", 0.2], ["7c", 0.2]], even: null });
+  // Nothing weighed: every card alike, whatever noise the sampled worlds left.
+  const alike = { "6s": [0, 0.26, 0.74], Ah: [0, 0.24, 0.76], Qh: [0, 0, 1] };
+  assert.deepEqual(likeliest(alike, 1, 4, "uniform"), { top: [], even: 0.25 });
+  assert.deepEqual(likeliest(alike, 1, 4, "collapsed"), { top: [], even: 0.25 });
+  assert.deepEqual(likeliest({}, 1, 4, "weighted"), { top: [], even: null });
+  // A redeal's shown hand, back in the stock, is seen: not counted among the unseen.
+  assert.equal(unseenCount({ cards }, { in_stock: ["Qh"] }), 4);
+  assert.equal(unseenCount({ cards }, {}), 5);
+});
+
+test("the review's note words the labels' bounds the API gives, in the hint's chance", async () => {
+  const { reviewNote } = await import("../../service/static/js/review.js");
+  const bounds = [{ label: "good", below: 0.03 }, { label: "inaccuracy", below: 0.07 }, { label: "mistake", below: 0.36 }];
+  state.lang = "en";
+  state.game = null;
+  assert.equal(reviewNote(bounds), "Cost = the chance to win of the engine's choice minus the chance to win of your move, "
+    + "judged from what you could see then. Below 3 points: good; below 7 points: inaccuracy; below 36 points: mistake; "
+    + "36 points or more: blunder.");
+  state.game = { position: { players: 3 } };
+  assert.match(reviewNote(null), /^Cost = the chance of not being the fool of the engine's choice/);
+  state.lang = "vi";
+  assert.match(reviewNote(bounds), /cơ hội không bị thua của nước máy chọn.*Dưới 3 điểm: tốt/);
+  state.game = null;
+});
+
+test("a game's last bout: the table before the last move, with that move's card on it", () => {
+  const after = (table) => ({ table });
+  const history = [
+    { seat: 1, move: { action: "attack", card: "7c" }, after: after([{ attack: "7c", defense: null }]) },
+    { seat: 0, move: { action: "defend", card: "9c", target: "7c" }, after: after([{ attack: "7c", defense: "9c" }]) },
+    { seat: 1, move: { action: "attack", card: "9d" }, after: after([{ attack: "7c", defense: "9c" }, { attack: "9d", defense: null }]) },
+    { seat: 0, move: { action: "defend", card: "Jd", target: "9d" }, after: after([]) },
+  ];
+  assert.deepEqual(cards.lastBout(history), [{ attack: "7c", defense: "9c" }, { attack: "9d", defense: "Jd" }]);
+  assert.deepEqual(cards.lastBout([]), []);
+});

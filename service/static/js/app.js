@@ -9,7 +9,7 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { buildForm, fillPlayers, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
+import { buildForm, fillPlayers, labelPresets, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
 import { askHint, closeHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
 import { onKey } from "./keys.js";
@@ -20,6 +20,7 @@ import { render } from "./render.js";
 import { closeReview, openReview, stepReview } from "./review.js";
 import { resume, showGame, showSetup, startGame } from "./session.js";
 import { $, GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY, state, store } from "./state.js";
+import { fitHand } from "./table.js";
 import { foldTracker, TRACKER_KEY } from "./tracker.js";
 
 export function setLanguage(lang) {
@@ -32,6 +33,7 @@ export function setLanguage(lang) {
   for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
   showTimeNote();
+  labelPresets();
   render();
 }
 
@@ -107,6 +109,13 @@ export function init() {
     new ResizeObserver(() => {
       document.documentElement.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
     }).observe($("dock"));
+  }
+  // The hand is fanned to its width: again when that changes (a phone turned, the dock shown).
+  if (typeof ResizeObserver === "function") {
+    let fitted = 0;
+    new ResizeObserver(() => {
+      if ($("hand").clientWidth !== fitted) { fitted = $("hand").clientWidth; fitHand(); }
+    }).observe($("hand"));
   }
   $("chooser-cancel").addEventListener("click", closeChooser);
   $("new-game-top").addEventListener("click", showSetup);

@@ -30,7 +30,9 @@ export async function busyWith(work, kind = "move") {
 export function keepFocus() {
   const active = document.activeElement;
   const visible = active && active.isConnected && active.getClientRects().length > 0;
-  if (active && active !== document.body && visible && !active.disabled) return;
+  // A card of the hand once the game (or a match's game) is over plays nothing again: not a place to stay.
+  const dead = !!(active && active.closest && active.closest("#hand") && !$("over").hidden);
+  if (active && active !== document.body && visible && !active.disabled && !dead) return;
   if ($("game").hidden) return;
   const candidates = [
     reviewOpen() && ($("review-next").disabled ? $("review-prev") : $("review-next")),

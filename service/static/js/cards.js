@@ -26,6 +26,17 @@ export function moveText(move) {
   }
 }
 
+// Why a card of seat 0's hand cannot be played now, in a sentence of the page's language: over,
+// not our turn (or waiting for an answer), else the reason the game view's `unplayable` gives for
+// the card (docs/api.md §3) — the page re-derives no rule.
+export function whyNot(game, card, waiting) {
+  if (!game || game.status !== "playing") return t("why_game_over");
+  if (waiting || game.position.to_move !== 0) return t("why_not_your_turn");
+  const refused = (game.unplayable || {})[card];
+  const words = refused ? t("why_" + refused.reason, { card: cardText(card) }, "") : "";
+  return words || t("noLegal");
+}
+
 export const sameMove = (a, b) =>
   a.action === b.action && (a.card || null) === (b.card || null) && (a.target || null) === (b.target || null)
   && (a.set ?? null) === (b.set ?? null);
@@ -47,6 +58,15 @@ export function tableAfter(table, move) {
   if (move.action === "attack" || move.action === "transfer") return [...table, { attack: move.card, defense: null }];
   if (move.action === "defend") return table.map((pair) => (pair.attack === move.target ? { ...pair, defense: move.card } : pair));
   return table;
+}
+
+// The last bout as it lay when a game ended: the table before the last move, with that move's card
+// on it (from the history's `after` states, docs/api.md §3). The end of a game clears the table, so
+// the engines' last cards would otherwise never be seen.
+export function lastBout(history) {
+  if (!history.length) return [];
+  const before = history.length > 1 ? history[history.length - 2].after.table : [];
+  return tableAfter(before, history[history.length - 1].move);
 }
 
 // The position as everyone saw it after a history entry, with seat 0's hand as given.

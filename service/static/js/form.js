@@ -58,6 +58,8 @@ export function buildForm(rules) {
     if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
   }
   state.limits = rules.limits || null;
+  state.reviewBounds = rules.review_labels || null;
+  labelPresets();
   const select = $("engine");
   for (const engine of rules.engine_details || []) {
     state.engines[engine.name] = engine;
@@ -97,6 +99,15 @@ export function buildForm(rules) {
     $("games").max = String(state.limits.match_games);
   }
   showTimeNote();
+}
+
+// Each preset's name with its deck, as GET /v1/rules gives it (before it answers: the name alone).
+export function labelPresets() {
+  for (const option of $("preset").options) {
+    const preset = state.presets[option.value];
+    const name = t(option.dataset.i18n, null, option.value);
+    option.textContent = preset && preset.deck ? t("presetDeck", { name, n: preset.deck }) : name;
+  }
 }
 
 export function fillPlayers() {

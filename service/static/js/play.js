@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { cardText, moveText, rankOf, sameMove } from "./cards.js";
+import { cardText, moveText, sameMove, whyNot } from "./cards.js";
 import { t } from "./i18n.js";
 import { ApiFailure, clearMessage, showMessage } from "./messages.js";
 import { legalMoves, movesWithCard } from "./moves.js";
@@ -11,11 +11,11 @@ import { render } from "./render.js";
 import { reviewOpen } from "./review.js";
 import { announceMoved, resume, savedGame } from "./session.js";
 import { $, state } from "./state.js";
-import { gameRules } from "./table.js";
 
 export function playMove(move) {
   if (state.busy || !state.game) return;
   closeChooser();
+  state.whyNot = null;
   const base = state.game.position;
   const history = state.game.history;
   state.picked = new Set();
@@ -42,22 +42,8 @@ export function playMove(move) {
   });
 }
 
-// Why a card of the hand cannot be played now, in a sentence (docs/rules.md §1.3, §1.4, §1.8).
-export function whyNot(card) {
-  const game = state.game;
-  const pos = game.position;
-  if (game.status !== "playing") return t("whyOver");
-  if (state.busy || pos.to_move !== 0) return t("whyWait");
-  if (pos.phase === "setup") return t("whySetup");
-  if (pos.defender === 0 && !pos.taking && pos.table.some((pair) => !pair.defense)) {
-    return t("whyBeat", { card: cardText(card) });
-  }
-  const ranks = new Set(pos.table.flatMap((pair) => [pair.attack, pair.defense]).filter(Boolean).map(rankOf));
-  if (gameRules().twos_last && rankOf(card) === "2") return t("whyTwos");
-  if (pos.table.length && !ranks.has(rankOf(card))) return t("whyRank", { card: cardText(card) });
-  if (pos.table.length) return t("whyLimit");
-  return t("noLegal");
-}
+// Why a card of the hand cannot be played now, in a sentence: the API's reason (cards.js whyNot).
+export const whyNotNow = (card) => whyNot(state.game, card, !!state.busy);
 
 // A move refused because the game went on without this page (played in another tab, or sent
 // twice over a lost connection): the game as it is now, or the refusal if it has not moved.
@@ -93,9 +79,12 @@ export function clickCard(card) {
   if (state.busy) return;
   const moves = movesWithCard(card);
   if (moves.length === 0) {
-    showMessage(whyNot(card), "info");
+    // Said beside the hand (table.js renderWhyNot) until the game moves on or another card is tried.
+    state.whyNot = { card, plies: state.game ? state.game.history.length : 0 };
+    render();
     return;
   }
+  state.whyNot = null;
   if (moves.length === 1) {
     playMove(moves[0]);
     return;

@@ -25,7 +25,11 @@ export function shownGame() {
   if (play) {
     const entries = play.entries.slice(0, play.at + 1);
     const played = entries.filter((entry) => entry.seat === 0 && entry.move.card).map((entry) => entry.move.card);
-    const hand = play.base.hand.filter((card) => !played.includes(card));
+    let hand = play.base.hand.filter((card) => !played.includes(card));
+    // Cards drawn or taken by seat 0 come in the frame whose hand count says so (not only once the
+    // playback is over): the answer's hand, when its size is the frame's.
+    const count = entries[entries.length - 1].after.hand_counts[0];
+    if (!state.between && count !== hand.length && game.position.hand.length === count) hand = game.position.hand;
     // The last game of a match played to its end is drawn from its own position, not the next deal's.
     const final = state.between ? play.base : game.position;
     const position = framePosition(play.base, final, entries[entries.length - 1].after, hand);

@@ -1,6 +1,6 @@
 /* The whole game view drawn from the state, one panel after another. */
 
-import { cardText, isRed, suitOf } from "./cards.js";
+import { cardText, isRed, lastBout, suitOf } from "./cards.js";
 import { cardFace, miniCard } from "./faces.js";
 import { searches } from "./form.js";
 import { renderHint } from "./hint.js";
@@ -11,7 +11,7 @@ import { actionMove } from "./play.js";
 import { shownGame } from "./playback.js";
 import { markReviewedCards, renderReview, renderReviewProgress, reviewed, reviewOpen } from "./review.js";
 import { $, state, SUIT_GLYPH } from "./state.js";
-import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable } from "./table.js";
+import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable, renderWhyNot } from "./table.js";
 import { refreshTracker, renderTracker } from "./tracker.js";
 
 export function render() {
@@ -48,11 +48,14 @@ export function render() {
   $("stock-back").title = `${t("stock")}: ${pos.stock}`;
   $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
 
-  renderTable(pos);
+  // At a game's end the table is cleared: its last bout is shown instead, marked as such.
+  const ended = (over || game.status === "between") && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
+  renderTable(ended.length ? { ...pos, table: ended } : pos, ended.length > 0);
   if (myTurn && pos.defender === 0 && !entry) keepTableInView();
   if (reviewOpen()) $("recent").replaceChildren();
   else renderRecent(game);
   renderHand(pos, trumpSuit, myTurn);
+  renderWhyNot(game);
   if (entry) markReviewedCards(entry);
   renderChooser();
 

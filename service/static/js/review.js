@@ -38,6 +38,7 @@ export function openReview(game) {
     state.review.open = true;
     render();
     keepFocus();
+    boardInView();
     return;
   }
   const id = state.id;
@@ -46,10 +47,20 @@ export function openReview(game) {
       const data = await reviewJob(id, number);
       clearMessage();
       state.review = { id, game: number, data, at: 0, open: true };
+      setTimeout(boardInView, 0); // once drawn
     } finally {
       state.reviewProgress = null;
     }
   }, "review");
+}
+
+// The board at the top of the window when a review opens (the game over, gone, may have left the
+// page scrolled down): stepping then shows the table as it was beside the review's panel.
+export function boardInView() {
+  const board = document.querySelector(".board");
+  if (!board || !reviewOpen()) return;
+  const rect = board.getBoundingClientRect();
+  if (rect.top < 0 || rect.bottom > window.innerHeight) window.scrollBy({ top: rect.top - 8, behavior: "instant" });
 }
 
 const REVIEW_POLL_MS = 300; // how often a queued review's progress is read
@@ -164,6 +175,8 @@ export function renderReview() {
     );
   }
 
+  $("review-note").textContent = reviewNote(state.reviewBounds);
+
   const summary = data.summary;
   const counts = LABELS.filter((label) => summary.labels[label])
     .map((label) => `${t("label_" + label)} ${summary.labels[label]}`).join(", ");
@@ -201,8 +214,33 @@ export function renderReview() {
       return row;
     }),
   );
+  // The current row in view inside its own scrolling box only: scrolling the window would take the
+  // board (the table as it was) out of view while stepping.
   const current = rows.querySelector("tr.current");
-  if (current && typeof current.scrollIntoView === "function") current.scrollIntoView({ block: "nearest" });
+  const wrap = current && current.closest(".review-table-wrap");
+  if (wrap) {
+    const row = current.getBoundingClientRect();
+    const box = wrap.getBoundingClientRect();
+    const head = wrap.querySelector("thead");
+    const top = box.top + (head ? head.offsetHeight : 0); // the sticky heading covers the top
+    if (row.top < top) wrap.scrollTop -= top - row.top;
+    else if (row.bottom > box.bottom) wrap.scrollTop += row.bottom - box.bottom;
+  }
+}
+
+// What the cost is, in the hint's words (with three seats or more: the chance of not being the
+// fool), and the labels' bounds as GET /v1/rules gives them (none known yet: none said).
+export function reviewNote(bounds) {
+  const chance = chanceWord();
+  const parts = [t("reviewNote", { chance })];
+  if (bounds && bounds.length) {
+    const below = bounds.map((b) => t("reviewBelow", { n: points(b.below).replace(/\.0$/, ""), label: t("label_" + b.label) }));
+    const last = bounds[bounds.length - 1];
+    below.push(t("reviewFrom", { n: points(last.below).replace(/\.0$/, ""), label: t("label_blunder") }));
+    const text = below.join("; ");
+    parts.push(text.charAt(0).toUpperCase() + text.slice(1) + ".");
+  }
+  return parts.join(" ");
 }
 
 // The cards of the reviewed decision in the hand: the one played and the engine's.

@@ -40,6 +40,7 @@ export const state = {
   playersRange: {}, // [fewest, most] seats of each preset, from GET /v1/rules
   presets: {}, // every option of each preset, from GET /v1/rules
   engines: {}, // each engine a seat may be, by name, from GET /v1/rules (engine_details)
+  reviewBounds: null, // [{label, below}] of the review's labels, mildest first, from GET /v1/rules
   limits: null, // the most the server accepts (seats, match_games, time_ms), from GET /v1/rules
   saved: null, // the form's last choices, put back once GET /v1/rules has built the form
   pace: "normal", // how engine moves are shown: "off" (at once), "normal" or "slow"
@@ -50,6 +51,7 @@ export const state = {
   retrying: false, // a request refused by a busy server is being sent again
   wake: null, // ends the pause between two moves of a playback
   picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
+  whyNot: null, // {card, plies}: why the card tried cannot be played, shown beside the hand
   dragged: false, // a card was just dragged: the click that ends the drag is not a click
 };
 

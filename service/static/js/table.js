@@ -1,12 +1,12 @@
 /* The table: status, opponents, the bout, the hand, the chooser, the moves and the setup decisions. */
 
-import { cardName, cardText, digitFor, moveText, rankOf, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
+import { cardName, cardText, digitFor, moveText, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
 import { cardFace, miniCard } from "./faces.js";
 import { t } from "./i18n.js";
 import { legalMoves, movesWithCard } from "./moves.js";
-import { chooserLabel, clickCard, playMove, startDrag } from "./play.js";
+import { chooserLabel, clickCard, playMove, startDrag, whyNotNow } from "./play.js";
 import { reviewOpen } from "./review.js";
-import { $, RANKS, state, SUIT_GLYPH } from "./state.js";
+import { $, state, SUIT_GLYPH } from "./state.js";
 
 export const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
 
@@ -21,10 +21,9 @@ export function renderSetup(pos) {
   if (setup.step === "redeal" && pos.to_move === 0) text = t("setupRedeal");
   else if (setup.step === "pick" && pos.to_move === 0) text = t("setupPick");
   else if (setup.step === "swap" && pos.to_move === 0) {
-    const trumpSuit = suitOf(pos.trump);
-    const low = pos.hand.filter((c) => suitOf(c) === trumpSuit).sort((a, b) => RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b)))[0];
+    // Which trump is the lowest is the rules' to say (the swap move names no card): not named here.
     const cede = state.game.position.rules && state.game.position.rules.trump_swap_cedes_lead === false ? "" : t("setupCede");
-    text = t("setupSwap", { low: low ? cardText(low) : "?", trump: cardText(pos.trump), cede });
+    text = t("setupSwap", { trump: cardText(pos.trump), cede });
   }
   $("setup-text").textContent = text;
   const sets = $("setup-sets");
@@ -153,9 +152,16 @@ export function renderOpponents(pos) {
   }
 }
 
-export function renderTable(pos) {
+export function renderTable(pos, ended = false) {
   const table = $("table");
   table.replaceChildren();
+  table.classList.toggle("ended", ended);
+  if (ended) {
+    const caption = document.createElement("p");
+    caption.className = "ended-caption";
+    caption.textContent = t("lastBout");
+    table.append(caption);
+  }
   if (pos.table.length === 0) {
     const empty = document.createElement("span");
     empty.className = "empty";
@@ -271,7 +277,7 @@ export function renderHand(pos, trumpSuit, myTurn) {
     button.classList.toggle("legal", legal);
     button.classList.toggle("trump", suitOf(card) === trumpSuit);
     button.classList.toggle("chosen", !!(state.choosing && state.choosing.card === card));
-    const picked = !!(state.picked && state.picked.has(card));
+    const picked = !reviewOpen() && !!(state.picked && state.picked.has(card)); // the game's last take, not the review's
     button.classList.toggle("picked", picked);
     if (picked) button.setAttribute("aria-description", t("pickedUp"));
     // A card that cannot be played stays readable and focusable; a click says why not.
@@ -284,21 +290,66 @@ export function renderHand(pos, trumpSuit, myTurn) {
   });
   if (plain.childElementCount) hand.append(plain);
   if (trumps.childElementCount > 1) hand.append(trumps);
-  squeezeFan(hand, count, trumps.childElementCount > 1 && plain.childElementCount > 0);
+  fitHand(hand);
   if (focused) {
     const again = hand.querySelector(`button[data-card="${focused}"]`);
     if (again && !again.disabled) again.focus();
   }
 }
 
-// Overlap the fanned cards more as the hand grows, so that it fits its width in one row.
-export function squeezeFan(hand, count, twoGroups) {
-  const card = hand.querySelector(".card");
-  if (!card || count < 2) return;
-  const width = card.offsetWidth;
-  const room = hand.clientWidth - (twoGroups ? 30 : 0) - 20; // the padding, the gap, the tilt
-  const step = Math.min(width * 0.62, (room - width) / (count - 1));
-  hand.style.setProperty("--fan-step", `${Math.max(10, step) - width}px`);
+// Why the card just tried cannot be played, beside the hand, while the game shown is the one it
+// was tried in (a move, or a reply of the engines, takes it away).
+export function renderWhyNot(game) {
+  const box = $("why-not");
+  const why = state.whyNot;
+  const shown = !!(why && !reviewOpen() && state.game && why.plies === state.game.history.length
+    && game.status === "playing");
+  box.hidden = !shown;
+  box.textContent = shown ? whyNotNow(why.card) : "";
+}
+
+// Fan the hand to fit its width: the cards overlap more as it grows, but each keeps its corner (rank
+// and suit) in view beside the card over it, raised or not; past that, a suit group goes on in a
+// row of its own, and a group longer than a row in more rows. Run again when the hand's width
+// changes (a phone turned, the dock shown at the end of a game for its review).
+export function fitHand(hand = $("hand")) {
+  for (const extra of hand.querySelectorAll(".suit-group.more")) {
+    extra.previousElementSibling.append(...extra.querySelectorAll("button.card"));
+    extra.remove();
+  }
+  const first = hand.querySelector("button.card");
+  if (!first || !first.offsetWidth || !hand.clientWidth) return; // not laid out (hidden): next time
+  const px = (el, ...names) => names.reduce((sum, name) => sum + (parseFloat(getComputedStyle(el)[name]) || 0), 0);
+  const width = first.offsetWidth;
+  const least = first.querySelector(".corner").offsetWidth + 8; // the corner, and room for tilt and lift
+  const room = hand.clientWidth - px(hand, "paddingLeft", "paddingRight") - 8; // 8: the fan's tilt
+  const gap = px(hand, "columnGap");
+  const groups = [...hand.querySelectorAll(":scope > .suit-group")].map((group) => ({
+    group,
+    cards: [...group.querySelectorAll("button.card")],
+    // Its own padding and border, and the room each row of it has for cards.
+    room: room - (group.offsetWidth - group.clientWidth) - px(group, "paddingLeft", "paddingRight"),
+  }));
+  const total = groups.reduce((sum, g) => sum + g.cards.length, 0);
+  const fixed = groups.reduce((sum, g) => sum + (room - g.room) + width, 0) + gap * (groups.length - 1);
+  let step = (room - fixed) / Math.max(1, total - groups.length); // all in one row
+  if (step < least) {
+    step = Infinity;
+    for (const g of groups) {
+      const perRow = Math.max(2, Math.floor((g.room - width) / least) + 1);
+      let last = g.group;
+      for (let at = perRow; at < g.cards.length; at += perRow) {
+        const row = document.createElement("div");
+        row.className = g.group.className + " more"; // no label: the group's first row has it
+        row.append(...g.cards.slice(at, at + perRow));
+        last.after(row);
+        last = row;
+      }
+      const inRow = Math.min(perRow, g.cards.length);
+      if (inRow > 1) step = Math.min(step, (g.room - width) / (inRow - 1));
+    }
+  }
+  hand.style.setProperty("--fan-step", `${Math.min(width * 0.62, step) - width}px`);
 }
 
 export function renderChooser() {

@@ -9,8 +9,7 @@ import { reviewOpen } from "./review.js";
 import { $, state } from "./state.js";
 
 export const TRACKER_KEY = "tan.tracker"; // "closed" when the tracker panel is folded
-export const TRACKER_TOP = 6; // an opponent's likeliest unseen cards shown
-export const TRACKER_MIN = 0.3; // from this chance on
+export const TRACKER_TOP = 4; // an opponent's likeliest unseen cards shown, whatever their chances
 
 // The game view shown: a tracker answer fetched for another one is stale.
 export const trackerKey = () => (state.game
@@ -66,6 +65,19 @@ export function chanceItem(card, chance) {
   return item;
 }
 
+// A seat's `count` likeliest cards of a tracker's `cards` (best first; ties in the answer's order),
+// or, when the tracker weighed nothing (`beliefs` uniform: no move to learn from, or none that
+// fits), the one chance every card it may hold has (`even`, their mean: the sampled worlds differ
+// by their noise only).
+export function likeliest(cards, seat, count, beliefs) {
+  const chances = Object.entries(cards).map(([card, row]) => [card, Number(row[seat]) || 0]).filter(([, p]) => p > 0);
+  if (!chances.length) return { top: [], even: null };
+  if (!WEIGHED.includes(beliefs)) return { top: [], even: chances.reduce((sum, [, p]) => sum + p, 0) / chances.length };
+  return { top: [...chances].sort((a, b) => b[1] - a[1]).slice(0, count), even: null };
+}
+
+export const WEIGHED = ["weighted", "tempered"]; // the tracker's `beliefs` that weighed the history
+
 // What another seat holds, as far as seat 0 can tell: the cards known, then its likeliest unseen ones.
 export function trackerSeat(data, pos, seat) {
   const box = document.createElement("section");
@@ -93,27 +105,26 @@ export function trackerSeat(data, pos, seat) {
   }
   box.append(knownLine);
   if (known.length >= count) return box;
-  const likely = Object.entries(data.cards)
-    .map(([card, row]) => [card, Number(row[seat]) || 0])
-    .filter(([, chance]) => chance >= TRACKER_MIN)
-    .sort((a, b) => b[1] - a[1]);
+  // The few likeliest, however likely: a floor (say 30%) is rarely reached early in a game and
+  // would say nothing; when every card is as likely as any other, that is said instead.
+  const { top, even } = likeliest(data.cards, seat, TRACKER_TOP, data.beliefs);
   const label = document.createElement("p");
   label.className = "tracker-likely-label small";
-  label.textContent = t(likely.length ? "trackerLikely" : "trackerLikelyNone", { p: pct(TRACKER_MIN) });
+  label.textContent = even === null ? t("trackerLikely") : t("trackerEven", { p: pct(even) });
   box.append(label);
-  if (likely.length) {
+  if (even === null && top.length) {
     const list = document.createElement("ul");
     list.className = "likely";
-    list.append(...likely.slice(0, TRACKER_TOP).map(([card, chance]) => chanceItem(card, chance)));
-    if (likely.length > TRACKER_TOP) {
-      const more = document.createElement("li");
-      more.className = "more muted small";
-      more.textContent = t("trackerMore", { n: likely.length - TRACKER_TOP });
-      list.append(more);
-    }
+    list.append(...top.map(([card, chance]) => chanceItem(card, chance)));
     box.append(list);
   }
   return box;
+}
+
+// The cards seat 0 has not seen: the tracker's, but those it knows lie in the stock.
+export function unseenCount(data, pos) {
+  const inStock = new Set(pos.in_stock || []);
+  return Object.keys(data.cards).filter((card) => !inStock.has(card)).length;
 }
 
 // The tracker panel folds to its heading (a disclosure button), and is remembered so.
@@ -141,9 +152,17 @@ export function renderTracker() {
   let status;
   if (failed) status = t("trackerError", { what: failed });
   else if (!fresh) status = t("trackerLoading");
-  else status = t("trackerStock", { n: pos.stock, m: Object.keys(data.cards).length });
+  else status = t("trackerStock", { n: pos.stock, m: unseenCount(data, pos) });
   $("tracker-status").textContent = status;
-  const gone = data ? data.gone : [];
+  // A redeal's shown hand went back into the stock: seen, and known to lie there.
+  const inStock = pos.in_stock || [];
+  $("tracker-in-stock").hidden = !data || !inStock.length;
+  $("tracker-in-stock").replaceChildren(
+    ...(data && inStock.length ? [document.createTextNode(t("trackerInStock") + " "), ...sortHand(inStock, suitOf(pos.trump)).map(miniCard)] : []),
+  );
+  // The discard pile is the view's own while the tracker's answer is on its way: never a count
+  // that contradicts the board's ("Discarded (0)" beside "Discard: 4").
+  const gone = data ? data.gone : pos.discard;
   $("tracker-gone-title").textContent = t("trackerGone", { n: gone.length });
   const goneBox = $("tracker-gone");
   if (gone.length) goneBox.replaceChildren(...sortHand(gone, suitOf(pos.trump)).map(miniCard));

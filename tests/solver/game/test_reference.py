@@ -13,7 +13,14 @@ import pytest
 
 from solver.game import reference
 from solver.game.cards import Card, deck, parse_cards
-from solver.game.errors import GameOverError, IllegalMoveError, NotYourTurnError, PositionError, RulesError
+from solver.game.errors import (
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    PositionError,
+    Refusal,
+    RulesError,
+)
 from solver.game.moves import Move
 from solver.game.reference import Game, play_random_game, random_deck
 from solver.game.rules import PRESETS, Rules
@@ -116,6 +123,31 @@ def test_limit_is_the_defenders_cards_at_bout_start() -> None:
     assert game.legal_moves() == moves("pass")
     with pytest.raises(IllegalMoveError, match=r"^attack limit of 2 cards reached$"):
         game.verify("attack 9s")
+
+
+def _reason(game: Game, card: str, seat: int | None = None) -> Refusal | None:
+    refused = game.refusal(Card.parse(card), seat)
+    return None if refused is None else refused.reason
+
+
+def test_refusal_says_why_a_card_plays_no_move() -> None:
+    """Why a card of the hand is in no legal move, as `verify` refuses the move it would make: a
+    defence of each unbeaten card (then a transfer), or a throw-in (docs/api.md §3 `unplayable`)."""
+    defending = build(rules_of("perevodnoy"), ["Ad", "7c 9c 7h Qs"], "6h", table=[("8c", None)])
+    assert _reason(defending, "7c") is Refusal.DOES_NOT_BEAT  # the defence's reason, not the transfer's
+    assert _reason(defending, "Qs") is Refusal.DOES_NOT_BEAT
+    assert _reason(defending, "9c") is None and _reason(defending, "7h") is None
+    throwing = build(rules_of("durak"), ["9s 7d Kd", "As Ks Qs"], "6h", table=[("7c", "9c")])
+    assert _reason(throwing, "Kd") is Refusal.RANK_NOT_ON_TABLE
+    assert _reason(throwing, "7d") is None
+    full = build(rules_of("durak"), ["7d 9s", "As"], "6h", table=[("7c", "9c")])
+    full.play("attack 7d")
+    full.play("take")
+    assert _reason(full, "9s") is Refusal.ATTACK_LIMIT
+    assert _reason(full, "As", 1) is Refusal.NOT_YOUR_TURN
+    with pytest.raises(IllegalMoveError) as refused:
+        full.verify("attack 9s")
+    assert refused.value.reason is Refusal.ATTACK_LIMIT
 
 
 SIX_PAIRS = [("6c", "7c"), ("6d", "7d"), ("7s", "8s"), ("8c", "9c"), ("9d", "Td"), ("Ts", "Js")]

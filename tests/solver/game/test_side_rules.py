@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from solver.game.cards import Card, deck, parse_cards
-from solver.game.errors import IllegalMoveError
+from solver.game.errors import IllegalMoveError, Refusal
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
@@ -47,6 +47,8 @@ def test_a_trumpless_seat_may_redeal_and_picks_one_of_the_next_two_hands() -> No
     game = dealt(rules, NO_TRUMP_1, "9h", OFFERED, chance_seed=7)
     assert game.phase == "setup" and game.setup_step == "redeal" and game.to_move == 1
     assert game.legal_moves() == moves("keep", "redeal")
+    before = game.refusal(next(iter(game.hands[1])), 1)
+    assert before is not None and before.reason is Refusal.SETUP
     shown = set(game.hands[1])
     game.play("redeal", 1)
     assert game.setup_step == "pick" and game.to_move == 1
@@ -251,8 +253,11 @@ def test_a_defender_who_beat_everything_may_still_take() -> None:
         game.play("defend 3s with Ks", 1)
         game.play("pass", 0)
         assert game.to_move == 1 and game.legal_moves() == moves("pass", "take")
-        with pytest.raises(IllegalMoveError):
+        with pytest.raises(IllegalMoveError) as refused:
             game.verify("attack 3c", 1)
+        assert refused.value.reason is Refusal.LAST_WORD
+        last_word = game.refusal(Card.parse("3c"), 1)
+        assert last_word is not None and last_word.reason is Refusal.LAST_WORD
         game.play(last, 1)
         assert (Card.parse("3s") in game.discard) is discarded
         assert game.attacker == (1 if discarded else 0)
@@ -273,6 +278,19 @@ def test_a_two_is_played_only_from_a_hand_of_twos_but_the_trump_two_defends() ->
         game.verify("attack 2s", 0)
     game.play("attack 5s", 0)
     assert Move.parse("defend 5s with 2h") in game.legal_moves()
+
+
+def test_a_two_refused_under_twos_last_says_so() -> None:
+    """`refusal` names the rule that keeps a card in the hand, for a page to word it (docs/api.md §3)."""
+    rules = TAN.with_options(twos_last=True)
+    hands = [
+        ["2s", "2d", "5s", "6s", "7s", "8s", "9s", "Ts"],
+        ["2h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
+    ]
+    game = dealt(rules, hands, "Jh")
+    refused = game.refusal(Card.parse("2s"))
+    assert refused is not None and refused.reason is Refusal.TWOS_LAST and "đút 2" in refused.message
+    assert game.refusal(Card.parse("5s")) is None
 
 
 def test_the_first_seat_out_on_a_two_wins_under_twos_last() -> None:
