@@ -507,6 +507,7 @@ class DrawOut(BaseModel):
     with_: list[str] = Field(
         alias="with", description="cards it surely drew among them (the trump card, drawn last)"
     )
+    from_: list[str] = Field(alias="from", description="every card it may have drawn (`with` among them)")
 
 
 class NextResponse(BaseModel):

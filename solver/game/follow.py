@@ -39,9 +39,10 @@ class NextEntries:
     """The table as `seat` sees it after what it has seen, and what may be entered next.
 
     `draw` > 0: the seat drew that many cards with the last move, and the next entry must name
-    them (`draw_with`: those it surely drew); `position` is then its view with those cards still
-    counted in the stock. Otherwise `to_move` (as the seat sees it: None once the game is over, or
-    while another seat decides in secret) may make any of `moves`.
+    them, from `draw_from` (the cards it may have drawn), `draw_with` among them (those it surely
+    drew); `position` is then its view with those cards still counted in the stock. Otherwise
+    `to_move` (as the seat sees it: None once the game is over, or while another seat decides in
+    secret) may make any of `moves`.
     """
 
     position: dict[str, Any]
@@ -49,6 +50,7 @@ class NextEntries:
     moves: tuple[Move, ...]
     draw: int
     draw_with: tuple[Card, ...]
+    draw_from: tuple[Card, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,7 +58,13 @@ class NextEntries:
             "to_move": self.to_move,
             "moves": [move.to_json() for move in self.moves],
             "draw": (
-                {"count": self.draw, "with": [str(card) for card in self.draw_with]} if self.draw else None
+                {
+                    "count": self.draw,
+                    "with": [str(card) for card in self.draw_with],
+                    "from": [str(card) for card in self.draw_from],
+                }
+                if self.draw
+                else None
             ),
         }
 
@@ -182,4 +190,11 @@ def _entries(world: Game, seat: int, owing: bool) -> NextEntries:
     view["hand_counts"][seat] -= len(owed)
     view["stock"] += len(owed)
     surely = tuple(card for card in owed if card == world.trump)  # the trump card is drawn last
-    return NextEntries(view, None, (), len(owed), surely)
+    # What it may have drawn: any card it has not seen placed, and no trump card it did not draw.
+    hidden = set(owed) | {card for card in world.stock if card != world.trump}
+    for other in range(world.players):
+        if other != seat:
+            hidden |= {card for card in world.hands[other]
+                       if card not in world.known[other] and card not in world.seen[seat][other]}
+    hidden -= {world.trump} - set(surely)
+    return NextEntries(view, None, (), len(owed), surely, tuple(sorted(hidden)))

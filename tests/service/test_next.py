@@ -75,7 +75,9 @@ def test_a_draw_is_asked_for_then_named(client: TestClient) -> None:
     game.play("pass", 1)
     events = [{"seat": 1, "move": lead}, {"seat": 0, "move": beat.to_json()}, {"seat": 1, "move": "pass"}]
     owing = client.post("/v1/next", json={"record": _record(dealt, events)}).json()
-    assert owing["draw"] == {"count": 1, "with": []} and owing["to_move"] is None and owing["moves"] == []
+    assert owing["draw"]["count"] == 1 and owing["draw"]["with"] == []
+    assert owing["to_move"] is None and owing["moves"] == []
+    assert str(game.drawn[0][0]) in owing["draw"]["from"] and str(game.trump) not in owing["draw"]["from"]
     assert owing["position"]["stock"] == len(game.stock) + 1 and len(owing["position"]["hand"]) == 5
     events.append({"draw": [str(game.drawn[0][0])]})
     named = client.post("/v1/next", json={"record": _record(dealt, events)}).json()

@@ -67,6 +67,8 @@ def test_every_entry_of_a_real_game_is_offered_and_its_draws_asked_for(
             owing = after_record(_record(dealt, seat, events))
             assert owing.draw == len(drawn) and owing.to_move is None and owing.moves == ()
             assert owing.draw_with == ((game.trump,) if game.trump in drawn else ())
+            assert set(drawn) <= set(owing.draw_from)
+            assert not {str(card) for card in owing.draw_from} & set(owing.position["hand"])
             assert owing.position["stock"] == len(game.stock) + len(drawn)
             assert len(owing.position["hand"]) == len(game.hands[seat]) - len(drawn)
             events.append({"draw": [str(card) for card in drawn]})
