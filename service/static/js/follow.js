@@ -200,7 +200,11 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     const box = el("div", "follow-hand");
     box.append(el("h3", "", `${t("yourHand")} (${pos.hand.length})`));
     const cards = el("div", "mini-cards hand-cards");
-    cards.append(...sortHand(pos.hand, suitOf(pos.trump)).map(miniCard));
+    cards.append(...sortHand(pos.hand, suitOf(pos.trump)).map((card) => {
+      const mini = miniCard(card);
+      mini.dataset.card = card;
+      return mini;
+    }));
     box.append(cards);
     return box;
   }
@@ -236,8 +240,13 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       const chosen = el("p", "small", self.drawn.length ? t("drawnSoFar", { cards: self.drawn.map(cardText).join(" ") }) : "");
       panel.append(chosen);
       if (self.drawn.length) panel.append(button(t("drawAgain"), () => { self.drawn = []; render(); }));
-      if (self.drawn.length === answer.draw.count) panel.append(button(t("drawDone"), () => self.enter(drawEvent(self.drawn)), "primary"));
-      else panel.append(cardPicker({ cards: free, onPick: pickDrawn, onRefuse: refuse, label: t("followDraw", { n: answer.draw.count }), id: `${root.id}-picker` }));
+      if (self.drawn.length === answer.draw.count) {
+        const done = button(t("drawDone"), () => self.enter(drawEvent(self.drawn)), "primary");
+        done.dataset.role = "draw-done";
+        done.disabled = self.busy;
+        panel.append(done);
+      }
+      else panel.append(cardPicker({ cards: free, onPick: pickDrawn, onRefuse: refuse, label: t("followDraw", { n: answer.draw.count }), id: `${root.id}-entry-picker` }));
       return panel;
     }
     if (answer.to_move === null) return panel;
@@ -253,7 +262,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       panel.append(button(t("cancel"), () => { self.card = null; render(); }));
     } else if (cardsOfMoves(answer.moves).length) {
       panel.append(el("p", "small", t("pickTheirCard", { name: seatLabel(answer.to_move, pos.seat) })));
-      panel.append(cardPicker({ cards: cardsOfMoves(answer.moves), onPick: pickCard, onRefuse: refuse, label: t("pickTheirCard", { name: seatLabel(answer.to_move, pos.seat) }), id: `${root.id}-picker` }));
+      panel.append(cardPicker({ cards: cardsOfMoves(answer.moves), onPick: pickCard, onRefuse: refuse, label: t("pickTheirCard", { name: seatLabel(answer.to_move, pos.seat) }), id: `${root.id}-entry-picker` }));
     }
     return panel;
   }
