@@ -98,30 +98,38 @@ export function cardPicker({ cards, picked = [], onPick, onRefuse, label, id }) 
     ranks.append(button);
   }
 
-  const typed = document.createElement("form");
+  // A plain group, not a form: the picker sits inside the set-up forms, and a form in a form
+  // would submit the outer one. Enter in the field, or the button, adds the cards typed.
+  const typed = document.createElement("div");
   typed.className = "picker-typed";
   const input = document.createElement("input");
   input.type = "text";
   input.autocomplete = "off";
   input.spellcheck = false;
   input.setAttribute("autocapitalize", "off");
+  input.setAttribute("enterkeyhint", "done");
   input.className = "picker-input";
   input.placeholder = t("pickerPlaceholder");
   input.setAttribute("aria-label", t("pickerType"));
   const go = document.createElement("button");
-  go.type = "submit";
-  go.className = "secondary";
+  go.type = "button";
+  go.className = "secondary picker-add";
   go.textContent = t("pickerAdd");
   typed.append(input, go);
-  typed.addEventListener("submit", (event) => {
-    event.preventDefault();
+  const add = () => {
     const { cards: read, bad } = parseCards(input.value);
     if (!read.length && !bad.length) return;
     const refused = [...bad, ...read.filter((card) => !free.includes(card))];
     if (refused.length) { if (onRefuse) onRefuse(refused.join(" ")); return; }
     input.value = "";
     for (const card of read) onPick(card);
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault(); // not the set-up form's submit
+    add();
   });
+  go.addEventListener("click", add);
 
   box.append(ranks, suits, typed);
   return box;
