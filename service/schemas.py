@@ -26,6 +26,7 @@ __all__ = [
     "AnalyzeRequest",
     "EvaluateRequest",
     "EvaluateResponse",
+    "FollowedResponse",
     "GameCreateRequest",
     "GameCreatedResponse",
     "GameMoveRequest",
@@ -528,6 +529,15 @@ class NextResponse(BaseModel):
     draw: DrawOut | None = Field(
         description="the seat drew with the last move: the next event names the cards"
     )
+
+
+class FollowedResponse(BaseModel):
+    """A game followed at a table, as stored: a record, or a position and its events."""
+
+    id: str
+    record: dict[str, Any] | None = Field(None, description="the record (docs/api.md §2.3), canonical")
+    position: PositionOut | None = Field(None, description="or the position (docs/api.md §2.2) played on")
+    events: list[Any] | None = Field(None, description="with `position`: the events after it, as sent")
 
 
 class StatsOut(BaseModel):

@@ -195,7 +195,16 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
     page.select_option("#lang", "vi")
     assert page.inner_text("#assistant .follow-status") == "Hết ván."
     page.screenshot(path=str(shots / "assistant-over-vi.png"), full_page=True)
+
+    # The game is kept on the server too: its link opens it in a browser that never saw it.
+    link = page.get_attribute("#assistant-link", "href")
+    assert link and link.startswith(server.url + "/#assistant/")
+    elsewhere = open_page(browser, server, PHONE, errors)
+    elsewhere.goto(link)
+    _settled(elsewhere, "assistant", entries)
+    assert elsewhere.locator("#assistant .follow-history li").count() == entries
     assert errors == []
+    elsewhere.close()
     page.close()
 
 

@@ -57,3 +57,17 @@ test("only a game this page stored reads back", () => {
     assert.equal(entry.readGame(text), null, text);
   }
 });
+
+test("a game kept on the server comes back as it was entered", () => {
+  const game = { ...entry.withEvent(entry.dealtGame(DEAL), entry.drawEvent(["Ah"])), id: "x".repeat(24) };
+  assert.deepEqual(entry.gameOfFollowed({ id: game.id, ...entry.nextBody(game) }), game);
+  const board = { ...entry.withEvent(entry.positionGame({ seat: 0 }), entry.moveEvent(1, "take")), id: "y".repeat(24) };
+  assert.deepEqual(entry.gameOfFollowed({ id: board.id, ...entry.nextBody(board) }), board);
+});
+
+test("a new game's id is 24 URL-safe characters, new each time", () => {
+  const id = entry.newFollowedId();
+  assert.match(id, /^[A-Za-z0-9_-]{24}$/);
+  assert.notEqual(entry.newFollowedId(), id);
+  assert.equal(entry.newFollowedId((bytes) => bytes.fill(63)), "_".repeat(24));
+});

@@ -3,13 +3,14 @@
  * First the deal as you saw it — the rules, the seats, your seat, your hand, the trump card and
  * who leads — then every move at the table as it happens, and your own draws; the follower
  * (follow.js) offers only what POST /v1/next says can have happened. The game is kept in
- * localStorage after every accepted entry, so a reload, a new tab or a phone that slept carries
- * on. (Stored in this browser only: the server keeps no followed game.)
+ * localStorage after every accepted entry, so a reload or a new tab carries on, and on the server
+ * under a secret id (PUT /v1/followed/{id}), so its link (`#assistant/{id}`) opens it on another
+ * device or after the browser lost it.
  */
 
 import { api } from "./api.js";
 import { cardText } from "./cards.js";
-import { dealtGame, readGame } from "./entry.js";
+import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
 import { showError, showMessage } from "./messages.js";
@@ -34,18 +35,55 @@ const el = (tag, className, text) => {
 const section = () => document.getElementById("assistant");
 let follower = null;
 let form = null; // the deal being entered: {preset, players, seat, leader, hand, trump, picking}
+let kept = null; // {id, entries, ok}: what the server last kept of the game shown
+
+// Keep the game here and on the server; a server that cannot keep it now is said, not an error:
+// the next entry tries again.
+function keep(game) {
+  store.set("localStorage", ASSISTANT_KEY, JSON.stringify(game));
+  if (!game.id) return;
+  api("PUT", `/v1/followed/${encodeURIComponent(game.id)}`, nextBody(game), { retry: ["busy"] })
+    .then(() => { kept = { id: game.id, entries: game.events.length, ok: true }; })
+    .catch(() => { kept = { id: game.id, entries: game.events.length, ok: false }; })
+    .finally(() => { if (follower && follower.game === game) follower.render(); });
+}
+
+// Where the game is kept: its link once the server has it.
+function keptNote(self) {
+  if (!self.game || !self.game.id || !kept || kept.id !== self.game.id) return null;
+  const line = el("p", "small muted follow-kept");
+  if (!kept.ok) { line.textContent = t("keptNot"); return line; }
+  const link = el("a", "", t("keptLink"));
+  link.href = `${location.origin}${location.pathname}#assistant/${self.game.id}`;
+  link.id = "assistant-link";
+  line.append(document.createTextNode(t("keptOn") + " "), link);
+  return line;
+}
 
 export const savedAssistantGame = () => readGame(store.get("localStorage", ASSISTANT_KEY) || "null");
 
-// Open the mode: the game kept in this browser, else the deal's form.
-export async function openAssistant(actions = () => []) {
+// Open the mode: the game of the link's id (kept on the server), else the game kept in this
+// browser, else the deal's form.
+export async function openAssistant(actions = () => [], id = null) {
   const root = section();
   if (!follower) {
     follower = createFollower({
       root,
-      onChange: (game) => store.set("localStorage", ASSISTANT_KEY, JSON.stringify(game)),
+      onChange: keep,
       actions: (self) => [...actions(self), newGameButton()],
+      note: keptNote,
     });
+  }
+  if (id && !(follower.game && follower.game.id === id)) {
+    let answer = null;
+    try { answer = await api("GET", `/v1/followed/${encodeURIComponent(id)}`, undefined, { retry: ["busy", "network"] }); } catch (error) { showError(error); }
+    if (answer && await follower.load(gameOfFollowed(answer))) {
+      store.set("localStorage", ASSISTANT_KEY, JSON.stringify(follower.game));
+      kept = { id, entries: follower.game.events.length, ok: true };
+      showFollowing();
+      follower.render();
+      return;
+    }
   }
   const saved = savedAssistantGame();
   if (follower.game) { showFollowing(); follower.render(); return; }
@@ -175,10 +213,11 @@ function drawForm() {
   box.onsubmit = (event) => {
     event.preventDefault();
     if (form.hand.length !== preset.hand_size || !form.trump) { showMessage(t("dealIncomplete", { n: preset.hand_size })); return; }
-    const game = dealtGame({ rules: form.preset, players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader });
+    const dealt = dealtGame({ rules: form.preset, players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader });
+    const game = { ...dealt, id: newFollowedId() };
     follower.load(game).then((done) => {
       if (!done) return; // refused: the form stays as it is, with the server's reason shown
-      store.set("localStorage", ASSISTANT_KEY, JSON.stringify(game));
+      keep(game);
       showFollowing();
     });
   };

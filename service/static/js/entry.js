@@ -55,6 +55,21 @@ export function eventText(event, mine) {
   return `${seatLabel(event.seat, mine)}: ${moveText(event.move)}`;
 }
 
+// A new game's secret id on the server (PUT /v1/followed/{id}): 24 random URL-safe characters.
+export function newFollowedId(random = (bytes) => crypto.getRandomValues(bytes)) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  return [...random(new Uint8Array(24))].map((byte) => alphabet[byte % 64]).join("");
+}
+
+// A game as GET /v1/followed/{id} answers it, back in this module's form (under that id).
+export function gameOfFollowed(answer) {
+  if (answer.record) {
+    const { events, ...start } = answer.record;
+    return { kind: "record", start, events: [...events], id: answer.id };
+  }
+  return { kind: "position", start: answer.position, events: [...(answer.events || [])], from: null, id: answer.id };
+}
+
 // A game read back from storage, or null when it is not one this page wrote (an older page's, or
 // damaged): the server judges the rest when it is sent.
 export function readGame(text) {

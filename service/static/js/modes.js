@@ -12,10 +12,12 @@ import { resume, savedGame } from "./session.js";
 import { $, state } from "./state.js";
 
 export const MODES = ["play", "assistant", "board"];
+// `#assistant/{id}`: the assistant with the game the server keeps under that id.
 export const modeOf = (hash) => {
-  const name = String(hash || "").replace(/^#/, "");
+  const name = String(hash || "").replace(/^#/, "").split("/")[0];
   return MODES.includes(name) && name !== "play" ? name : "play";
 };
+export const idOf = (hash) => String(hash || "").replace(/^#/, "").split("/")[1] || null;
 
 let current = "play";
 let playScreens = null; // which of the play mode's screens were shown when it was left
@@ -37,7 +39,7 @@ export function showMode(mode) {
     $("game").hidden = true;
     $("new-game-top").hidden = true;
   }
-  if (mode === "assistant") openAssistant(assistantActions);
+  if (mode === "assistant") openAssistant(assistantActions, idOf(location.hash));
   else if (mode === "board") openBoard();
   else if (leaving !== "play") {
     const shown = playScreens || { setup: true, game: false, top: false };
