@@ -271,7 +271,7 @@ function drawForm() {
     input.min = "0";
     input.inputMode = "numeric";
     input.value = String(value);
-    input.addEventListener("change", () => onChange(Number(input.value)));
+    input.addEventListener("input", () => onChange(Number(input.value)));
     return input;
   };
   const cardsLine = (what, label, cards) => {
