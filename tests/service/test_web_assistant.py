@@ -136,6 +136,8 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
                 rows = page.locator("#assistant .follow-hint .hint-move")
                 offered = set(rows.evaluate_all("rows => rows.map(r => r.dataset.move)"))
                 assert offered and offered <= {_json(m) for m in legal}
+                if hints == 0:
+                    page.screenshot(path=str(shots / "assistant-hint-en.png"))
                 move = Move.parse(json.loads(rows.first.get_attribute("data-move") or "null"))
                 rows.first.click()
                 hints += 1
