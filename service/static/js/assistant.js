@@ -9,7 +9,7 @@
  */
 
 import { api } from "./api.js";
-import { cardText } from "./cards.js";
+import { cardText, isRed } from "./cards.js";
 import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
@@ -167,7 +167,7 @@ function drawForm() {
     line.dataset.field = what;
     const chosen = el("span", "mini-cards inline");
     for (const card of cards) {
-      const chip = el("button", "chip", cardText(card));
+      const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
       chip.type = "button";
       chip.dataset.card = card;
       chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));

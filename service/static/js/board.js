@@ -9,7 +9,7 @@
 
 import { api } from "./api.js";
 import { serverRules } from "./assistant.js";
-import { cardText, moveText, pct, sameMove } from "./cards.js";
+import { cardText, isRed, moveText, pct, sameMove } from "./cards.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
@@ -284,7 +284,7 @@ function drawForm() {
     b.addEventListener("click", () => { f.picking = what; drawForm(); });
     const chips = el("span", "mini-cards inline");
     for (const card of cards) {
-      const chip = el("button", "chip", cardText(card));
+      const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
       chip.type = "button";
       chip.dataset.card = card;
       chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));
