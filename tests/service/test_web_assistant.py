@@ -255,7 +255,8 @@ def test_the_board_from_a_typed_position(browser: Browser, server: Server, shots
     page.click("#board [data-role='hint']")
     page.wait_for_selector("#board .follow-hint .hint-move")
     _settled(page, "board", 0)
-    page.screenshot(path=str(shots / "board-hint-en.png"), full_page=True)
+    page.locator("#board .follow-hint").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "board-hint-en.png"))
     first = page.locator("#board .follow-hint .hint-move").first
     best = Move.parse(json.loads(first.get_attribute("data-move") or "null"))
     assert best in position.legal_moves()
