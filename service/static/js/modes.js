@@ -31,6 +31,7 @@ export function showMode(mode) {
       if (name === mode) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
     }
   }
+  document.body.dataset.mode = mode; // the play mode's own tools (the engines' pace) hide in the others
   $("assistant").hidden = mode !== "assistant";
   $("board").hidden = mode !== "board";
   if (mode !== "play") {
