@@ -529,6 +529,9 @@ class NextResponse(BaseModel):
     draw: DrawOut | None = Field(
         description="the seat drew with the last move: the next event names the cards"
     )
+    scores: list[float] | None = Field(
+        description="once the game is over, every seat's score (docs/rules.md §1.5); else null"
+    )
 
 
 class FollowedResponse(BaseModel):

@@ -51,6 +51,7 @@ class NextEntries:
     draw: int
     draw_with: tuple[Card, ...]
     draw_from: tuple[Card, ...] = ()
+    scores: tuple[float, ...] | None = None  # once the game is over (docs/rules.md §1.5)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class NextEntries:
                 if self.draw
                 else None
             ),
+            "scores": None if self.scores is None else list(self.scores),
         }
 
 
@@ -184,7 +186,10 @@ def _entries(world: Game, seat: int, owing: bool) -> NextEntries:
     owed = list(world.drawn[seat]) if owing else []
     view = Position.from_game(world, seat).to_json()
     if not owed:
-        return NextEntries(view, to_move_seen_by(world, seat), tuple(possible_moves(world, seat)), 0, ())
+        scores = tuple(world.scores) if world.over and world.scores is not None else None
+        return NextEntries(
+            view, to_move_seen_by(world, seat), tuple(possible_moves(world, seat)), 0, (), (), scores
+        )
     # The seat's hand before it names what it drew: those cards are still counted in the stock.
     view["hand"] = [card for card in view["hand"] if Card.parse(card) not in owed]
     view["hand_counts"][seat] -= len(owed)

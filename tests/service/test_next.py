@@ -11,7 +11,7 @@ from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.support.service import TestClient, error
 
-NEXT_KEYS = {"position", "to_move", "moves", "draw"}
+NEXT_KEYS = {"position", "to_move", "moves", "draw", "scores"}
 
 
 def _dealt(seed: int = 5) -> Game:

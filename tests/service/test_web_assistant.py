@@ -189,6 +189,9 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
 
     assert refused and undone and reloaded and hints == 3
     assert page.inner_text("#assistant .follow-status") == "Game over."
+    badges = page.locator("#assistant .follow-seat .score")
+    shown = badges.evaluate_all("badges => badges.map(b => Number(b.dataset.score))")
+    assert shown == game.scores
     record = page.evaluate("() => JSON.parse(localStorage.getItem('tan.assistant'))")
     body = {"record": {**record["start"], "events": record["events"]}}
     answer = httpx.post(server.url + "/v1/next", json=body, timeout=120.0)

@@ -147,6 +147,11 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
         else if (seat === pos.defender) role = pos.taking ? t("roleTaking") : t("roleDefender");
       }
       if (role) head.append(el("span", "badge", role));
+      if (self.answer.scores) {
+        const score = el("span", "badge score", t("seatScore", { n: self.answer.scores[seat] }));
+        score.dataset.score = String(self.answer.scores[seat]);
+        head.append(score);
+      }
       chip.append(head);
       const known = (pos.known && pos.known[String(seat)]) || [];
       if (known.length) {

@@ -48,8 +48,9 @@ def test_every_entry_of_a_real_game_is_offered_and_its_draws_asked_for(
         if game.over:
             assert entries.to_move is None and entries.moves == () and entries.draw == 0
             assert entries.position == Position.from_game(game, seat).to_json()
+            assert entries.scores is not None and list(entries.scores) == game.scores
             break
-        assert entries.draw == 0
+        assert entries.draw == 0 and entries.scores is None
         assert entries.position == Position.from_game(game, seat).to_json()
         mover = game.to_move
         assert entries.to_move == mover
