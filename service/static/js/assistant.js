@@ -45,7 +45,18 @@ function keep(game) {
   api("PUT", `/v1/followed/${encodeURIComponent(game.id)}`, nextBody(game), { retry: ["busy"] })
     .then(() => { kept = { id: game.id, entries: game.events.length, ok: true }; })
     .catch(() => { kept = { id: game.id, entries: game.events.length, ok: false }; })
-    .finally(() => { if (follower && follower.game === game) follower.render(); });
+    .finally(() => { if (follower && follower.game === game) showKept(); });
+}
+
+// The note of where the game is kept, put in place alone: the rest of the view (a card being
+// typed, say) is left as it is.
+function showKept() {
+  const view = section().querySelector(".follow-view");
+  const note = keptNote(follower);
+  if (!view || !note) return;
+  const old = view.querySelector(".follow-kept");
+  if (old) old.replaceWith(note);
+  else view.querySelector(".follow-status")?.after(note);
 }
 
 // Where the game is kept: its link once the server has it.

@@ -362,11 +362,18 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     view.dataset.entries = String(entries());
     view.dataset.toMove = self.answer.to_move === null ? "" : String(self.answer.to_move);
     view.append(...parts);
+    // What the person was doing survives the new view: the focused tool, and a card half typed.
     const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
     const keep = focused && focused.dataset ? focused.dataset.role : null;
-    root.querySelector(".follow-view")?.remove();
+    const old = root.querySelector(".follow-view");
+    const typing = old ? old.querySelector(".picker-input") : null;
+    const typed = typing ? typing.value : "";
+    old?.remove();
     root.append(view);
     if (keep) view.querySelector(`[data-role="${keep}"]`)?.focus({ preventScroll: true });
+    const input = view.querySelector(".picker-input");
+    if (input && typed && !self.busy) input.value = typed;
+    if (input && focused === typing) input.focus({ preventScroll: true });
   }
 
   self.render = render;
