@@ -8,7 +8,7 @@
  */
 
 import { api } from "./api.js";
-import { cardName, cardText, moveText, pct, sortHand, suitOf } from "./cards.js";
+import { cardName, cardText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
 import { bar, cardFace, miniCard } from "./faces.js";
 import { cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, seatLabel, undone, withEvent } from "./entry.js";
 import { t } from "./i18n.js";
@@ -294,7 +294,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     panel.setAttribute("aria-label", t("hintTitle"));
     panel.append(el("h3", "", t("hintTitle")));
     const list = el("ol", "hint-moves");
-    for (const entry of hint.moves) {
+    for (const entry of rankedMoves(hint.moves)) {
       const row = button("", () => self.enter(moveEvent(hint.seat, entry.move)), "hint-move");
       row.dataset.move = JSON.stringify(entry.move);
       row.dataset.score = String(entry.score);
