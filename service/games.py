@@ -164,13 +164,15 @@ class GameManager:
 
     async def sweep(self) -> int:
         """Delete the games that ended `finished_ttl_s` ago and those nobody has moved in for
-        `abandoned_ttl_s`; note the store's counts in the metrics. Returns how many went."""
+        `abandoned_ttl_s` (and the games followed at a table stored as long ago); note the store's
+        counts in the metrics. Returns how many stored games went."""
         now = time.time()
         s = self.settings
 
         def expire() -> tuple[int, dict[str, int]]:
             gone = self.store.expire(now - s.finished_ttl_s, now - s.abandoned_ttl_s)
             self.store.expire_leases()  # those a replica that died could not give back
+            self.store.expire_followed(now - s.abandoned_ttl_s)  # games followed at a table, left
             return gone, self.store.counts()
 
         gone, counts = await anyio.to_thread.run_sync(expire)

@@ -29,6 +29,7 @@ __all__ = [
     "AnalyzeRequest",
     "EvaluateRequest",
     "EvaluateResponse",
+    "FollowedResponse",
     "GameCreateRequest",
     "GameCreatedResponse",
     "GameMoveRequest",
@@ -41,6 +42,8 @@ __all__ = [
     "MoveInput",
     "MovesRequest",
     "MovesResponse",
+    "NextRequest",
+    "NextResponse",
     "PositionIn",
     "ReadyResponse",
     "RecordFormat",
@@ -365,6 +368,29 @@ RECORD_ANSWERS: dict[int | str, dict[str, Any]] = {
 """`GET /v1/games/{id}/record`'s answers, in either format, for the OpenAPI schema."""
 
 
+class NextRequest(_Strict):
+    """A game so far as one seat saw it: a record, or a position followed by events."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"record": EXAMPLE_RECORD},
+                {"position": EXAMPLE_POSITION, "events": [{"seat": 0, "move": "defend 8h with Th"}]},
+            ]
+        }
+    )
+
+    record: dict[str, Any] | None = Field(
+        None, description="everything the seat saw from the deal on (docs/api.md §2.3); or give `position`"
+    )
+    position: PositionIn | None = Field(
+        None, description="instead of `record`: what the seat saw at one moment"
+    )
+    events: list[Any] | None = Field(
+        None, description="with `position` only: what followed it, as a record's events (docs/api.md §2.3)"
+    )
+
+
 class AnalyzeRequest(_Strict):
     """A game record to review, and how hard to search each of its seat's decisions: `limits` are
     per decision, capped by the server; a review job searches each decision its `iterations` (or
@@ -510,6 +536,46 @@ else:
 class MovesResponse(BaseModel):
     to_move: int = Field(description="the seat to move (the position's seat)")
     moves: list[MoveOut] = Field(description="every legal move, sorted")
+
+
+class DrawOut(BaseModel):
+    count: int = Field(description="cards the seat drew with the last move, to be named next")
+    with_: list[str] = Field(
+        alias="with", description="cards it surely drew among them (the trump card, drawn last)"
+    )
+    from_: list[str] = Field(alias="from", description="every card it may have drawn (`with` among them)")
+
+
+class NextResponse(BaseModel):
+    """The seat's view after what it has seen, and what may be entered next."""
+
+    position: PositionOut = Field(
+        description="what the seat sees now; while `draw` is owed, its hand before the draw (those cards "
+        "still counted in the stock)"
+    )
+    to_move: int | None = Field(
+        description="the seat to move as the seat sees it; null once the game is over, while another seat "
+        "decides in secret, or while `draw` is owed"
+    )
+    moves: list[MoveOut] = Field(
+        description="the moves `to_move` may make as far as the seat can tell: its own legal moves, or for "
+        "another seat every legal move of a card it might hold; sorted"
+    )
+    draw: DrawOut | None = Field(
+        description="the seat drew with the last move: the next event names the cards"
+    )
+    scores: list[float] | None = Field(
+        description="once the game is over, every seat's score (docs/rules.md §1.5); else null"
+    )
+
+
+class FollowedResponse(BaseModel):
+    """A game followed at a table, as stored: a record, or a position and its events."""
+
+    id: str
+    record: dict[str, Any] | None = Field(None, description="the record (docs/api.md §2.3), canonical")
+    position: PositionOut | None = Field(None, description="or the position (docs/api.md §2.2) played on")
+    events: list[Any] | None = Field(None, description="with `position`: the events after it, as sent")
 
 
 class StatsOut(BaseModel):
@@ -852,6 +918,10 @@ class ReviewBoundOut(BaseModel):
 class RulesResponse(BaseModel):
     presets: dict[str, dict[str, Any]] = Field(description="every preset's full option set")
     options: list[OptionOut]
+    decks: dict[str, list[str]] = Field(
+        description="the cards of each deck size, by size, in index order (docs/rules.md §1.1): what a "
+        "card picker offers"
+    )
     engines: list[str] = Field(description="engines a game seat may use")
     engine_details: list[EngineOut] = Field(description="each engine of `engines`, in the same order")
     review_labels: list[ReviewBoundOut] = Field(

@@ -111,6 +111,13 @@ SCHEMA: tuple[str, ...] = (
     "CREATE INDEX IF NOT EXISTS leases_by_until ON leases (until)",
     "CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at)",
     "CREATE INDEX IF NOT EXISTS jobs_by_client ON jobs (client, status)",
+    # A game followed at a real table (the web page's table assistant), kept under its secret id.
+    """CREATE TABLE IF NOT EXISTS followed (
+    id         TEXT PRIMARY KEY,
+    game       TEXT NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS followed_by_age ON followed (updated_at)",
 )
 """The current schema, one statement each, the same on both stores."""
 
@@ -119,10 +126,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: ("ALTER TABLE games ADD COLUMN client TEXT",),
     # Schema 2 had no jobs and no leases: `SCHEMA` creates their tables.
     2: (),
+    # Schema 3 had no followed games: `SCHEMA` creates their table.
+    3: (),
 }
 """What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 log = logging.getLogger("service")
 
@@ -577,6 +586,28 @@ class GameStore(ABC):
             gone = db.execute(f"DELETE FROM jobs WHERE {old}", (ended_before,)).rowcount
         return int(gone)
 
+
+    # -- games followed at a table ---------------------------------------------------------------
+
+    def keep_followed(self, followed_id: str, game: dict[str, Any]) -> None:
+        """Store (or replace) the followed game under its secret id."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO followed (id, game, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET game = excluded.game, updated_at = excluded.updated_at",
+                (followed_id, json.dumps(game), time.time()),
+            )
+
+    def followed(self, followed_id: str) -> dict[str, Any] | None:
+        """The followed game stored under the id, or None."""
+        with self.transaction(write=False) as db:
+            row = db.execute("SELECT game FROM followed WHERE id = ?", (followed_id,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def expire_followed(self, idle_before: float) -> int:
+        """Delete the followed games last stored before `idle_before`; how many went."""
+        with self.transaction() as db:
+            return int(db.execute("DELETE FROM followed WHERE updated_at < ?", (idle_before,)).rowcount)
 
 # -- SQLite -------------------------------------------------------------------------------------
 

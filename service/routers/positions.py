@@ -1,4 +1,5 @@
-"""Questions about a position (docs/api.md §2.2): its legal moves, a hint, an evaluation.
+"""Questions about a position (docs/api.md §2.2): its legal moves, a hint, an evaluation, and what
+may come next in a game followed at a table (a record, or a position and its events).
 
 Searches run in the bounded search pool, off the event loop: a request waits in
 its short queue when every slot is busy, and is answered 503 with `Retry-After`
@@ -24,7 +25,10 @@ from service.schemas import (
     HintResponse,
     MovesRequest,
     MovesResponse,
+    NextRequest,
+    NextResponse,
 )
+from solver.game.follow import NextEntries, after_position, after_record
 from solver.game.notation import parse_record
 from solver.game.position import Position
 from solver.game.record import Record
@@ -64,6 +68,36 @@ def moves(body: MovesRequest, services: ServicesDep) -> JSONResponse:
     return JSONResponse(
         {"to_move": position.to_move, "moves": [move.to_json() for move in position.legal_moves()]}
     )
+
+
+@router.post(
+    "/next", response_model=NextResponse, responses=error_responses(413, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
+)
+async def next_entries(body: NextRequest, request: Request, services: ServicesDep) -> JSONResponse:
+    """The seat's view after a record (or a position and the events after it), and what may come
+    next: the moves of the seat to move as far as the seat can tell (any seat's: for another seat,
+    every legal move of a card it might hold), or the cards the seat drew with the last move.
+
+    For following a real game at a table, and playing on from a position (docs/api.md §3). The
+    replay runs in a search slot, as a record's does for a hint.
+    """
+    if (body.position is None) == (body.record is None):
+        raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
+    if body.record is not None and body.events is not None:
+        raise ApiError(ServiceCode.INVALID_REQUEST, "events go with a position; a record holds its own")
+    record = Record.from_json(body.record) if body.record is not None else None
+    position = Position.from_json(body.position.to_json()) if body.position is not None else None
+    events = body.events or []
+
+    def work(_stop: StopFlag) -> NextEntries:
+        if record is not None:
+            return after_record(record)
+        assert position is not None
+        return after_position(position, events)
+
+    answer = await services.pool.run(work, request)
+    return JSONResponse(answer.to_json())
 
 
 @router.post(

@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from service.deps import ServicesDep
 from service.schemas import RulesResponse
 from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
+from solver.game.cards import deck
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 from solver.search.labels import LABELS
@@ -20,16 +21,19 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/v1/rules", tags=["rules"])
 
+DECK_SIZES = (36, 52)  # the values of the `deck` option (docs/rules.md §1.6)
+
 
 @router.get("", response_model=RulesResponse)
 def rules(services: ServicesDep) -> dict[str, Any]:
     """The rule presets (`tan`, `durak`, `perevodnoy`) with every option's value, each option's
-    meaning, type and default, the engines a seat may be, and the most this server accepts. A
-    request's `rules` is a preset name or `{"preset": name, option: value, …}`."""
+    meaning, type and default, the cards of each deck, the engines a seat may be, and the most this
+    server accepts. A request's `rules` is a preset name or `{"preset": name, option: value, …}`."""
     settings = services.settings
     return {
         "presets": {name: preset.to_json() for name, preset in PRESETS.items()},
         "options": [declared.to_json() for declared in RULE_OPTIONS.values()],
+        "decks": {str(size): [str(card) for card in deck(size)] for size in DECK_SIZES},
         "engines": list(ENGINES),
         "engine_details": [engine.to_json() for engine in ENGINES.values()],
         # The review labels' bounds (solver/search/labels.py): a page words them, never keeps its own.

@@ -181,8 +181,9 @@ def broken_positions(draw: st.DrawFn) -> dict[str, Any]:
 def test_broken_positions_are_refused_in_the_error_format(position: dict[str, Any]) -> None:
     client = TestClient(APP)
     limits = {"iterations": 30, "time_ms": 100}
-    for path in ("/v1/moves", "/v1/hint", "/v1/evaluate"):
-        body = {"position": position} if path == "/v1/moves" else {"position": position, "limits": limits}
+    for path in ("/v1/moves", "/v1/next", "/v1/hint", "/v1/evaluate"):
+        searched = path in ("/v1/hint", "/v1/evaluate")
+        body = {"position": position, "limits": limits} if searched else {"position": position}
         answer = client.post(path, json=body)
         assert answer.status_code in (200, 422), (path, position, answer.text)
         if answer.status_code == 422:

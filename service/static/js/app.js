@@ -14,6 +14,7 @@ import { askHint, closeHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { clearMessage, showError } from "./messages.js";
+import { initModes } from "./modes.js";
 import { actionMove, closeChooser, playMove, refreshGame, transfer } from "./play.js";
 import { PACE_KEY, resumeMatch, setPace, skipPlayback } from "./playback.js";
 import { render } from "./render.js";
@@ -142,7 +143,7 @@ export function init() {
   document.addEventListener("keydown", onKey);
 
   loadForm(); // the engines, side rules, seat ranges and limits
-  resume();
+  if (initModes()) resume(); // the play mode carries on its game; the assistant and board their own
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

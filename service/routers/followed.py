@@ -1,0 +1,66 @@
+"""`PUT /v1/followed/{id}` and `GET /v1/followed/{id}` (docs/api.md §3, "Following a game at a
+table"): a game followed at a real table, kept on the server under a secret id its client chose,
+so it can be opened again on another device or after the browser lost it.
+
+The game is what `POST /v1/next` takes — a record, or a position and its events — read on
+arrival (a malformed one is refused and nothing is stored) but not replayed: `POST /v1/next`
+judges its events when it is opened. The id is the secret: whoever has it may read and replace it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, Path
+from fastapi.responses import JSONResponse
+
+from service.deps import ServicesDep
+from service.errors import ApiError, ServiceCode, error_responses
+from service.schemas import FollowedResponse, NextRequest
+from solver.game.position import Position
+from solver.game.record import Record, RecordError
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/followed", tags=["positions"])
+
+FollowedId = Annotated[
+    str,
+    Path(
+        description="the game's secret id, chosen by its client: 22 to 64 letters, digits, `-` or `_`",
+        pattern=r"^[A-Za-z0-9_-]{22,64}$",
+    ),
+]
+
+
+def _game_of(body: NextRequest) -> dict[str, Any]:
+    """The game as sent, once read: exactly one of a record and a position (with its events)."""
+    if (body.position is None) == (body.record is None):
+        raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
+    if body.record is not None:
+        if body.events is not None:
+            raise ApiError(ServiceCode.INVALID_REQUEST, "events go with a position; a record holds its own")
+        return {"record": Record.from_json(body.record).to_json()}
+    position = Position.from_json(body.position.to_json())  # type: ignore[union-attr]
+    events = body.events or []
+    if not all(isinstance(event, dict) for event in events):
+        raise RecordError("an event must be an object")
+    return {"position": position.to_json(), "events": events}
+
+
+@router.put("/{followed_id}", response_model=FollowedResponse, responses=error_responses(413, 422, 503))
+async def keep_followed(followed_id: FollowedId, body: NextRequest, services: ServicesDep) -> JSONResponse:
+    """Store the followed game under its id (replacing what was there); answered as `GET` would."""
+    game = _game_of(body)
+    await anyio.to_thread.run_sync(services.store.keep_followed, followed_id, game)
+    return JSONResponse({"id": followed_id, **game})
+
+
+@router.get("/{followed_id}", response_model=FollowedResponse, responses=error_responses(404, 422, 503))
+async def read_followed(followed_id: FollowedId, services: ServicesDep) -> JSONResponse:
+    """The followed game stored under the id; 404 for none (never stored, or expired)."""
+    game = await anyio.to_thread.run_sync(services.store.followed, followed_id)
+    if game is None:
+        raise ApiError(ServiceCode.NOT_FOUND, "no followed game with this id")
+    return JSONResponse({"id": followed_id, **game})

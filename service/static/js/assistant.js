@@ -1,0 +1,238 @@
+/* The table assistant: follow a real game at a table from your seat, with hints on the way.
+ *
+ * First the deal as you saw it — the rules, the seats, your seat, your hand, the trump card and
+ * who leads — then every move at the table as it happens, and your own draws; the follower
+ * (follow.js) offers only what POST /v1/next says can have happened. The game is kept in
+ * localStorage after every accepted entry, so a reload or a new tab carries on, and on the server
+ * under a secret id (PUT /v1/followed/{id}), so its link (`#assistant/{id}`) opens it on another
+ * device or after the browser lost it.
+ */
+
+import { api } from "./api.js";
+import { cardText, isRed } from "./cards.js";
+import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
+import { createFollower } from "./follow.js";
+import { t } from "./i18n.js";
+import { showError, showMessage } from "./messages.js";
+import { cardPicker } from "./picker.js";
+import { store } from "./state.js";
+
+export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js keeps it
+
+let rulesAnswer = null; // GET /v1/rules, asked once
+export async function serverRules() {
+  if (!rulesAnswer) rulesAnswer = api("GET", "/v1/rules", undefined, { retry: ["busy", "network"] }).catch((error) => { rulesAnswer = null; throw error; });
+  return rulesAnswer;
+}
+
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+const section = () => document.getElementById("assistant");
+let follower = null;
+let form = null; // the deal being entered: {preset, players, seat, leader, hand, trump, picking}
+let kept = null; // {id, entries, ok}: what the server last kept of the game shown
+
+// Keep the game here and on the server; a server that cannot keep it now is said, not an error:
+// the next entry tries again.
+function keep(game) {
+  store.set("localStorage", ASSISTANT_KEY, JSON.stringify(game));
+  if (!game.id) return;
+  api("PUT", `/v1/followed/${encodeURIComponent(game.id)}`, nextBody(game), { retry: ["busy"] })
+    .then(() => { kept = { id: game.id, entries: game.events.length, ok: true }; })
+    .catch(() => { kept = { id: game.id, entries: game.events.length, ok: false }; })
+    .finally(() => { if (follower && follower.game === game) showKept(); });
+}
+
+// The note of where the game is kept, put in place alone: the rest of the view (a card being
+// typed, say) is left as it is.
+function showKept() {
+  const view = section().querySelector(".follow-view");
+  const note = keptNote(follower);
+  if (!view || !note) return;
+  const old = view.querySelector(".follow-kept");
+  if (old) old.replaceWith(note);
+  else view.querySelector(".follow-status")?.after(note);
+}
+
+// Where the game is kept: its link once the server has it.
+function keptNote(self) {
+  if (!self.game || !self.game.id || !kept || kept.id !== self.game.id) return null;
+  const line = el("p", "small muted follow-kept");
+  if (!kept.ok) { line.textContent = t("keptNot"); return line; }
+  const link = el("a", "", t("keptLink"));
+  link.href = `${location.origin}${location.pathname}#assistant/${self.game.id}`;
+  link.id = "assistant-link";
+  line.append(document.createTextNode(t("keptOn") + " "), link);
+  return line;
+}
+
+export const savedAssistantGame = () => readGame(store.get("localStorage", ASSISTANT_KEY) || "null");
+
+// Open the mode: the game of the link's id (kept on the server), else the game kept in this
+// browser, else the deal's form.
+export async function openAssistant(actions = () => [], id = null) {
+  const root = section();
+  if (!follower) {
+    follower = createFollower({
+      root,
+      onChange: keep,
+      actions: (self) => [...actions(self), newGameButton()],
+      note: keptNote,
+    });
+  }
+  if (id && !(follower.game && follower.game.id === id)) {
+    let answer = null;
+    try { answer = await api("GET", `/v1/followed/${encodeURIComponent(id)}`, undefined, { retry: ["busy", "network"] }); } catch (error) { showError(error); }
+    if (answer && await follower.load(gameOfFollowed(answer))) {
+      store.set("localStorage", ASSISTANT_KEY, JSON.stringify(follower.game));
+      kept = { id, entries: follower.game.events.length, ok: true };
+      showFollowing();
+      follower.render();
+      return;
+    }
+  }
+  const saved = savedAssistantGame();
+  if (follower.game) { showFollowing(); follower.render(); return; }
+  if (saved && await follower.load(saved)) { showFollowing(); return; }
+  await showForm();
+}
+
+// The language changed: words drawn again.
+export function redrawAssistant() {
+  if (follower && follower.answer && !section().querySelector(".deal-form:not([hidden])")) follower.render();
+  else if (form) drawForm();
+}
+
+function newGameButton() {
+  const b = el("button", "secondary", t("newTableGame"));
+  b.type = "button";
+  b.dataset.role = "new";
+  b.addEventListener("click", () => {
+    store.set("localStorage", ASSISTANT_KEY, null);
+    follower.game = follower.answer = null;
+    section().querySelector(".follow-view")?.remove();
+    showForm();
+  });
+  return b;
+}
+
+function showFollowing() {
+  const formBox = section().querySelector(".deal-form");
+  if (formBox) formBox.hidden = true;
+}
+
+async function showForm() {
+  let rules;
+  try { rules = await serverRules(); } catch (error) { showError(error); return; }
+  if (!form) form = { preset: "tan", players: 2, seat: 0, leader: 0, hand: [], trump: null, picking: "hand", rules };
+  form.rules = rules;
+  drawForm();
+}
+
+function drawForm() {
+  const root = section();
+  let box = root.querySelector(".deal-form");
+  if (!box) { box = el("form", "panel deal-form"); box.noValidate = true; root.prepend(box); }
+  box.hidden = false;
+  const presets = form.rules.presets;
+  const preset = presets[form.preset];
+  const deck = form.rules.decks[String(preset.deck)];
+  form.hand = form.hand.filter((card) => deck.includes(card)).slice(0, preset.hand_size);
+  if (form.trump && !deck.includes(form.trump)) form.trump = null;
+
+  const select = (id, label, values, chosen, onChange) => {
+    const field = el("div", "field");
+    const name = el("label", "", label);
+    name.htmlFor = id;
+    const input = el("select");
+    input.id = id;
+    for (const [value, text] of values) {
+      const option = el("option", "", text);
+      option.value = String(value);
+      input.append(option);
+    }
+    input.value = String(chosen);
+    input.addEventListener("change", () => { onChange(input.value); drawForm(); });
+    field.append(name, input);
+    return field;
+  };
+  const seats = [...Array(form.players).keys()].map((seat) => [seat, t("tableSeat", { n: seat + 1 })]);
+  const fields = el("div", "deal-fields");
+  fields.append(
+    select("assistant-preset", t("preset"), Object.keys(presets).map((name) => [name, t("preset_" + name, null, name)]), form.preset,
+      (value) => { form.preset = value; form.players = Math.min(Math.max(form.players, presets[value].min_players), presets[value].max_players); }),
+    select("assistant-players", t("players"),
+      [...Array(preset.max_players - preset.min_players + 1).keys()].map((i) => [i + preset.min_players, String(i + preset.min_players)]),
+      form.players, (value) => { form.players = Number(value); form.seat = Math.min(form.seat, form.players - 1); form.leader = Math.min(form.leader, form.players - 1); }),
+    select("assistant-seat", t("yourSeat"), seats, form.seat, (value) => { form.seat = Number(value); }),
+    select("assistant-leader", t("whoLeads"), seats, form.leader, (value) => { form.leader = Number(value); }),
+  );
+
+  const cardsLine = (what, cards, max) => {
+    const line = el("div", "deal-cards");
+    line.dataset.field = what;
+    const chosen = el("span", "mini-cards inline");
+    for (const card of cards) {
+      const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
+      chip.type = "button";
+      chip.dataset.card = card;
+      chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));
+      chip.addEventListener("click", () => {
+        if (what === "hand") form.hand = form.hand.filter((c) => c !== card); else form.trump = null;
+        form.picking = what;
+        drawForm();
+      });
+      chosen.append(chip);
+    }
+    const pick = el("button", form.picking === what ? "primary" : "secondary", t(what === "hand" ? "pickHand" : "pickTrump", { n: cards.length, of: max }));
+    pick.type = "button";
+    pick.dataset.role = `pick-${what}`;
+    pick.setAttribute("aria-pressed", String(form.picking === what));
+    pick.addEventListener("click", () => { form.picking = what; drawForm(); });
+    line.append(pick, chosen);
+    return line;
+  };
+
+  const taken = [...form.hand, ...(form.trump ? [form.trump] : [])];
+  const picker = cardPicker({
+    cards: deck,
+    picked: taken,
+    id: "assistant-picker",
+    label: t(form.picking === "hand" ? "pickHand" : "pickTrump", { n: form.picking === "hand" ? form.hand.length : form.trump ? 1 : 0, of: form.picking === "hand" ? preset.hand_size : 1 }),
+    onPick: (card) => {
+      if (form.picking === "trump") { form.trump = card; if (form.hand.length < preset.hand_size) form.picking = "hand"; }
+      else if (form.hand.length < preset.hand_size) {
+        form.hand = [...form.hand, card];
+        if (form.hand.length === preset.hand_size && !form.trump) form.picking = "trump";
+      } else { showMessage(t("handFull", { n: preset.hand_size })); return; }
+      drawForm();
+      document.querySelector("#assistant-picker .picker-input")?.focus({ preventScroll: true });
+    },
+    onRefuse: (text) => showMessage(t("notACard", { what: text })),
+  });
+  const start = el("button", "primary", t("followStart"));
+  start.type = "submit";
+  start.id = "assistant-start";
+  const title = el("h2", "", t("modeAssistant"));
+  box.replaceChildren(title, el("p", "intro", t("assistantIntro")), fields,
+    cardsLine("hand", form.hand, preset.hand_size), cardsLine("trump", form.trump ? [form.trump] : [], 1), picker, start);
+  box.onsubmit = (event) => {
+    event.preventDefault();
+    if (form.hand.length !== preset.hand_size || !form.trump) { showMessage(t("dealIncomplete", { n: preset.hand_size })); return; }
+    const dealt = dealtGame({ rules: form.preset, players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader });
+    const game = { ...dealt, id: newFollowedId() };
+    follower.load(game).then((done) => {
+      if (!done) return; // refused: the form stays as it is, with the server's reason shown
+      keep(game);
+      showFollowing();
+    });
+  };
+}
+
+// The game followed now (for the board to open its position), or null.
+export const followedAnswer = () => (follower && follower.answer ? follower.answer : null);

@@ -1,0 +1,389 @@
+/* The analysis board: set up any position (docs/api.md §2.2) with the card picker, or open one from
+ * a review step or from the table assistant; ask a hint and the evaluation; play moves for any
+ * seat to see what follows (the follower, follow.js, offers what POST /v1/next allows); and, from
+ * a review step, try another move and compare its evaluation with the move played.
+ *
+ * The position is judged by the server when it is opened (a refused one is shown with its reason
+ * and nothing changes); the page checks nothing of it itself.
+ */
+
+import { api } from "./api.js";
+import { serverRules } from "./assistant.js";
+import { cardText, isRed, moveText, pct, sameMove } from "./cards.js";
+import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
+import { createFollower } from "./follow.js";
+import { t } from "./i18n.js";
+import { clearMessage, showError, showMessage } from "./messages.js";
+import { cardPicker } from "./picker.js";
+import { SEARCH_ITERATIONS, store } from "./state.js";
+
+export const BOARD_KEY = "tan.board"; // the board's game, as entry.js keeps it
+
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+const section = () => document.getElementById("board");
+
+let follower = null;
+let form = null; // the position being set up (see blankForm)
+let compared = null; // {tried, played: evaluations after each} for the game shown
+let opening = null; // a position being opened (from a review step, the assistant): the mode waits
+
+const blankForm = (rules) => ({
+  rules, preset: "tan", players: 2, seat: 0, trump: null, hand: [], known: {}, counts: {}, table: [], discard: [],
+  stock: 0, attacker: 1, defender: 0, toMove: 1, taking: false, picking: "hand",
+});
+
+function ensureFollower() {
+  if (follower) return follower;
+  follower = createFollower({
+    root: section(),
+    onChange: (game) => { store.set("localStorage", BOARD_KEY, JSON.stringify(game)); },
+    actions: () => [editButton()],
+    note: whatIfNote,
+  });
+  return follower;
+}
+
+// Open the mode: the board's last game, else the set-up form.
+export async function openBoard() {
+  const board = ensureFollower();
+  if (opening && await opening) return;
+  if (board.game) { hideForm(); board.render(); return; }
+  const saved = readGame(store.get("localStorage", BOARD_KEY) || "null");
+  if (saved && saved.kind === "position" && await board.load(saved)) { hideForm(); return; }
+  await showForm();
+}
+
+// Play on from `position` (a review step's, the assistant's): `from` says where it came from.
+export function openOnBoard(position, from) {
+  const board = ensureFollower();
+  compared = null;
+  const game = positionGame(position, from);
+  opening = board.load(game).then((done) => {
+    if (done) {
+      store.set("localStorage", BOARD_KEY, JSON.stringify(game));
+      hideForm();
+    }
+    return done;
+  }).finally(() => { opening = null; });
+  return opening;
+}
+
+export function redrawBoard() {
+  if (follower && follower.answer && section().querySelector(".position-form[hidden]")) follower.render();
+  else if (form) drawForm();
+}
+
+function hideForm() {
+  const box = section().querySelector(".position-form");
+  if (box) box.hidden = true;
+}
+
+function editButton() {
+  const b = el("button", "secondary", t("boardEdit"));
+  b.type = "button";
+  b.dataset.role = "edit";
+  b.addEventListener("click", () => {
+    const start = follower.game.start;
+    section().querySelector(".follow-view")?.remove();
+    follower.game = follower.answer = null;
+    store.set("localStorage", BOARD_KEY, null);
+    showForm(start);
+  });
+  return b;
+}
+
+// -- what if: from a review step, another move tried -------------------------------------------
+
+function whatIfNote(self) {
+  const from = self.game && self.game.from;
+  if (!from || from.kind !== "review") return null;
+  const box = el("div", "panel what-if");
+  box.append(el("p", "small", t("whatIfStep", {
+    played: moveText(from.played), p: from.played_score === null ? "–" : pct(from.played_score),
+    best: moveText(from.best), b: from.best_score === null ? "–" : pct(from.best_score),
+  })));
+  const first = self.game.events[0];
+  const tried = first && first.seat === self.game.start.seat ? first.move : null;
+  if (!tried) { box.append(el("p", "small muted", t("whatIfHow"))); return box; }
+  if (compared && compared.events === JSON.stringify(first)) {
+    const line = el("p", "what-if-result");
+    line.textContent = t("whatIfResult", {
+      tried: moveText(tried), p: compared.tried === null ? "–" : pct(compared.tried),
+      played: moveText(from.played), q: compared.played === null ? "–" : pct(compared.played),
+    });
+    box.append(line);
+    return box;
+  }
+  const go = el("button", "primary", t("whatIfCompare"));
+  go.type = "button";
+  go.dataset.role = "compare";
+  go.disabled = self.busy || sameMove(tried, from.played);
+  go.addEventListener("click", () => compare(self, first));
+  box.append(go);
+  return box;
+}
+
+// The evaluation after the move tried and after the move played, from the same search.
+async function compare(self, first) {
+  const start = self.game.start;
+  const after = async (event) => {
+    const next = await api("POST", "/v1/next", { position: start, events: [event] }, { retry: ["busy", "network"] });
+    if (next.draw) return null; // the seat drew: what it drew is not known here
+    const ev = await api("POST", "/v1/evaluate", { position: next.position, limits: { iterations: SEARCH_ITERATIONS } }, { retry: true });
+    return ev.score;
+  };
+  try {
+    const tried = await after(first);
+    const played = await after(moveEvent(start.seat, self.game.from.played));
+    clearMessage();
+    compared = { events: JSON.stringify(first), tried, played };
+  } catch (error) {
+    showError(error);
+  }
+  self.render();
+}
+
+// -- the set-up form --------------------------------------------------------------------------
+
+async function showForm(start = null) {
+  let rules;
+  try { rules = await serverRules(); } catch (error) { showError(error); return; }
+  form = start ? formOf(start, rules) : form || blankForm(rules);
+  form.rules = rules;
+  drawForm();
+}
+
+// A position back in the form's fields (to edit the one shown).
+function formOf(pos, rules) {
+  const known = {};
+  for (const [seat, cards] of Object.entries(pos.known || {})) known[seat] = [...cards];
+  const counts = {};
+  pos.hand_counts.forEach((n, seat) => { counts[seat] = n; });
+  return {
+    rules, preset: typeof pos.rules === "string" ? pos.rules : pos.rules.preset, players: pos.players, seat: pos.seat,
+    trump: pos.trump, hand: [...pos.hand], known, counts, table: pos.table.map((pair) => ({ ...pair })),
+    discard: [...(pos.discard || [])], stock: pos.stock, attacker: pos.attacker, defender: pos.defender,
+    toMove: pos.to_move === null ? pos.attacker : pos.to_move, taking: !!pos.taking, picking: "hand",
+  };
+}
+
+// The docs/api.md §2.2 position the form says.
+export function positionOf(f) {
+  const known = {};
+  const counts = [];
+  for (let seat = 0; seat < f.players; seat++) {
+    if (seat === f.seat) { counts.push(f.hand.length); continue; }
+    counts.push(Number(f.counts[seat] ?? 0));
+    if ((f.known[seat] || []).length) known[String(seat)] = [...f.known[seat]];
+  }
+  return {
+    rules: f.preset, players: f.players, seat: f.seat, hand: [...f.hand], hand_counts: counts, trump: f.trump,
+    stock: Number(f.stock), discard: [...f.discard], table: f.table.map((pair) => ({ attack: pair.attack, defense: pair.defense })),
+    attacker: f.attacker, defender: f.defender, to_move: f.toMove, taking: f.taking, known,
+  };
+}
+
+const PICKING = (f) => {
+  if (f.picking === "trump") return t("boardTrump");
+  if (f.picking === "hand") return t("yourHand");
+  if (f.picking === "discard") return t("discard");
+  if (f.picking === "table") return t("boardAttack");
+  if (f.picking.startsWith("defense:")) return t("boardDefense", { card: cardText(f.table[Number(f.picking.slice(8))].attack) });
+  return t("boardKnown", { name: seatLabel(Number(f.picking.slice(6)), f.seat) });
+};
+
+function used(f) {
+  const cards = [...f.hand, ...f.discard];
+  if (f.trump) cards.push(f.trump);
+  for (const pair of f.table) { cards.push(pair.attack); if (pair.defense) cards.push(pair.defense); }
+  for (const list of Object.values(f.known)) cards.push(...list);
+  return cards;
+}
+
+function pick(card) {
+  const f = form;
+  if (f.picking === "trump") f.trump = card;
+  else if (f.picking === "hand") f.hand = [...f.hand, card];
+  else if (f.picking === "discard") f.discard = [...f.discard, card];
+  else if (f.picking === "table") f.table = [...f.table, { attack: card, defense: null }];
+  else if (f.picking.startsWith("defense:")) {
+    const index = Number(f.picking.slice(8));
+    f.table = f.table.map((pair, i) => (i === index ? { ...pair, defense: card } : pair));
+    f.picking = "table";
+  } else {
+    const seat = f.picking.slice(6);
+    f.known = { ...f.known, [seat]: [...(f.known[seat] || []), card] };
+  }
+  drawForm();
+  document.querySelector("#board-picker .picker-input")?.focus({ preventScroll: true });
+}
+
+function remove(what, card) {
+  const f = form;
+  if (what === "trump") f.trump = null;
+  else if (what === "hand") f.hand = f.hand.filter((c) => c !== card);
+  else if (what === "discard") f.discard = f.discard.filter((c) => c !== card);
+  else if (what === "table") f.table = f.table.filter((pair) => pair.attack !== card && pair.defense !== card);
+  else { const seat = what.slice(6); f.known = { ...f.known, [seat]: f.known[seat].filter((c) => c !== card) }; }
+  drawForm();
+}
+
+function drawForm() {
+  const f = form;
+  const root = section();
+  let box = root.querySelector(".position-form");
+  if (!box) { box = el("form", "panel position-form"); box.noValidate = true; root.prepend(box); }
+  box.hidden = false;
+  const presets = f.rules.presets;
+  const preset = presets[f.preset];
+  const deck = f.rules.decks[String(preset.deck)];
+  const seats = [...Array(f.players).keys()];
+  const seatOptions = seats.map((seat) => [seat, seatLabel(seat, f.seat)]);
+
+  const field = (label, input) => {
+    const wrap = el("div", "field");
+    const name = el("label", "", label);
+    name.htmlFor = input.id;
+    wrap.append(name, input);
+    return wrap;
+  };
+  const select = (id, values, chosen, onChange) => {
+    const input = el("select");
+    input.id = id;
+    for (const [value, text] of values) {
+      const option = el("option", "", text);
+      option.value = String(value);
+      input.append(option);
+    }
+    input.value = String(chosen);
+    input.addEventListener("change", () => { onChange(input.value); drawForm(); });
+    return input;
+  };
+  const number = (id, value, onChange) => {
+    const input = el("input");
+    input.id = id;
+    input.type = "number";
+    input.min = "0";
+    input.inputMode = "numeric";
+    input.value = String(value);
+    input.addEventListener("input", () => onChange(Number(input.value)));
+    return input;
+  };
+  const cardsLine = (what, label, cards) => {
+    const line = el("div", "deal-cards");
+    line.dataset.field = what;
+    const b = el("button", f.picking === what ? "primary" : "secondary", label);
+    b.type = "button";
+    b.dataset.role = `pick-${what}`;
+    b.setAttribute("aria-pressed", String(f.picking === what));
+    b.addEventListener("click", () => { f.picking = what; drawForm(); });
+    const chips = el("span", "mini-cards inline");
+    for (const card of cards) {
+      const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
+      chip.type = "button";
+      chip.dataset.card = card;
+      chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));
+      chip.addEventListener("click", () => remove(what, card));
+      chips.append(chip);
+    }
+    line.append(b, chips);
+    return line;
+  };
+
+  const top = el("div", "deal-fields");
+  top.append(
+    field(t("preset"), select("board-preset", Object.keys(presets).map((name) => [name, t("preset_" + name, null, name)]), f.preset, (v) => {
+      f.preset = v; f.players = Math.min(Math.max(f.players, presets[v].min_players), presets[v].max_players);
+    })),
+    field(t("players"), select("board-players", [...Array(preset.max_players - preset.min_players + 1).keys()]
+      .map((i) => [i + preset.min_players, String(i + preset.min_players)]), f.players, (v) => {
+      f.players = Number(v);
+      for (const key of ["seat", "attacker", "defender", "toMove"]) f[key] = Math.min(f[key], f.players - 1);
+    })),
+    field(t("boardSeat"), select("board-seat", seatOptions, f.seat, (v) => { f.seat = Number(v); })),
+    field(t("stock"), number("board-stock", f.stock, (v) => { f.stock = v; })),
+    field(t("roleAttacker"), select("board-attacker", seatOptions, f.attacker, (v) => { f.attacker = Number(v); })),
+    field(t("roleDefender"), select("board-defender", seatOptions, f.defender, (v) => { f.defender = Number(v); })),
+    field(t("boardToMove"), select("board-to-move", seatOptions, f.toMove, (v) => { f.toMove = Number(v); })),
+  );
+  const taking = el("input");
+  taking.type = "checkbox";
+  taking.id = "board-taking";
+  taking.checked = f.taking;
+  taking.addEventListener("change", () => { f.taking = taking.checked; });
+  const takingLabel = el("label", "check");
+  takingLabel.append(taking, el("span", "", ` ${t("boardTaking")}`));
+  top.append(takingLabel);
+
+  const lines = [
+    cardsLine("trump", t("boardTrump"), f.trump ? [f.trump] : []),
+    cardsLine("hand", t("yourHand"), f.hand),
+  ];
+  for (const seat of seats) {
+    if (seat === f.seat) continue;
+    const line = cardsLine(`known:${seat}`, t("boardKnown", { name: seatLabel(seat, f.seat) }), f.known[seat] || []);
+    const count = number(`board-count-${seat}`, f.counts[seat] ?? 0, (v) => { f.counts[seat] = v; });
+    count.setAttribute("aria-label", t("boardCount", { name: seatLabel(seat, f.seat) }));
+    count.className = "count-input";
+    line.prepend(count);
+    lines.push(line);
+  }
+  const tableLine = cardsLine("table", t("boardAttack"), f.table.map((pair) => pair.attack));
+  for (const [index, pair] of f.table.entries()) {
+    const beat = el("button", f.picking === `defense:${index}` ? "primary" : "secondary",
+      pair.defense ? `${cardText(pair.attack)}/${cardText(pair.defense)}` : t("boardBeat", { card: cardText(pair.attack) }));
+    beat.type = "button";
+    beat.dataset.role = `defense-${index}`;
+    beat.addEventListener("click", () => {
+      if (pair.defense) f.table = f.table.map((p, i) => (i === index ? { ...p, defense: null } : p));
+      else f.picking = `defense:${index}`;
+      drawForm();
+    });
+    tableLine.append(beat);
+  }
+  lines.push(tableLine, cardsLine("discard", t("discard"), f.discard));
+
+  const picker = cardPicker({ cards: deck, picked: used(f), id: "board-picker", label: PICKING(f), onPick: pick,
+    onRefuse: (text) => showMessage(t("notACard", { what: text })) });
+  const picking = el("p", "small picking", t("boardPicking", { what: PICKING(f) }));
+
+  const json = el("details", "position-json");
+  json.append(el("summary", "", t("boardJson")));
+  const area = el("textarea");
+  area.id = "board-json";
+  area.rows = 6;
+  area.spellcheck = false;
+  area.setAttribute("aria-label", t("boardJson"));
+  const useJson = el("button", "secondary", t("boardOpenJson"));
+  useJson.type = "button";
+  useJson.id = "board-open-json";
+  useJson.addEventListener("click", () => {
+    let position;
+    try { position = JSON.parse(area.value); } catch { showMessage(t("boardBadJson")); return; }
+    openOnBoard(position, null);
+  });
+  json.append(area, useJson);
+
+  const open = el("button", "primary", t("boardOpen"));
+  open.type = "submit";
+  open.id = "board-open";
+  box.replaceChildren(el("h2", "", t("modeBoard")), el("p", "intro", t("boardIntro")), top, ...lines, picking, picker, open, json);
+  box.onsubmit = (event) => {
+    event.preventDefault();
+    if (!f.trump) { showMessage(t("boardNoTrump")); return; }
+    openOnBoard(positionOf(f), null);
+  };
+}
+
+// A review step opened on the board: its position, and the moves and scores the review gave.
+export function reviewStepOnBoard(entry) {
+  return openOnBoard(entry.position, {
+    kind: "review", ply: entry.ply, played: entry.move, best: entry.best,
+    played_score: entry.played_score, best_score: entry.best_score,
+  });
+}

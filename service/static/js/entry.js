@@ -1,0 +1,81 @@
+/* A game being entered: where it starts and the events entered since, with undo (pure: no DOM).
+ *
+ * The table assistant starts from a deal (a record of docs/api.md §2.3 without its events); the
+ * analysis board from a position (§2.2). Either way the entries are a record's events — each
+ * seat's moves `{seat, move}` and the following seat's own draws `{draw: [cards]}` — and
+ * POST /v1/next says, after each, what the seat sees and what may be entered next. Nothing here
+ * judges an entry: the server does. Unit-tested by node (tests/web/entry.test.mjs).
+ *
+ * Side-rule events (a redeal's shown hand, a swap, a tribute) plug in as more event kinds: an
+ * event is whatever the record format holds, and `eventText` is the one place that words them.
+ */
+
+import { cardText, moveText } from "./cards.js";
+import { t } from "./i18n.js";
+
+// The deal as the following seat saw it: rules, seats, its seat, its hand, the trump card, who leads.
+export function dealtGame({ rules, players, seat, hand, trump, first_attacker: first }) {
+  return { kind: "record", start: { rules, players, seat, hand: [...hand], trump, first_attacker: first }, events: [] };
+}
+
+// A position to play on from (the analysis board), and where it came from (a review step, an
+// assistant game), for the page to say.
+export function positionGame(position, from = null) {
+  return { kind: "position", start: position, events: [], from };
+}
+
+// The POST /v1/next (and /v1/hint, /v1/evaluate) body of the game so far.
+export function nextBody(game) {
+  if (game.kind === "record") return { record: recordOf(game) };
+  return { position: game.start, events: [...game.events] };
+}
+
+// The record of a game entered from its deal (docs/api.md §2.3).
+export const recordOf = (game) => ({ ...game.start, events: [...game.events] });
+
+export const withEvent = (game, event) => ({ ...game, events: [...game.events, event] });
+export const moveEvent = (seat, move) => ({ seat, move });
+export const drawEvent = (cards) => ({ draw: [...cards] });
+
+// The game without its last entry (a mistake undone); the same game when nothing was entered.
+export const undone = (game) => (game.events.length ? { ...game, events: game.events.slice(0, -1) } : game);
+
+// The moves offered (POST /v1/next's `moves`) split for entry: the cards they play, in the order
+// given, the moves of one card, and the moves that play none (take, pass; setup decisions).
+export const cardsOfMoves = (moves) => [...new Set(moves.filter((m) => m.card).map((m) => m.card))];
+export const movesOfCard = (moves, card) => moves.filter((m) => m.card === card);
+export const plainMoves = (moves) => moves.filter((m) => !m.card);
+
+// A seat's name at a real table: seats count from 1 for people, and the following seat is "you".
+export const seatLabel = (seat, mine) => (seat === mine ? t("tableYou", { n: seat + 1 }) : t("tableSeat", { n: seat + 1 }));
+
+// One entry in words: who did what, or what the following seat drew.
+export function eventText(event, mine) {
+  if (event.draw) return t("drewCards", { cards: event.draw.map(cardText).join(" ") });
+  return `${seatLabel(event.seat, mine)}: ${moveText(event.move)}`;
+}
+
+// A new game's secret id on the server (PUT /v1/followed/{id}): 24 random URL-safe characters.
+export function newFollowedId(random = (bytes) => crypto.getRandomValues(bytes)) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  return [...random(new Uint8Array(24))].map((byte) => alphabet[byte % 64]).join("");
+}
+
+// A game as GET /v1/followed/{id} answers it, back in this module's form (under that id).
+export function gameOfFollowed(answer) {
+  if (answer.record) {
+    const { events, ...start } = answer.record;
+    return { kind: "record", start, events: [...events], id: answer.id };
+  }
+  return { kind: "position", start: answer.position, events: [...(answer.events || [])], from: null, id: answer.id };
+}
+
+// A game read back from storage, or null when it is not one this page wrote (an older page's, or
+// damaged): the server judges the rest when it is sent.
+export function readGame(text) {
+  let game = null;
+  try { game = JSON.parse(text); } catch { return null; }
+  if (!game || typeof game !== "object" || !Array.isArray(game.events) || !game.start || typeof game.start !== "object") return null;
+  if (game.kind !== "record" && game.kind !== "position") return null;
+  return game;
+}

@@ -1,0 +1,323 @@
+"""The table assistant and the analysis board (docs/web.md), in Debian's headless chromium.
+
+A real game is dealt here by the readable engine, and the page follows it as one seat sees it:
+the deal typed and tapped into the card picker, then every move of both seats and the seat's own
+draws entered one by one, with an illegal entry refused, a wrong entry undone, a reload, and
+hints on the way, until the game is over. The board opens a position typed with the picker, gives
+a hint and plays a move for each seat. A review step opened on the board tries another move and
+compares. The helpers and fixtures are in tests/support/web.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+from solver.game.cards import Card
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.reference import Game, random_deck
+from solver.game.rules import Rules
+from tests.support.records import ENDGAME_DECK
+from tests.support.web import (
+    DESKTOP,
+    IDLE,
+    PHONE,
+    Server,
+    browser_fixture,
+    open_page,
+    server_fixture,
+    shots_fixture,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+server = pytest.fixture(scope="module")(server_fixture)
+browser = pytest.fixture(scope="module")(browser_fixture)
+shots = pytest.fixture(shots_fixture)
+
+
+def _typed(card: Card, spelling: int) -> str:
+    """A card as a person might type it: `7c`, `10h`, `Q♥` in turn."""
+    text = str(card)
+    rank = "10" if text[0] == "T" else text[0]
+    return [text, rank + text[1].upper(), rank + "♠♥♦♣"["shdc".index(text[1])]][spelling % 3]
+
+
+def _settled(page: Page, mode: str, entries: int) -> None:
+    """Wait until the mode shows the game after `entries` entries, with no request in flight."""
+    page.wait_for_selector(f"#{mode} .follow-view[data-entries='{entries}']")
+    page.wait_for_function(f"() => !document.getElementById('{mode}').hasAttribute('aria-busy')")
+
+
+def _json(move: Move) -> str:
+    """A move as the page writes it in `data-move` (JSON.stringify of the API's JSON)."""
+    return json.dumps(move.to_json(), separators=(",", ":"))
+
+
+def _move_button(page: Page, mode: str, move: Move) -> Any:
+    return page.locator(f"#{mode} .follow-entry .follow-move[data-move='{_json(move)}']")
+
+
+def _enter_their_move(page: Page, mode: str, move: Move, spelling: int) -> None:
+    """Enter another seat's move: a card typed into the picker (its move chosen when the card has
+    several), or the button of a move without a card."""
+    if move.card is None:
+        _move_button(page, mode, move).click()
+        return
+    page.fill(f"#{mode}-entry-picker .picker-input", _typed(move.card, spelling))
+    page.press(f"#{mode}-entry-picker .picker-input", "Enter")
+    # The page answers at once: the one move of the card is on its way, or the card's moves are offered.
+    choice = _move_button(page, mode, move)
+    if page.get_attribute(f"#{mode}", "aria-busy") is None and choice.count():
+        choice.click()
+
+
+def _tap(page: Page, picker: str, card: Card) -> None:
+    """Tap a card into a picker: its rank, then its suit."""
+    page.click(f"{picker} .picker-rank[data-rank='{str(card)[0]}']")
+    page.click(f"{picker} .picker-suit[data-card='{card}']")
+
+
+def _shown_hand(page: Page, mode: str) -> list[str]:
+    cards = page.locator(f"#{mode} .hand-cards .mini")
+    return sorted(cards.evaluate_all("cards => cards.map(c => c.dataset.card)"))
+
+
+def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, shots: Path) -> None:
+    rules = Rules.preset_named("durak")
+    game = Game.deal(rules, 2, deck=random_deck(rules, 21))
+    seat, leader = 1, game.to_move
+    assert leader is not None
+    errors: list[str] = []
+    page = open_page(browser, server, PHONE, errors)
+    page.goto(server.url + "/#assistant")
+    page.select_option("#lang", "en")
+    page.wait_for_selector("#assistant-start")
+    page.select_option("#assistant-preset", "durak")
+    page.select_option("#assistant-seat", str(seat))
+    page.select_option("#assistant-leader", str(leader))
+
+    # The hand typed in three spellings at once, the trump tapped: rank, then suit.
+    hand = sorted(game.hands[seat])
+    page.fill("#assistant-picker .picker-input", " ".join(_typed(card, i) for i, card in enumerate(hand)))
+    page.press("#assistant-picker .picker-input", "Enter")
+    assert page.locator("#assistant .deal-cards[data-field='hand'] .chip").count() == 6
+    _tap(page, "#assistant-picker", game.trump)
+    assert page.locator("#assistant .deal-cards[data-field='trump'] .chip").count() == 1
+    page.screenshot(path=str(shots / "assistant-deal-en.png"), full_page=True)
+    page.click("#assistant-start")
+    _settled(page, "assistant", 0)
+
+    rng = random.Random(21)
+    entries = hints = 0
+    refused = undone = reloaded = False
+    while not game.over:
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_moves()
+        move = rng.choice(legal)
+        if mover == seat:
+            hint = page.locator("#assistant [data-role='hint']")
+            assert hint.is_enabled()
+            if hints < 3:
+                # The hint for the seat: its rows are the legal moves; its best is played.
+                hint.click()
+                page.wait_for_selector("#assistant .follow-hint .hint-move")
+                _settled(page, "assistant", entries)
+                rows = page.locator("#assistant .follow-hint .hint-move")
+                offered = set(rows.evaluate_all("rows => rows.map(r => r.dataset.move)"))
+                assert offered and offered <= {_json(m) for m in legal}
+                if hints == 0:
+                    page.screenshot(path=str(shots / "assistant-hint-en.png"))
+                move = Move.parse(json.loads(rows.first.get_attribute("data-move") or "null"))
+                rows.first.click()
+                hints += 1
+            else:
+                _move_button(page, "assistant", move).click()
+        else:
+            assert page.locator("#assistant [data-role='hint']").is_disabled()  # not the seat's turn
+            if not refused and move.card is not None:
+                # A card of the seat's own hand cannot be another seat's: refused, nothing entered.
+                mine = sorted(game.hands[seat])[0]
+                page.fill("#assistant-entry-picker .picker-input", str(mine))
+                page.press("#assistant-entry-picker .picker-input", "Enter")
+                assert page.locator("#message").is_visible()
+                assert "Cannot be entered now" in page.inner_text("#message-text")
+                _settled(page, "assistant", entries)
+                page.click("#message-close")
+                refused = True
+            if not undone and move.card is not None and move.action.value == "attack":
+                # A wrong card entered, then undone: the game is as it was.
+                offers = _offered(server, page)
+                other = next(m for m in offers if m.get("card") and m["card"] != str(move.card))
+                _enter_their_move(page, "assistant", Move.parse(other), 0)
+                _settled(page, "assistant", entries + 1)
+                page.click("#assistant [data-role='undo']")
+                _settled(page, "assistant", entries)
+                assert page.locator("#assistant .follow-history li").count() == entries
+                undone = True
+            _enter_their_move(page, "assistant", move, entries)
+        game.play(move, mover)
+        entries += 1
+        _settled(page, "assistant", entries)
+        assert page.locator("#message").is_hidden(), page.inner_text("#message-text")
+        if game.drawn[seat]:
+            # The seat's draw: the trump card is filled in when it is among them, the rest tapped;
+            # the last tap enters the draw (a draw of the trump card alone is confirmed).
+            tapped = [card for card in game.drawn[seat] if card != game.trump]
+            for card in tapped:
+                _tap(page, "#assistant-entry-picker", card)
+            if not tapped:
+                page.click("#assistant [data-role='draw-done']")
+            entries += 1
+            _settled(page, "assistant", entries)
+        assert _shown_hand(page, "assistant") == sorted(str(card) for card in game.hands[seat])
+        if entries >= 12 and not reloaded:
+            # The game lives in the browser: a reload carries on where it was.
+            page.reload()
+            _settled(page, "assistant", entries)
+            reloaded = True
+
+    assert refused and undone and reloaded and hints == 3
+    assert page.inner_text("#assistant .follow-status") == "Game over."
+    badges = page.locator("#assistant .follow-seat .score")
+    shown = badges.evaluate_all("badges => badges.map(b => Number(b.dataset.score))")
+    assert shown == game.scores
+    record = page.evaluate("() => JSON.parse(localStorage.getItem('tan.assistant'))")
+    body = {"record": {**record["start"], "events": record["events"]}}
+    answer = httpx.post(server.url + "/v1/next", json=body, timeout=120.0)
+    assert answer.status_code == 200 and answer.json()["to_move"] is None
+    assert answer.json()["position"] == Position.from_game(game, seat).to_json()
+    page.select_option("#lang", "vi")
+    assert page.inner_text("#assistant .follow-status") == "Hết ván."
+    page.screenshot(path=str(shots / "assistant-over-vi.png"), full_page=True)
+
+    # The game is kept on the server too: its link opens it in a browser that never saw it.
+    link = page.get_attribute("#assistant-link", "href")
+    assert link and link.startswith(server.url + "/#assistant/")
+    elsewhere = open_page(browser, server, PHONE, errors)
+    elsewhere.goto(link)
+    _settled(elsewhere, "assistant", entries)
+    assert elsewhere.locator("#assistant .follow-history li").count() == entries
+    assert errors == []
+    elsewhere.close()
+    page.close()
+
+
+def _offered(server: Server, page: Page) -> list[dict[str, Any]]:
+    """The moves the assistant offers now, as POST /v1/next answers them (the stored game, asked again)."""
+    record = page.evaluate("() => JSON.parse(localStorage.getItem('tan.assistant'))")
+    body = {"record": {**record["start"], "events": record["events"]}}
+    answer = httpx.post(server.url + "/v1/next", json=body, timeout=120.0)
+    assert answer.status_code == 200, answer.text
+    return list(answer.json()["moves"])
+
+
+def test_the_board_from_a_typed_position(browser: Browser, server: Server, shots: Path) -> None:
+    rules = Rules.preset_named("durak")
+    game = Game.deal(rules, 2, deck=random_deck(rules, 4), first_attacker=1)
+    rng = random.Random(4)
+    for _ in range(200):  # on to a bout that seat 0 leads, after a defence
+        if game.to_move == 0 and not game.table and game.discard:
+            break
+        game.play(rng.choice(game.legal_moves()), game.to_move)
+    assert game.to_move == 0 and not game.table and game.discard
+    position = Position.from_game(game, 0)
+    errors: list[str] = []
+    page = open_page(browser, server, PHONE, errors)
+    page.goto(server.url + "/#board")
+    page.select_option("#lang", "en")
+    page.wait_for_selector("#board-open")
+    page.select_option("#board-preset", "durak")
+    page.fill("#board-stock", str(position.stock))
+    page.fill("#board-count-1", str(position.hand_counts[1]))
+    for key, value in (("attacker", position.attacker), ("defender", position.defender), ("to-move", 0)):
+        page.select_option(f"#board-{key}", str(value))
+    for field, cards in (("trump", [position.trump]), ("hand", position.hand), ("discard", position.discard),
+                         ("known:1", position.known[1])):
+        if not cards:
+            continue
+        page.click(f"#board [data-role='pick-{field}']")
+        page.fill("#board-picker .picker-input", " ".join(_typed(card, i) for i, card in enumerate(cards)))
+        page.press("#board-picker .picker-input", "Enter")
+        assert page.locator(f"#board .deal-cards[data-field='{field}'] .chip").count() == len(cards)
+    page.click("#board-open")
+    _settled(page, "board", 0)
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('tan.board'))")
+    assert Position.from_json(stored["start"]) == position
+
+    page.click("#board [data-role='hint']")
+    page.wait_for_selector("#board .follow-hint .hint-move")
+    _settled(page, "board", 0)
+    page.locator("#board .follow-hint").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "board-hint-en.png"))
+    first = page.locator("#board .follow-hint .hint-move").first
+    best = Move.parse(json.loads(first.get_attribute("data-move") or "null"))
+    assert best in position.legal_moves()
+    first.click()
+    _settled(page, "board", 1)
+    game.play(best, 0)
+    # The other seat's reply, entered on the board as it might be.
+    reply = rng.choice(game.legal_moves())
+    _enter_their_move(page, "board", reply, 1)
+    _settled(page, "board", 2)
+    game.play(reply, 1)
+    assert page.locator("#message").is_hidden(), page.inner_text("#message-text")
+    assert page.locator("#board .follow-history li").count() == 2
+    page.click("#board [data-role='evaluate']")
+    page.wait_for_selector("#board .follow-evaluation")
+    assert page.locator("#board .follow-scores li").count() == 2
+    assert errors == []
+    page.close()
+
+
+def test_a_review_step_tried_on_the_board(browser: Browser, server: Server) -> None:
+    """The review's "try on the board": the step's position on the board, another move played for
+    the seat, and its evaluation compared with the move played."""
+    request = {"rules": "durak", "seats": ["human", "greedy"], "deck": ENDGAME_DECK, "first_attacker": 0}
+    created = httpx.post(server.url + "/v1/games", json=request, timeout=120.0)
+    assert created.status_code == 201, created.text
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.evaluate("saved => localStorage.setItem('tan.game', JSON.stringify(saved))",
+                  {"id": created.json()["id"], "token": created.json()["tokens"][0]})
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    for _ in range(120):
+        page.wait_for_function(IDLE)
+        if page.locator("#over").is_visible():
+            break
+        page.keyboard.press("1")
+    page.click("#review-button")
+    page.wait_for_selector("#review:not([hidden])")
+    page.wait_for_function(IDLE)
+    # A step with a choice: the first with another legal move than the one played.
+    steps = page.locator("#review-rows tr").count()
+    for at in range(steps):
+        if "forced" not in (page.locator("#review-rows tr").nth(at).get_attribute("class") or ""):
+            page.locator("#review-rows tr").nth(at).locator("button.jump").click()
+            break
+    page.click("#review-board")
+    _settled(page, "board", 0)
+    assert "At this step you played" in page.inner_text("#board .what-if")
+    played = page.evaluate("() => JSON.parse(localStorage.getItem('tan.board')).from.played")
+    other = next(b for b in page.locator("#board .follow-entry .follow-move").all()
+                 if json.loads(b.get_attribute("data-move") or "null") != played)
+    other.click()
+    _settled(page, "board", 1)
+    page.click("#board [data-role='compare']")
+    page.wait_for_selector("#board .what-if-result")
+    assert "Your try" in page.inner_text("#board .what-if-result")
+    assert errors == []
+    page.close()
