@@ -28,7 +28,10 @@ from solver.game.cards import Card
 from solver.game.errors import ErrorCode, TanError
 from solver.game.moves import Move
 from solver.game.position import Position, to_move_seen_by
-from solver.game.record import Draw, Event, Play, Record, RecordError, _event, _give, _swap
+from solver.game.events import Draw, Event, Play, RecordError
+from solver.game.events import event_from_json as _event
+from solver.game.record import Record
+from solver.game.replay import _give, _swap
 from solver.game.reference import Game
 
 __all__ = ["NextEntries", "after_position", "after_record", "possible_moves"]
@@ -178,7 +181,7 @@ def _drawn(world: Game, seat: int, event: Draw, index: int) -> None:
     spare = [card for card in drawn if card not in event.cards]
     for card in event.cards:
         if card not in drawn:
-            _swap(world, seat, spare.pop(), card, index)
+            _swap(world, seat, spare.pop(), card, index, seat)
     world.drawn[seat] = list(event.cards)
 
 
