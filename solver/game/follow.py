@@ -26,13 +26,13 @@ from typing import Any
 
 from solver.game.cards import Card
 from solver.game.errors import ErrorCode, TanError
-from solver.game.moves import Move
-from solver.game.position import Position, to_move_seen_by
 from solver.game.events import Draw, Event, Play, RecordError
 from solver.game.events import event_from_json as _event
+from solver.game.moves import Move
+from solver.game.position import Position, to_move_seen_by
 from solver.game.record import Record
-from solver.game.replay import _give, _swap
 from solver.game.reference import Game
+from solver.game.replay import _give, _swap
 
 __all__ = ["NextEntries", "after_position", "after_record", "possible_moves"]
 
@@ -157,6 +157,8 @@ def _follow(world: Game, seat: int, events: Sequence[Event]) -> bool:
             )
         if world.over:
             raise RecordError("the game is already over", index, ErrorCode.GAME_OVER)
+        if not isinstance(event, Play):  # a tribute or a win by trumps: side rules, not followed yet
+            raise RecordError("the board follows games without side rules", index, ErrorCode.INVALID_INPUT)
         try:
             if event.move.card is not None and event.seat != seat:
                 _give(world, seat, event.seat, event.move.card, index)
