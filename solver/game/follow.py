@@ -32,7 +32,7 @@ from solver.game.moves import Move
 from solver.game.position import Position, to_move_seen_by
 from solver.game.record import Record
 from solver.game.reference import Game
-from solver.game.replay import _give, _swap
+from solver.game.replay import draw_as_seen, give
 
 __all__ = ["NextEntries", "after_position", "after_record", "possible_moves"]
 
@@ -119,7 +119,7 @@ def possible_moves(world: Game, viewer: int) -> list[Move]:
     for card in _cards_it_might_hold(world, viewer, mover):
         trial = world.clone()
         try:
-            _give(trial, viewer, mover, card, 0)
+            give(trial, viewer, mover, card, 0)
         except RecordError:
             continue  # every card it holds is known, or the card is known elsewhere
         found.update(move for move in trial.legal_moves() if move.card == card)
@@ -142,11 +142,12 @@ def _follow(world: Game, seat: int, events: Sequence[Event]) -> bool:
     """Play `events` in `world` as `seat` saw them (the loop of `Record.replay`, from a position);
     whether the seat drew with the last move and the events have not shown the cards yet."""
     owed = 0
+    known: set[Card] = set()  # the cards the seat knew lay in the stock before the last move
     for index, event in enumerate(events):
         if isinstance(event, Draw):
             if not owed:
                 raise RecordError(f"seat {seat} draws nothing here", index, ErrorCode.COUNT_MISMATCH)
-            _drawn(world, seat, event, index)
+            draw_as_seen(world, seat, event.cards, index, known)
             owed = 0
             continue
         if owed:
@@ -161,7 +162,8 @@ def _follow(world: Game, seat: int, events: Sequence[Event]) -> bool:
             raise RecordError("the board follows games without side rules", index, ErrorCode.INVALID_INPUT)
         try:
             if event.move.card is not None and event.seat != seat:
-                _give(world, seat, event.seat, event.move.card, index)
+                give(world, seat, event.seat, event.move.card, index)
+            known = set(world.in_stock[seat])
             world.play(event.move, event.seat)
         except RecordError:
             raise
@@ -169,22 +171,6 @@ def _follow(world: Game, seat: int, events: Sequence[Event]) -> bool:
             raise RecordError(error.message, index, error.code) from None
         owed = len(world.drawn[seat])
     return owed > 0
-
-
-def _drawn(world: Game, seat: int, event: Draw, index: int) -> None:
-    """The seat drew `event.cards`: the world's draw is made to agree, swapping unseen cards."""
-    drawn = world.drawn[seat]
-    if len(drawn) != len(event.cards):
-        raise RecordError(
-            f"draw: seat {seat} drew {len(drawn)} cards here, not {len(event.cards)}",
-            index,
-            ErrorCode.COUNT_MISMATCH,
-        )
-    spare = [card for card in drawn if card not in event.cards]
-    for card in event.cards:
-        if card not in drawn:
-            _swap(world, seat, spare.pop(), card, index, seat)
-    world.drawn[seat] = list(event.cards)
 
 
 def _entries(world: Game, seat: int, owing: bool) -> NextEntries:

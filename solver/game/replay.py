@@ -37,7 +37,7 @@ from solver.game.position import MatchInfo
 from solver.game.reference import Game
 from solver.game.rules import Rules
 
-__all__ = ["Seen", "Watch", "replay_record"]
+__all__ = ["Seen", "Watch", "draw_as_seen", "give", "replay_record"]
 
 
 class Seen(Protocol):
@@ -467,7 +467,7 @@ class _Replay:
             elif move.action is Action.PICK and event.seat != seat:
                 self._before_pick(event, index)
             if move.card is not None and event.seat != seat:
-                _give(world, seat, event.seat, move.card, index)
+                give(world, seat, event.seat, move.card, index)
                 if world.rules.twos_last and move.card.rank is Rank.TWO and move.action is not Action.DEFEND:
                     _only_twos(world, seat, event.seat, index)
             before = world.clone() if self.watch is not None else None
@@ -618,24 +618,28 @@ class _Replay:
     # -- the seat's own draws ------------------------------------------------------------
 
     def _drawn(self, event: Draw, index: int) -> None:
-        """The seat drew `event.cards`: the world's draw is made to agree, exchanging unseen cards; a
-        card it knew lay in the stock and did not draw stays there (docs/rules.md §1.7)."""
-        world, seat = self.world, self.seat
-        drawn = world.drawn[seat]
-        if len(drawn) != len(event.cards):
-            raise RecordError(f"draw: seat {seat} drew {len(drawn)} cards here, not {len(event.cards)}",
-                              index, ErrorCode.COUNT_MISMATCH)
-        others = any(world.drawn[other] for other in range(world.players) if other != seat)
-        known = set() if others else self.known
-        spares = sorted((card for card in drawn if card not in event.cards), key=lambda c: c not in known)
-        wanted = sorted((card for card in event.cards if card not in drawn),
-                        key=lambda card: card not in world.stock)
-        for card in wanted:
-            _take(world, seat, spares.pop(0), card, index, keep_in_stock=known)
-        world.drawn[seat] = list(event.cards)
-        if not others:
-            world.in_stock[seat] = (world.in_stock[seat] | (known & set(world.stock))) - set(event.cards)
+        draw_as_seen(self.world, self.seat, event.cards, index, self.known)
         self.owed = 0
+
+
+def draw_as_seen(world: Game, seat: int, cards: tuple[Card, ...], index: int, known: set[Card]) -> None:
+    """`seat` drew `cards`: the world's draw is made to agree, exchanging unseen cards; a card it
+    knew lay in the stock (`known`, before the move that drew) and did not draw stays there
+    (docs/rules.md §1.7). The one repair of a draw, for a record's replay and for a game followed
+    from a position (solver.game.follow)."""
+    drawn = world.drawn[seat]
+    if len(drawn) != len(cards):
+        raise RecordError(f"draw: seat {seat} drew {len(drawn)} cards here, not {len(cards)}",
+                          index, ErrorCode.COUNT_MISMATCH)
+    others = any(world.drawn[other] for other in range(world.players) if other != seat)
+    known = set() if others else known
+    spares = sorted((card for card in drawn if card not in cards), key=lambda c: c not in known)
+    wanted = sorted((card for card in cards if card not in drawn), key=lambda card: card not in world.stock)
+    for card in wanted:
+        _take(world, seat, spares.pop(0), card, index, keep_in_stock=known)
+    world.drawn[seat] = list(cards)
+    if not others:
+        world.in_stock[seat] = (world.in_stock[seat] | (known & set(world.stock))) - set(cards)
 
 
 def _take(world: Game, seat: int, mine: Card, theirs: Card, index: int, keep_in_stock: set[Card]) -> None:
@@ -668,7 +672,7 @@ def _take(world: Game, seat: int, mine: Card, theirs: Card, index: int, keep_in_
     world.hands[seat].add(theirs)
 
 
-def _give(world: Game, viewer: int, seat: int, card: Card, index: int) -> None:
+def give(world: Game, viewer: int, seat: int, card: Card, index: int) -> None:
     """Make `seat` hold `card` in the world, if the viewer could not know otherwise."""
     if card in world.hands[seat]:
         return
