@@ -7,9 +7,8 @@
  * This module wires the page's controls and starts it; each panel has its own module.
  */
 
-import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { buildForm, fillPlayers, labelPresets, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
+import { buildForm, fillPlayers, labelPresets, readForm, serverRules, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
 import { askHint, closeHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
 import { onKey } from "./keys.js";
@@ -41,7 +40,7 @@ export function setLanguage(lang) {
 // The form's lists come from GET /v1/rules; then the last choices that need them are put back.
 export async function loadForm() {
   try {
-    buildForm(await api("GET", "/v1/rules"));
+    buildForm(await serverRules());
   } catch (error) {
     showError(error); // the difficulties still choose an engine; the server judges the rest
   }

@@ -9,7 +9,8 @@
  */
 
 import { api } from "./api.js";
-import { cardText, isRed } from "./cards.js";
+import { cardChip, el } from "./faces.js";
+import { serverRules } from "./form.js";
 import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
@@ -19,18 +20,7 @@ import { store } from "./state.js";
 
 export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js keeps it
 
-let rulesAnswer = null; // GET /v1/rules, asked once
-export async function serverRules() {
-  if (!rulesAnswer) rulesAnswer = api("GET", "/v1/rules", undefined, { retry: ["busy", "network"] }).catch((error) => { rulesAnswer = null; throw error; });
-  return rulesAnswer;
-}
 
-const el = (tag, className, text) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 
 const section = () => document.getElementById("assistant");
 let follower = null;
@@ -178,16 +168,11 @@ function drawForm() {
     line.dataset.field = what;
     const chosen = el("span", "mini-cards inline");
     for (const card of cards) {
-      const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
-      chip.type = "button";
-      chip.dataset.card = card;
-      chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));
-      chip.addEventListener("click", () => {
+      chosen.append(cardChip(card, () => {
         if (what === "hand") form.hand = form.hand.filter((c) => c !== card); else form.trump = null;
         form.picking = what;
         drawForm();
-      });
-      chosen.append(chip);
+      }));
     }
     const pick = el("button", form.picking === what ? "primary" : "secondary", t(what === "hand" ? "pickHand" : "pickTrump", { n: cards.length, of: max }));
     pick.type = "button";

@@ -8,10 +8,11 @@
  */
 
 import { api } from "./api.js";
-import { serverRules } from "./assistant.js";
-import { cardText, isRed, moveText, pct, sameMove } from "./cards.js";
+import { cardText, moveText, pct, sameMove } from "./cards.js";
+import { cardChip, el } from "./faces.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
 import { createFollower } from "./follow.js";
+import { serverRules } from "./form.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
@@ -19,12 +20,6 @@ import { SEARCH_ITERATIONS, store } from "./state.js";
 
 export const BOARD_KEY = "tan.board"; // the board's game, as entry.js keeps it
 
-const el = (tag, className, text) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 const section = () => document.getElementById("board");
 
 let follower = null;
@@ -284,12 +279,7 @@ function drawForm() {
     b.addEventListener("click", () => { f.picking = what; drawForm(); });
     const chips = el("span", "mini-cards inline");
     for (const card of cards) {
-      const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
-      chip.type = "button";
-      chip.dataset.card = card;
-      chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));
-      chip.addEventListener("click", () => remove(what, card));
-      chips.append(chip);
+      chips.append(cardChip(card, () => remove(what, card)));
     }
     line.append(b, chips);
     return line;

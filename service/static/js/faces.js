@@ -1,8 +1,26 @@
-/* Elements that draw a card, a mini card, a chance bar, a proven badge. */
+/* Elements that draw a card, a mini card, a removable card chip, a chance bar, a proven badge. */
 
 import { cardName, cardText, clamp01, isRed, rankText, suitOf } from "./cards.js";
 import { t } from "./i18n.js";
 import { SUIT_GLYPH } from "./state.js";
+
+// An element with its class and text: the small builder the follower and its forms draw with.
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// A chosen card as a button that takes it away again (the set-up forms' hands, trumps, tables).
+export function cardChip(card, onRemove) {
+  const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
+  chip.type = "button";
+  chip.dataset.card = card;
+  chip.setAttribute("aria-label", t("removeCard", { card: cardText(card) }));
+  chip.addEventListener("click", onRemove);
+  return chip;
+}
 
 export function miniCard(card) {
   const span = document.createElement("span");

@@ -9,7 +9,7 @@
 
 import { api } from "./api.js";
 import { cardName, cardText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
-import { bar, cardFace, miniCard } from "./faces.js";
+import { bar, cardFace, el, miniCard } from "./faces.js";
 import { cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, seatLabel, undone, withEvent } from "./entry.js";
 import { t } from "./i18n.js";
 import { cardPicker } from "./picker.js";
@@ -17,12 +17,6 @@ import { ApiFailure, clearMessage, showError, showMessage } from "./messages.js"
 import { SEARCH_ITERATIONS } from "./state.js";
 
 export const TRACKER_SHOWN = 4; // each other seat's likeliest unseen cards shown
-const el = (tag, className, text) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 const button = (text, onClick, className = "secondary") => {
   const node = el("button", className, text);
   node.type = "button";

@@ -1,5 +1,6 @@
 /* The new-game form, built from GET /v1/rules. */
 
+import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { $, LEVELS, state } from "./state.js";
 
@@ -35,6 +36,15 @@ export function readForm() {
     if (box.checked && !box.disabled) options[box.name] = JSON.parse(box.dataset.toggle);
   }
   return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
+}
+
+let rulesAnswer = null; // GET /v1/rules, asked once for every mode
+export function serverRules() {
+  if (!rulesAnswer) {
+    rulesAnswer = api("GET", "/v1/rules", undefined, { retry: ["busy", "network"] })
+      .catch((error) => { rulesAnswer = null; throw error; });
+  }
+  return rulesAnswer;
 }
 
 // Whether an engine searches (takes a time per move): as GET /v1/rules says, or, before it has
