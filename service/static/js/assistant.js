@@ -9,7 +9,7 @@
  */
 
 import { api } from "./api.js";
-import { cardChip, el } from "./faces.js";
+import { cardChip, choice, el } from "./faces.js";
 import { serverRules } from "./form.js";
 import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
 import { createFollower } from "./follow.js";
@@ -139,15 +139,7 @@ function drawForm() {
     const field = el("div", "field");
     const name = el("label", "", label);
     name.htmlFor = id;
-    const input = el("select");
-    input.id = id;
-    for (const [value, text] of values) {
-      const option = el("option", "", text);
-      option.value = String(value);
-      input.append(option);
-    }
-    input.value = String(chosen);
-    input.addEventListener("change", () => { onChange(input.value); drawForm(); });
+    const input = choice(id, values, chosen, (value) => { onChange(value); drawForm(); });
     field.append(name, input);
     return field;
   };

@@ -9,7 +9,7 @@
 
 import { api } from "./api.js";
 import { cardText, moveText, pct, sameMove } from "./cards.js";
-import { cardChip, el } from "./faces.js";
+import { cardChip, choice, el } from "./faces.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { serverRules } from "./form.js";
@@ -247,18 +247,7 @@ function drawForm() {
     wrap.append(name, input);
     return wrap;
   };
-  const select = (id, values, chosen, onChange) => {
-    const input = el("select");
-    input.id = id;
-    for (const [value, text] of values) {
-      const option = el("option", "", text);
-      option.value = String(value);
-      input.append(option);
-    }
-    input.value = String(chosen);
-    input.addEventListener("change", () => { onChange(input.value); drawForm(); });
-    return input;
-  };
+  const select = (id, values, chosen, onChange) => choice(id, values, chosen, (value) => { onChange(value); drawForm(); });
   const number = (id, value, onChange) => {
     const input = el("input");
     input.id = id;

@@ -12,6 +12,20 @@ export function el(tag, className, text) {
   return node;
 }
 
+// A <select> of `values` ([value, text] pairs) showing `chosen`; `onChange(value)` on a change.
+export function choice(id, values, chosen, onChange) {
+  const input = el("select");
+  input.id = id;
+  for (const [value, text] of values) {
+    const option = el("option", "", text);
+    option.value = String(value);
+    input.append(option);
+  }
+  input.value = String(chosen);
+  input.addEventListener("change", () => onChange(input.value));
+  return input;
+}
+
 // A chosen card as a button that takes it away again (the set-up forms' hands, trumps, tables).
 export function cardChip(card, onRemove) {
   const chip = el("button", isRed(card) ? "chip red" : "chip", cardText(card));
