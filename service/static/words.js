@@ -81,7 +81,6 @@ export const WORDS = {
     err_too_large: "Yêu cầu quá lớn.", err_unsupported_media_type: "Yêu cầu không phải JSON.",
     err_too_many_requests: "Quá nhiều yêu cầu; đợi một chút rồi thử lại.",
     err_internal: "Máy chủ gặp lỗi; ván đã lưu không bị thay đổi.", err_http_error: "Máy chủ báo lỗi.",
-    err_review_match: "Chưa xem lại được các ván của một trận.",
 
     setupTitle: "Ván mới",
     preset: "Luật chơi", preset_tan: "Tấn", preset_durak: "Durak",
@@ -260,7 +259,6 @@ export const WORDS = {
     err_too_large: "The request is too large.", err_unsupported_media_type: "The request is not JSON.",
     err_too_many_requests: "Too many requests; wait a moment and try again.",
     err_internal: "The server ran into a bug; the saved game was not changed.", err_http_error: "The server reported an error.",
-    err_review_match: "The games of a match cannot be reviewed yet.",
 
     setupTitle: "New game",
     preset: "Rules", preset_tan: "Tấn", preset_durak: "Durak",
