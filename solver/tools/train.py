@@ -85,6 +85,10 @@ def examples(records: Iterable[Mapping[str, Any]]) -> Examples:
     return Examples(np.vstack(rows), np.asarray(labels), np.asarray(deals, dtype=np.int64))
 
 
+GREEDY_DEALS = 1_000_000
+"""Greedy games are numbered from here, after any recorded deal."""
+
+
 def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) -> Examples:
     """Examples from `games` greedy games played on the core (a random move `noise` times in 64),
     numbered after any recorded deal so the held-out fifth takes its share of them too."""
@@ -92,7 +96,7 @@ def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) ->
     deck = [suit * 13 + rank for suit in range(4) for rank in range(low, 13)]
     template = CoreGame.deal(rules, players, deck)
     x, y, game = _greedy.greedy_examples(template, games, seed, noise)
-    return Examples(x, y, game + 1_000_000)
+    return Examples(x, y, game + GREEDY_DEALS)
 
 
 def concatenate(first: Examples, second: Examples) -> Examples:
@@ -192,11 +196,17 @@ def fit_value(
         "skip": w["skip"].tolist(),
         "b2": float(w["b2"]),
     }
-    return Fit(weights, {
+    result = {
         "train": figures(train_x, train_y),
         "held_out": figures(data.x[held], data.y[held]),
         "seconds": round(seconds, 1),
-    })
+    }
+    recorded = held & (data.deal < GREEDY_DEALS)
+    if recorded.any() and not recorded[held].all():
+        # With greedy games beside recorded ones, the figure that says how well the net predicts the
+        # engine's own games: the held-out states of the recorded games alone.
+        result["held_out_recorded"] = figures(data.x[recorded], data.y[recorded])
+    return Fit(weights, result)
 
 
 @dataclass
