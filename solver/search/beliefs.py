@@ -47,6 +47,7 @@ __all__ = [
     "Kind",
     "OpponentModel",
     "decision_snapshot",
+    "kind_chances",
     "read_record",
     "uniform_card_chances",
     "weigh",
@@ -262,6 +263,17 @@ class Beliefs:
     mode: str
     power: float = 1.0
     decisions: int = 0
+    kinds: dict[int, dict[str, float]] = field(default_factory=dict)
+    """For each other seat whose decisions were weighed, the chance it is each kind of player, given
+    them (`kind_chances`)."""
+
+    def chance_all_are(self, kind: str, seats: Sequence[int]) -> float:
+        """The chance that every seat of `seats` is a player of `kind` (the seats read alone, so the
+        product); 0 when any of them was not read (nothing weighed of it)."""
+        chance = 1.0
+        for seat in seats:
+            chance *= self.kinds.get(seat, {}).get(kind, 0.0)
+        return chance if seats else 0.0
 
     @property
     def weighted(self) -> bool:
@@ -298,6 +310,23 @@ def uniform_card_chances(position: Position) -> dict[Card, list[float]]:
         row = [0.0] * position.players if card in stock_only else spread
         table[card] = [round(x, 6) for x in row] + [round(max(0.0, 1.0 - sum(row)), 6)]
     return table
+
+
+def kind_chances(per_kind: np.ndarray, kinds: Sequence[Kind], seats: Sequence[int]) -> dict[int, dict[str, float]]:
+    """Each seat's chance of being each kind of player, given its decisions: the kind's prior
+    times the mean over the worlds of its likelihood of them — the worlds are uniform draws, so the
+    mean is the likelihood with the hidden hand summed out — normalised over the kinds. (Untempered:
+    a kind's `power` flattens its weights of worlds, but a flattened likelihood is no probability
+    of the moves, and would make the flatter kind the likelier one whatever was played.)
+    `per_kind`: the log-likelihoods of the possible worlds (worlds × seats × kinds)."""
+    prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
+    chances: dict[int, dict[str, float]] = {}
+    for seat in seats:
+        marginal = np.logaddexp.reduce(per_kind[:, seat, :], axis=0) - np.log(len(per_kind))
+        joint = prior + marginal
+        posterior = np.exp(joint - np.logaddexp.reduce(joint))
+        chances[seat] = {kind.name: round(float(p), 6) for kind, p in zip(kinds, posterior, strict=True)}
+    return chances
 
 
 def _ess(weights: np.ndarray) -> float:
@@ -382,7 +411,9 @@ def weigh(
     weights[possible], ess, temper = _tempered(mixed, min(min_ess, float(possible.sum())))
     root.sampler.set_particles(hands, weights)
     mode = "weighted" if temper == 1.0 else "tempered"
-    return Beliefs(hands, weights, ess, mode, temper, history.decisions)
+    deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
+    return Beliefs(hands, weights, ess, mode, temper, history.decisions,
+                   kind_chances(per_kind[possible], kinds, deciding))
 
 
 def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:

@@ -17,10 +17,13 @@ from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players.simple import GreedyPlayer
 from solver.search import Limits, Solver, _beliefs
+from solver.players import make_player
 from solver.search.beliefs import (
     History,
     HistoryReader,
+    Kind,
     OpponentModel,
+    kind_chances,
     read_record,
     uniform_card_chances,
     weigh,
@@ -248,3 +251,42 @@ def test_a_reader_fed_move_by_move_matches_the_record() -> None:
     fed = reader.history()
     assert np.array_equal(fed.ops, found.ops) and fed.decisions == found.decisions
     assert History().decisions == 0
+
+
+def test_a_seats_kind_is_the_one_whose_model_explains_its_moves() -> None:
+    """The chance of each kind of player: the prior times the likelihood with the hand summed out
+    (the mean over the worlds), untempered; a seat with no decision is not read."""
+    kinds = (Kind("greedy", OpponentModel.greedy(0.05), 0.5), Kind("engine", OpponentModel(), 0.5, 0.25))
+    per_kind = np.zeros((4, MAX_SEATS, 2))
+    per_kind[:, 1, 0] = np.log([0.9, 0.8, 1e-6, 1e-6])  # greedy explains seat 1's moves in half the worlds
+    per_kind[:, 1, 1] = np.log([0.01, 0.01, 0.01, 0.01])
+    read = kind_chances(per_kind, kinds, [1])
+    assert set(read) == {1}
+    assert read[1]["greedy"] == pytest.approx(0.425 / 0.435, abs=1e-6)
+    assert read[1]["greedy"] + read[1]["engine"] == pytest.approx(1.0)
+    per_kind[:, 1, 0] = np.log(1e-4)  # moves greedy would seldom play
+    assert kind_chances(per_kind, kinds, [1])[1]["engine"] > 0.98
+
+
+def test_greedy_play_reads_as_greedy_and_a_searchers_does_not() -> None:
+    """Worlds weighed by a history of greedy's own moves: the seat reads as greedy (and a learned
+    value's search then models it so in the tree); by a searching engine's moves, as the engine."""
+    for opponent, greedy in ((GreedyPlayer(), True), (make_player({"engine": "ismcts_playouts",
+                                                                    "limits": {"iterations": 300}}), False)):
+        game = Game.deal(DURAK, 2, deck=random_deck(DURAK, 101))
+        reader = HistoryReader(0, game.trump)
+        decisions = 0
+        while (decisions < 8 or game.to_move != 0) and not game.over:
+            seat = game.to_move
+            pos = Position.from_game(game, seat)
+            move = GreedyPlayer().choose(pos) if seat == 0 else opponent.choose(pos, seed=decisions)
+            decisions += seat == 1
+            before = game.clone()
+            game.play(move, seat)
+            reader.observe(seat, move, before, game)
+        assert not game.over
+        position = Position.from_game(game, 0)
+        beliefs = weigh(prepare(position), reader.history(), particles=8192, seed=3)
+        assert (beliefs.kinds[1]["greedy"] > 0.8) is greedy
+        assert beliefs.chance_all_are("greedy", [1]) == beliefs.kinds[1]["greedy"]
+        assert beliefs.chance_all_are("greedy", []) == 0.0
