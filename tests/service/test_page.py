@@ -180,7 +180,8 @@ def test_every_word_in_the_players_language(browser: Browser, server: Server, sh
     assert seats == ["human", {"engine": "ismcts", "limits": {"time_ms": 600}}]
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)
-    why = {"vi": "Máy 1 đánh trước vì giữ lá chủ nhỏ nhất.", "en": "Seat 1 leads: it holds the lowest trump."}
+    why = {"vi": "Đánh trước: Máy 1 (được chia lá chủ nhỏ nhất).",
+           "en": "First lead: Seat 1 (dealt the lowest trump)."}
     assert page.inner_text("#recent").startswith(why[lang])
     assert page.inner_text("#recent").split(why[lang])[1].strip().startswith(
         {"vi": "Từ đầu ván:", "en": "Since the deal:"}[lang])

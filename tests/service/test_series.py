@@ -50,9 +50,10 @@ def _play_one(page: Page, rng: random.Random) -> None:
 
 def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> None:
     """Tấn with tribute and trump swap, 3 games: after each game but the last the page stops on a
-    between-games screen (that game's result, the tribute, who deals and leads next, "Next game"),
-    the next game starts only on "Next game" with an empty discard pile, and the end says who won
-    the match, as the API's `winners` has it."""
+    between-games screen (that game's result, the tribute, who deals and leads next and why, "Next
+    game", the review of the game just ended), the next game starts only on "Next game" with an
+    empty discard pile, and the end says who won the match, as the API's `winners` has it. Then a
+    game that is not the last is chosen and reviewed: its own decisions, in order."""
     errors: list[str] = []
     page = open_page(browser, server, DESKTOP, errors)
     start_game(page, server, "en", seed=3, preset="tan", side_rules=("trump_swap", "tribute"), games=3)
@@ -70,10 +71,14 @@ def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> Non
             title = page.inner_text("#over-title")
             assert f"Game {betweens} of 3 is over." in title
             detail = page.inner_text("#over-detail")
-            assert f"Game {betweens + 1}:" in detail and "deals" in detail and "leads" in detail
+            assert f"Game {betweens + 1}:" in detail and "deals" in detail
+            lead = view["lead"]  # who leads next, and why, as the API says it
+            assert f"First lead: {'You' if lead['seat'] == 0 else 'Seat ' + str(lead['seat'])} (" in detail
             if match["tribute"]:
                 tributes += 1
                 assert "gave" in detail
+            assert page.locator("#review-button").is_visible()  # the game just ended (the API's game=n)
+            assert page.locator("#review-game").is_hidden()  # no choice until the match is over
             assert page.locator("#new-game-over").is_hidden()
             assert page.locator("#moves button").count() == 0  # nothing to play until the next game
             page.click("#next-game")
@@ -95,8 +100,42 @@ def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> Non
         assert title.startswith("Sharing first place")
     assert "Game 3" in page.inner_text("#over-detail")
     assert tributes >= 0  # a tribute is owed only after a game with a loser
+    _review_an_earlier_game(page, server)
     assert errors == []
     page.close()
+
+
+SETUP_ACTIONS = {"redeal", "keep", "pick", "swap"}  # decisions before the first lead: not reviewed
+
+
+def _review_an_earlier_game(page: Page, server: Server) -> None:
+    """Once the match is over the chooser offers its games, the last one chosen; game 1 chosen, the
+    review is of game 1: seat 0's play-phase moves of that game, in order, under its title."""
+    history = seat_view(page, server)["history"]
+    played = sorted({entry["game"] for entry in history})
+    choice = page.locator("#review-game")
+    assert choice.is_visible()
+    offered = choice.locator("option").evaluate_all("options => options.map((o) => o.value)")
+    assert offered == [str(n) for n in played]
+    assert choice.input_value() == str(played[-1])
+    assert played[0] == 1 and played[-1] == 3
+    choice.select_option("1")
+    page.click("#review-button")
+    page.wait_for_selector("#review:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.inner_text("#review-title") == "Review of game 1"
+    mine = [entry["move"] for entry in history
+            if entry["game"] == 1 and entry["seat"] == 0 and entry["move"]["action"] not in SETUP_ACTIONS]
+    expected = page.evaluate(
+        "async (moves) => { const { moveText } = await import('/static/js/cards.js');"
+        " return moves.map(moveText); }", mine)
+    cells = page.locator("#review-rows tr td:nth-child(2)")
+    shown = cells.evaluate_all("cells => cells.map((c) => c.textContent)")
+    assert shown == expected and len(shown) >= 3
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#review-rows tr").nth(1).get_attribute("aria-current") == "step"
+    page.keyboard.press("Escape")
+    assert page.locator("#review").is_hidden() and page.locator("#over").is_visible()
 
 
 def _dock_top(page: Page) -> float:

@@ -44,6 +44,10 @@ export const sameMove = (a, b) =>
 export const seatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
 export const shortSeatName = seatName;
 
+// Who leads the first bout and why, as the view's `lead` says (docs/api.md §3): the page works out
+// no rule of who leads.
+export const leadText = (lead) => t("lead_" + lead.reason, { name: seatName(lead.seat) });
+
 export function sortHand(hand, trumpSuit) {
   const key = (card) => {
     const trump = suitOf(card) === trumpSuit ? 1 : 0;
@@ -88,6 +92,10 @@ export function framePosition(base, final, after, hand) {
     phase: final.phase === "setup" ? "setup" : "play",
   };
 }
+
+// What a hint's, an evaluation's or a review's scores are the chance of, as the API names it
+// (`chance`: `win` with two seats, `not_loser` with more, docs/api.md §3): the page counts no seats.
+export const chanceWord = (chance) => t("chance_" + chance);
 
 export const points = (x) => (Number(x) * 100).toFixed(1);
 export const pct = (x) => `${Math.round(x * 100)}%`;

@@ -1,6 +1,6 @@
 /* A match's panel, the move log, and the game over. */
 
-import { cardText, moveText, seatName, shortSeatName } from "./cards.js";
+import { cardText, leadText, moveText, seatName, shortSeatName } from "./cards.js";
 import { t } from "./i18n.js";
 import { $, SUIT_GLYPH } from "./state.js";
 
@@ -111,7 +111,7 @@ export function renderOver(game, over) {
       const names = { giver: seatName(tribute.giver), receiver: seatName(tribute.receiver) };
       lines.push(tribute.card ? t("tributeGiven", { ...names, card: cardText(tribute.card) }) : t("tributeHidden", names));
     }
-    lines.push(t("nextGame", { n: match.game, dealer: seatName(match.dealer), leader: seatName(game.position.attacker) }));
+    lines.push(t("nextGame", { n: match.game, dealer: seatName(match.dealer) }), leadText(game.lead));
   } else if (match) {
     const winners = match.winners || [];
     title = winners.includes(0) && winners.length === 1 ? t("matchWonYou")
