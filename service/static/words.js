@@ -8,6 +8,7 @@ export const WORDS = {
     title: "Tấn", language: "Ngôn ngữ", newGame: "Ván mới", close: "Đóng",
     // The table assistant and the analysis board (js/modes.js, assistant.js, board.js, follow.js, picker.js).
     modes: "Chế độ", modePlay: "Chơi với máy", modeAssistant: "Trợ lý bàn bài", modeBoard: "Bàn phân tích",
+    modePlayShort: "Chơi", modeAssistantShort: "Trợ lý", modeBoardShort: "Phân tích", paceShort: "Tốc độ",
     assistantIntro: "Theo một ván bài thật từ ghế của bạn: nhập bài được chia, lá chủ và ai đánh trước, rồi từng nước đi ở bàn. Bấm Gợi ý bất cứ lúc nào đến lượt bạn.",
     yourSeat: "Ghế của bạn", whoLeads: "Ai đánh trước", tableSeat: "Ghế {n}", tableYou: "Ghế {n} (bạn)",
     pickHand: "Bài được chia ({n}/{of})", pickTrump: "Lá chủ lật ({n}/{of})", removeCard: "Bỏ {card}",
@@ -190,6 +191,7 @@ export const WORDS = {
     title: "Tấn", language: "Language", newGame: "New game", close: "Close",
     // The table assistant and the analysis board (js/modes.js, assistant.js, board.js, follow.js, picker.js).
     modes: "Modes", modePlay: "Play the engines", modeAssistant: "Table assistant", modeBoard: "Analysis board",
+    modePlayShort: "Play", modeAssistantShort: "Assistant", modeBoardShort: "Board", paceShort: "Pace",
     assistantIntro: "Follow a real game from your seat: enter your dealt hand, the trump card and who leads, then each move at the table. Ask for a hint whenever it is your turn.",
     yourSeat: "Your seat", whoLeads: "Who leads", tableSeat: "Seat {n}", tableYou: "Seat {n} (you)",
     pickHand: "Your dealt hand ({n}/{of})", pickTrump: "Trump card turned up ({n}/{of})", removeCard: "Remove {card}",

@@ -139,6 +139,60 @@ def _card_text(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + "♠♥♦♣"["shdc".index(card[1])]
 
 
+def _header_rows(page: Page) -> tuple[int, list[str]]:
+    """How many rows the header's visible parts lie in, and those of its parts whose own text wraps
+    (a label or a link on two lines)."""
+    rows, wrapped = page.evaluate(
+        """() => {
+          const parts = [...document.querySelectorAll(
+            'header.top h1, header.top nav a, header.top .top-tools > *')]
+            .filter((el) => el.getClientRects().length && el.getBoundingClientRect().width > 1);
+          const count = (ys, near) => ys.sort((a, b) => a - b)
+            .filter((y, i) => i === 0 || y - ys[i - 1] > near).length;
+          const middle = (r) => (r.top + r.bottom) / 2;
+          const lines = (el) => {
+            const ys = [];
+            const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            while (walk.nextNode()) {
+              const range = document.createRange();
+              range.selectNodeContents(walk.currentNode);
+              for (const r of range.getClientRects()) if (r.width > 0) ys.push(r.top);
+            }
+            return count(ys, 4);
+          };
+          return [count(parts.map((el) => middle(el.getBoundingClientRect())), 12),
+                  parts.filter((el) => el.tagName !== 'SELECT' && lines(el) > 1)
+                    .map((el) => el.id || el.textContent)];
+        }"""
+    )
+    return int(rows), list(wrapped)
+
+
+@pytest.mark.parametrize("size_name", PHONES)
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_the_header_does_not_wrap_on_a_phone(
+    browser: Browser, server: Server, size_name: str, lang: str
+) -> None:
+    """At 390×844 the header is two rows (the title and the modes, then the tools), at 844×390 one,
+    in both languages, on the new-game form and over a game (with its New game button); nothing in it
+    wraps its own text, and the engines' pace keeps a visible label."""
+    size = SIZES[size_name]
+    errors: list[str] = []
+    page = open_page(browser, server, size, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", lang)
+    page.wait_for_function("() => document.querySelector('#engine').options.length > 1")
+    rows = 2 if size_name == "phone" else 1
+    assert _header_rows(page) == (rows, [])
+    start_game(page, server, lang, seed=3, preset="durak")
+    assert page.locator("#new-game-top").is_visible()
+    assert _header_rows(page) == (rows, [])
+    assert page.locator(".pace-label").is_visible()
+    _no_sideways_scroll(page, size["width"])
+    assert errors == []
+    page.close()
+
+
 def _why_not_is_the_apis(page: Page, server: Server, lang: str, size: dict[str, int]) -> bool:
     """Click a card no legal move plays: the page says the API's reason for it (`unplayable`), by
     the hand, and the table does not move. False when no such card is in the hand now."""
