@@ -27,6 +27,10 @@ test("who leads and what a chance is are worded from the API's names, not worked
   assert.equal(cards.leadText({ seat: 0, reason: "last_winner" }), "First lead: You (won the last game).");
   assert.equal(cards.chanceWord("win"), "chance to win");
   assert.equal(cards.chanceWord("not_loser"), "chance of not being the fool");
+  // A score reads alike in the hint and the review: a proven one in words, else a percentage.
+  assert.equal(cards.valueText({ score: 1, exact: true }), "certain win");
+  assert.equal(cards.valueText({ score: 0.5, exact: true }), "certain draw");
+  assert.equal(cards.valueText({ score: 0.42, exact: false }), "42%");
   state.lang = "vi";
   assert.equal(cards.leadText({ seat: 1, reason: "trump_swap" }), "Đánh trước: Máy 1 (ghế sau người đã đổi lá chủ nhỏ nhất).");
   assert.equal(cards.chanceWord("not_loser"), "cơ hội không bị thua");

@@ -106,6 +106,10 @@ export const digitFor = (index) => (index < 9 ? String(index + 1) : index === 9 
 
 // A proven value in words: certain win, draw or loss (a draw scores one half, docs/rules.md §1.5).
 export const outcome = (score) => (score >= 0.999 ? "win" : score <= 0.001 ? "loss" : "draw");
+export const certainty = (score) => t({ win: "certainWin", loss: "certainLoss", draw: "certainDraw" }[outcome(score)]);
+
+// What a score says, in a hint as in a review: a percentage, or the proven outcome in words.
+export const valueText = (entry) => (entry.exact ? certainty(entry.score) : pct(entry.score));
 
 // A hint's rows, best first (docs/api.md §3): by what each costs against the best move in the
 // search's own scores (`loss`: a calibrated chance may read 99% for several), then by chance,

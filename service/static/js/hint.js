@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { chanceWord, costPoints, digitFor, moveText, outcome, pct, points, rankedMoves, seatName } from "./cards.js";
+import { certainty, chanceWord, costPoints, digitFor, moveText, outcome, pct, points, rankedMoves, seatName, valueText } from "./cards.js";
 import { bar } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage } from "./messages.js";
@@ -52,11 +52,6 @@ export function hintRows() {
 
 // The hint for the view shown, or null when there is none (or it was asked for another turn).
 export const hintShown = () => (state.hint && state.game && state.hintFor === state.game.history.length ? state.hint : null);
-
-export const certainty = (score) => t({ win: "certainWin", loss: "certainLoss", draw: "certainDraw" }[outcome(score)]);
-
-// What a hinted score says: a percentage, or the proven outcome in words.
-export const valueText = (entry) => (entry.exact ? certainty(entry.score) : pct(entry.score));
 
 // The search's figures, for the tooltip: the 95% interval and the tries.
 export function statsText(entry) {

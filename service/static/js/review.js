@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { busyWith, keepFocus } from "./busy.js";
-import { chanceWord, moveText, pct, points, sameMove } from "./cards.js";
+import { chanceWord, moveText, points, sameMove, valueText } from "./cards.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
 import { ApiFailure, clearMessage } from "./messages.js";
@@ -129,7 +129,7 @@ export function labelBadge(label) {
   return badge;
 }
 
-export function reviewLine(text, score, cls, chance) {
+export function reviewLine(text, score, cls, chance, exact) {
   const line = document.createElement("div");
   line.className = "review-move " + cls;
   const what = document.createElement("span");
@@ -139,7 +139,7 @@ export function reviewLine(text, score, cls, chance) {
   if (score !== null && score !== undefined) {
     const value = document.createElement("span");
     value.className = "pct";
-    value.textContent = pct(score);
+    value.textContent = valueText({ score, exact }); // a proven value in words, as the hint says it
     value.title = chanceWord(chance);
     line.append(value, bar(score));
   }
@@ -182,8 +182,8 @@ export function renderReview() {
     verdict.append(document.createTextNode(" " + note));
     detail.append(
       verdict,
-      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played", entry.chance),
-      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best", entry.chance),
+      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played", entry.chance, entry.exact),
+      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best", entry.chance, entry.exact),
     );
   }
 
