@@ -157,8 +157,9 @@ class LiveGame:
             if game < number:
                 match.play(move, mover)
         if match.number != number:
-            raise TanError(f"game {number} was lost by its dealer at once, a trump repeat (docs/rules.md "
-                           "§1.9): nothing was played in it", ErrorCode.INVALID_INPUT)
+            raise TanError(f"game {number}: nothing was played in it (its dealer lost it at once by a trump "
+                           "repeat, or a hand of trumps won it at the deal: docs/rules.md §1.7, §1.9)",
+                           ErrorCode.INVALID_INPUT)
         moves = [(mover, move) for game, mover, move in self.history if game == number]
         seats = [spec if isinstance(spec, str) else spec.engine for spec in self.setup.seats]
         return Record.of_game(

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 from solver.game.bounds import MAX_MATCH_GAMES, MAX_SEATS
 from solver.game.errors import Refusal
 from solver.game.moves import Action
+from solver.game.phases import Chance, LeadReason
 from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
@@ -59,15 +60,24 @@ if TYPE_CHECKING:
     ActionName = str
     LabelName = str
     RefusalName = str
+    ChanceName = str
+    LeadReasonName = str
 else:  # Literals of the solver's own lists, so that a new entry is in the schema at once
     AlgorithmName = Literal[tuple(ALGORITHMS)]
     ActionName = Literal[tuple(action.value for action in Action)]
     LabelName = Literal[tuple(label.value for label in Label)]
     RefusalName = Literal[tuple(reason.value for reason in Refusal)]
+    ChanceName = Literal[tuple(chance.value for chance in Chance)]
+    LeadReasonName = Literal[tuple(reason.value for reason in LeadReason)]
 
 
 def _quoted(names: Any) -> str:
     return ", ".join(f"`{name}`" for name in names)
+
+
+# What an answer's scores are the chance of (docs/rules.md §1.5), for hints, evaluations and reviews.
+_CHANCE = "what the scores are the chance of, so a client words them alike everywhere: " + "; ".join(
+    f"`{chance.value}` {chance.meaning}" for chance in Chance)
 
 
 def _engine_schema(schema: dict[str, Any]) -> None:
@@ -665,6 +675,7 @@ class HintResponse(BaseModel):
     best: MoveOut
     moves: list[MoveValueOut]
     evaluation: ValueOut
+    chance: ChanceName = Field(description=_CHANCE)
     stats: StatsOut
 
 
@@ -677,6 +688,7 @@ class EvaluateResponse(BaseModel):
     exact: bool
     scores: list[float]
     p_lose: list[float]
+    chance: ChanceName = Field(description=_CHANCE)
     cards: dict[str, list[float]] = Field(
         description="card tracker: for every card the seat cannot see, the chance it lies in each "
         "seat's hand, then in the stock"
@@ -740,6 +752,7 @@ class ReviewedMoveOut(BaseModel):
     )
     label: LabelName = Field(description=_label_description())
     exact: bool = Field(description="both scores proven (nothing hidden, two seats left)")
+    chance: ChanceName = Field(description=_CHANCE)
     position: PositionOut = Field(description="what the seat saw when it chose (docs/api.md §2.2)")
 
 
@@ -835,6 +848,14 @@ class UnplayableOut(BaseModel):
     detail: str = Field(description="the reason in a sentence, in English, naming the cards")
 
 
+class LeadOut(BaseModel):
+    """Who leads the first bout of the game being played, and why (docs/api.md §3, a view's `lead`)."""
+
+    seat: int = Field(description="the seat that leads (in the setup: that would lead, as settled so far)")
+    reason: LeadReasonName = Field(description="why, stable: " + "; ".join(
+        f"`{reason.value}` {reason.meaning}" for reason in LeadReason))
+
+
 class GameResponse(BaseModel):
     """One seat's view of a stored game."""
 
@@ -854,6 +875,7 @@ class GameResponse(BaseModel):
         description="every move played, in order (all are public but a setup keep, seen by its seat only)"
     )
     seats: list[SeatOut]
+    lead: LeadOut = Field(description="who leads the first bout of the game being played, and why")
     match: dict[str, Any] | None = Field(
         None,
         description="in a match: {game, games, standings: [{won, lost, drawn, score}], winners: the seats "

@@ -15,6 +15,7 @@ from solver.game.cards import Card
 from solver.game.errors import TanError
 from solver.game.match import Match
 from solver.game.phases import seen_by
+from solver.game.reference import Game
 
 __all__ = ["checked_view", "view"]
 
@@ -51,9 +52,11 @@ def view(live: LiveGame, seat: int) -> dict[str, Any]:
             if seen_by(move, mover, seat)
         ],
         "seats": seats,
+        "lead": _lead_view(game),
     }
     if setup.is_match:
-        answer["match"] = _match_view(live.match, seat)
+        played = {number for number, _mover, _move in live.history}
+        answer["match"] = _match_view(live.match, seat, played)
     if live.over and setup.shuffled:
         answer["seed"] = setup.seed  # only now: it deals every hand (and the match's next)
     return answer
@@ -95,12 +98,22 @@ def _tribute_view(tributed: tuple[int, int, Card] | None, seat: int) -> dict[str
     return shown
 
 
-def _match_view(match: Match, seat: int) -> dict[str, Any]:
-    """The match block of a game answer (docs/api.md §3): standings, dealer, the last game."""
+def _lead_view(game: Game) -> dict[str, Any]:
+    """Who leads the first bout of `game` and why (`Game.lead_reason`, docs/rules.md §1.2, §1.7, §1.9):
+    a page says it without working it out."""
+    if game.lead_reason is None:  # only a game built mid-way has none; a stored game is always dealt
+        raise RuntimeError("a dealt game knows why its leader leads")
+    return {"seat": game.leader, "reason": game.lead_reason.value}
+
+
+def _match_view(match: Match, seat: int, played: set[int]) -> dict[str, Any]:
+    """The match block of a game answer (docs/api.md §3): standings, dealer, the last game (`played`:
+    the games a move was played in; a game its dealer lost at once had none, and has no review)."""
     previous = match.previous
     last: dict[str, Any] | None = None
     if previous is not None:
-        last = {**previous.to_json(), "tribute": _tribute_view(previous.tribute, seat)}
+        last = {**previous.to_json(), "tribute": _tribute_view(previous.tribute, seat),
+                "played": previous.number in played}
     playing = match.number == len(match.results) + 1
     standings = match.standings()
     best = max(standing.score for standing in standings)

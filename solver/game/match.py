@@ -19,6 +19,7 @@ from solver.game.bounds import MAX_MATCH_GAMES
 from solver.game.cards import Card, Suit
 from solver.game.errors import ErrorCode, GameOverError, TanError
 from solver.game.moves import Move
+from solver.game.phases import LeadReason
 from solver.game.position import MatchInfo, Position
 from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import Rules
@@ -130,12 +131,12 @@ class Match:
             deck = self.deck
         else:
             deck = random_deck(rules, game_seed(self.seed, number))
-        leader = self.first_attacker if number == 1 else self._leader()
+        leader, why = (self.first_attacker, None) if number == 1 else self._leader()
         tribute = None
         if rules.tribute and last is not None and not last.repeat and None not in (last.loser, last.winner):
             assert last.loser is not None and last.winner is not None
             tribute = (last.loser, last.winner)
-        self.game = Game.deal(rules, self.players, deck=deck, first_attacker=leader,
+        self.game = Game.deal(rules, self.players, deck=deck, first_attacker=leader, lead_reason=why,
                               chance_seed=game_seed(self.seed, number, "chance"), tribute=tribute)
         self.cards, self.owed = [Card.parse(card) for card in deck], tribute
         if self._trump_repeats(self.game.trump.suit):
@@ -144,9 +145,12 @@ class Match:
             self.dealt = self.game.clone()
         self._record_if_over()
 
-    def _leader(self) -> int:
+    def _leader(self) -> tuple[int, LeadReason]:
+        """Who leads a later game, and why: the last game's winner, else the dealer (docs/rules.md §1.9)."""
         last = self.previous
-        return last.winner if last is not None and last.winner is not None else self.dealer
+        if last is not None and last.winner is not None:
+            return last.winner, LeadReason.LAST_WINNER
+        return self.dealer, LeadReason.DEALER
 
     def _trump_repeats(self, suit: Suit) -> bool:
         """thua trắng: this suit was trump in each of the previous `limit - 1` games."""
@@ -164,11 +168,14 @@ class Match:
             return
         others = [seat for seat in range(self.players) if seat != self.dealer]
         last = self.previous
-        leader = last.winner if last is not None and last.winner in others else others[0]
+        if last is not None and last.winner in others:
+            leader, why = last.winner, LeadReason.LAST_WINNER
+        else:
+            leader, why = others[0], LeadReason.FIRST_SEAT
         deck = random_deck(self.rules, game_seed(self.seed, self.number, "repeat"))
         chance = game_seed(self.seed, self.number, "repeat-chance")
-        self.game = Game.deal(self.rules, self.players, deck=deck, first_attacker=leader, chance_seed=chance,
-                              absent=[self.dealer])
+        self.game = Game.deal(self.rules, self.players, deck=deck, first_attacker=leader, lead_reason=why,
+                              chance_seed=chance, absent=[self.dealer])
         self.cards, self.owed = deck, None
 
     def _record_if_over(self) -> None:

@@ -26,8 +26,11 @@ from solver.game.moves import Action, Move
 from solver.game.rules import Rules
 
 __all__ = [
+    "Chance",
+    "LeadReason",
     "Phase",
     "all_trumps_win",
+    "chance_of",
     "final_scores",
     "game_loser",
     "redeal_offered",
@@ -42,6 +45,61 @@ class Phase(enum.StrEnum):
 
     SETUP = "setup"
     PLAY = "play"
+
+
+class LeadReason(enum.StrEnum):
+    """Why a seat leads a game's first bout (docs/rules.md §1.2, §1.7, §1.9): stable, so a client
+    says it in its own words without working it out (the reference engine sets it when it deals,
+    `Game.lead_reason`); `meaning` in a phrase."""
+
+    SEAT0 = "seat0"
+    LOWEST_TRUMP = "lowest_trump"
+    NO_TRUMP = "no_trump"
+    NAMED = "named"
+    LAST_WINNER = "last_winner"
+    DEALER = "dealer"
+    FIRST_SEAT = "first_seat"
+    TRUMP_SWAP = "trump_swap"
+
+    @property
+    def meaning(self) -> str:
+        """What the reason says, in a phrase (for the API's manual)."""
+        return _LEAD_MEANING[self]
+
+
+_LEAD_MEANING: dict[LeadReason, str] = {
+    LeadReason.SEAT0: "the rules' `first_attacker` is seat0 (§1.2)",
+    LeadReason.LOWEST_TRUMP: "the seat was dealt the lowest trump (`first_attacker` lowest_trump, §1.2)",
+    LeadReason.NO_TRUMP: "nobody was dealt a trump, so seat 0 leads (`first_attacker` lowest_trump, §1.2)",
+    LeadReason.NAMED: "the game was dealt with its first attacker named",
+    LeadReason.LAST_WINNER: "a match's later game: the last game's winner leads (§1.9)",
+    LeadReason.DEALER: "a match's later game after one with no winner: the dealer leads (§1.9)",
+    LeadReason.FIRST_SEAT: "the others' game after a trump repeat, the last winner not in it: its first "
+    "seat (§1.9)",
+    LeadReason.TRUMP_SWAP: "the seat after the one that swapped the lowest trump (`trump_swap_cedes_lead`, "
+    "§1.7)",
+}
+
+
+class Chance(enum.StrEnum):
+    """What a seat's expected score (docs/rules.md §1.5) is the chance of, so that a client words
+    a hint's, an evaluation's and a review's numbers alike; `meaning` in a phrase."""
+
+    WIN = "win"
+    NOT_LOSER = "not_loser"
+
+    @property
+    def meaning(self) -> str:
+        return {
+            Chance.WIN: "with two seats: the chance to win, a draw counting half",
+            Chance.NOT_LOSER: "with three seats or more: the chance of not being the loser (every seat "
+            "but the loser scores 1), a draw counting half",
+        }[self]
+
+
+def chance_of(players: int) -> Chance:
+    """What the expected scores of a game of `players` seats are the chance of (`Chance`)."""
+    return Chance.WIN if players == 2 else Chance.NOT_LOSER
 
 
 def redeal_offered(rules: Rules, holds_trump: bool, redealt: bool, stock: int) -> bool:

@@ -47,6 +47,7 @@ from solver.game.errors import (
 )
 from solver.game.moves import Action, Move
 from solver.game.phases import (
+    LeadReason,
     Phase,
     all_trumps_win,
     final_scores,
@@ -124,6 +125,7 @@ class Game:
     phase: Phase
     setup_step: str | None
     leader: int
+    lead_reason: LeadReason | None  # why `leader` leads (None: a game built mid-way, `from_parts`)
     redealt: set[int]
     redeal_sets: tuple[list[Card], list[Card]] | None
     shown: list[Card]
@@ -162,6 +164,7 @@ class Game:
         self.phase = Phase.PLAY
         self.setup_step = None
         self.leader = 0
+        self.lead_reason = None
         self.redealt = set()
         self.redeal_sets = None
         self.shown = []
@@ -198,15 +201,17 @@ class Game:
         chance_seed: int | None = None,
         tribute: tuple[int, int] | None = None,
         absent: Sequence[int] = (),
+        lead_reason: LeadReason | None = None,
     ) -> Game:
         """Deal a new game (docs/rules.md §1.2) from a shuffled deck (`seed`) or an ordered one
         (`deck`, top first), then play its setup's forced steps (§1.7).
 
         `first_attacker`: who would lead (default: as the rules say, on the hands as
-        dealt); `chance_seed`: the seed of the game's chance events, the redeal's
-        shuffle (default: `seed`, else 0); `tribute`: `(giver, receiver)` when a
-        match owes one (§1.9); `absent`: seats dealt no cards, finished from the
-        start (the others' game after a trump repeat, §1.9).
+        dealt), and `lead_reason` why (a match names its later games' leaders, §1.9; default:
+        the rules' reason when they pick that seat too, else `named`); `chance_seed`: the seed of
+        the game's chance events, the redeal's shuffle (default: `seed`, else 0); `tribute`:
+        `(giver, receiver)` when a match owes one (§1.9); `absent`: seats dealt no cards,
+        finished from the start (the others' game after a trump repeat, §1.9).
         """
         rules.check_players(players)
         if (seed is None) == (deck is None):
@@ -230,14 +235,18 @@ class Game:
         game.finished = [seat for seat in range(players) if seat in absent]
         if not stock:
             game.known[seats[(dealt - 1) % len(seats)]].add(trump)
+        ruled, why = game._first_attacker()
         if first_attacker is None:
-            first_attacker = game._first_attacker()
+            first_attacker = ruled
         elif isinstance(first_attacker, bool) or first_attacker not in seats:
             raise PositionError(
                 f"first_attacker: no seat {first_attacker!r} plays this {players}-seat game",
                 ErrorCode.INVALID_SEAT,
             )
+        if lead_reason is None:
+            lead_reason = why if first_attacker == ruled else LeadReason.NAMED
         game.chance = ChanceRng(chance_seed if chance_seed is not None else seed if seed is not None else 0)
+        game.lead_reason = lead_reason
         game._begin(first_attacker, tribute)
         return game
 
@@ -370,6 +379,7 @@ class Game:
             self.swapper = seat
             if self.rules.trump_swap_cedes_lead:
                 self.leader = self._next_active(seat)
+                self.lead_reason = LeadReason.TRUMP_SWAP
             self._end_setup()
             self._start_play()
             return
@@ -389,17 +399,18 @@ class Game:
         self._start_bout(self.leader)
         self._check_trump_ace()
 
-    def _first_attacker(self) -> int:
-        """docs/rules.md §1.6 `first_attacker`: seat 0, or the holder of the lowest trump (seat 0 if none)."""
+    def _first_attacker(self) -> tuple[int, LeadReason]:
+        """docs/rules.md §1.2 `first_attacker`: seat 0, or the holder of the lowest trump (seat 0 if
+        none), and why."""
         if self.rules.first_attacker is FirstAttacker.SEAT0:
-            return 0 if 0 not in self.finished else self._next_active(0)
+            return (0 if 0 not in self.finished else self._next_active(0)), LeadReason.SEAT0
         holders = [
             (card.rank, seat)
             for seat, hand in enumerate(self.hands)
             for card in hand
             if card.suit == self.trump_suit
         ]
-        return min(holders)[1] if holders else 0
+        return (min(holders)[1], LeadReason.LOWEST_TRUMP) if holders else (0, LeadReason.NO_TRUMP)
 
     @classmethod
     def from_parts(

@@ -7,6 +7,7 @@ from typing import Any
 
 from solver.game.cards import Card
 from solver.game.moves import Move
+from solver.game.phases import Chance
 from solver.search.lines import Line
 
 __all__ = ["Evaluation", "Hint", "MoveValue", "SearchStats", "Tracker", "Value"]
@@ -99,6 +100,7 @@ class Hint:
     moves: list[MoveValue]
     evaluation: Value
     stats: SearchStats
+    chance: Chance  # what the scores are the chance of (solver/game/phases.py `chance_of`)
     pv: int = 0  # the plies of each move's line asked for (solver/search/lines.py); 0: no lines
 
     def to_json(self) -> dict[str, Any]:
@@ -107,6 +109,7 @@ class Hint:
             "best": self.best.to_json(),
             "moves": [move.to_json(lines=self.pv > 0) for move in self.moves],
             "evaluation": self.evaluation.to_json(),
+            "chance": self.chance.value,
             "stats": self.stats.to_json(),
         }
 
@@ -120,6 +123,7 @@ class Evaluation:
     scores: list[float]
     p_lose: list[float]
     stats: SearchStats
+    chance: Chance  # what the scores are the chance of (solver/game/phases.py `chance_of`)
     cards: dict[Card, list[float]] = field(default_factory=dict)  # per unseen card: each seat, stock
 
     def to_json(self) -> dict[str, Any]:
@@ -130,6 +134,7 @@ class Evaluation:
             "exact": self.exact,
             "scores": [round(x, 6) for x in self.scores],
             "p_lose": [round(x, 6) for x in self.p_lose],
+            "chance": self.chance.value,
             "cards": {str(card): chances for card, chances in self.cards.items()},
             "stats": self.stats.to_json(),
         }

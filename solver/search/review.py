@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.game.moves import Move
-from solver.game.phases import Phase
+from solver.game.phases import Phase, chance_of
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
@@ -152,6 +152,7 @@ class MoveReview:
             "loss": round(self.loss, 6),
             "label": self.label.value,
             "exact": self.exact,
+            "chance": chance_of(decision.position.players).value,
             "position": decision.position.to_json(),
         }
 

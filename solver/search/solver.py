@@ -21,7 +21,7 @@ from typing import Any
 
 from solver.core import decode_move
 from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanError
-from solver.game.phases import Phase
+from solver.game.phases import Phase, chance_of
 from solver.game.position import Position
 from solver.game.rules import PRESETS
 from solver.search import _endgame, _tree
@@ -274,7 +274,8 @@ class Solver:
         moves.extend(MoveValue(move, 0.5, (0.0, 1.0), 0, False) for move in root.legal if move not in visited)
         moves.sort(key=lambda value: (-value.visits, -value.score, value.move))
         evaluation = self._value(result, pos.seat)
-        return _first(Hint(pos.seat, moves[0].move, moves, evaluation, stats, pv), multipv)
+        hint = Hint(pos.seat, moves[0].move, moves, evaluation, stats, chance_of(pos.players), pv)
+        return _first(hint, multipv)
 
     def evaluate(
         self,
@@ -311,6 +312,7 @@ class Solver:
             scores=[total / n for total in result.seat_sum],
             p_lose=[losses / n for losses in result.seat_losses],
             stats=self._stats(result, limits, seed, None, beliefs, begun, self._model_name(root)),
+            chance=chance_of(pos.players),
             cards=beliefs.card_chances(pos),
         )
 
@@ -533,7 +535,8 @@ class Solver:
         moves.sort(key=lambda m: (-m.score, m.move))
         evaluation = Value(value / 2, (value / 2, value / 2), True)
         stats = self._exact_stats(begun, nodes, seed)
-        return Hint(root.position.seat, moves[0].move, moves, evaluation, stats)
+        pos = root.position
+        return Hint(pos.seat, moves[0].move, moves, evaluation, stats, chance_of(pos.players))
 
     def _exact_evaluation(self, root: Root, limits: Limits, seed: int, begun: float) -> Evaluation | None:
         pos = root.position
@@ -551,4 +554,4 @@ class Solver:
         p_lose = [1.0 if score == 0.0 else 0.0 for score in scores]
         score = scores[pos.seat]
         return Evaluation(pos.seat, score, (score, score), True, scores, p_lose,
-                          self._exact_stats(begun, nodes, seed))
+                          self._exact_stats(begun, nodes, seed), chance_of(pos.players))

@@ -38,6 +38,7 @@ from tests.support.service import (
 
 GAME_KEYS = {
     "id", "status", "seat", "position", "legal_moves", "unplayable", "scores", "loser", "history", "seats",
+    "lead",
 }
 
 
@@ -83,6 +84,27 @@ def test_a_view_says_why_each_card_cannot_be_played(client: TestClient) -> None:
 def test_players_defaults_to_the_seats(client: TestClient) -> None:
     game = create(client, rules="tan", seats=["human", "random", "greedy"], seed=1)
     assert game["game"]["position"]["players"] == 3
+
+
+def test_a_view_says_who_leads_and_why_and_a_hint_what_its_chances_are(client: TestClient) -> None:
+    """The view's `lead` (docs/rules.md §1.2) and a hint's `chance` (§1.5) come from the server, so a
+    page words them without working out a rule: with two seats a hint's chances are to win, with
+    three or more not to be the loser."""
+    deck = [str(card) for card in random_deck(Rules.from_json("durak"), 99)]
+    named = create(client, rules="durak", seats=["human", "human"], deck=deck, first_attacker=1)
+    assert named["game"]["lead"] == {"seat": 1, "reason": "named"}
+    for players in (2, 3):
+        game = create(client, rules="durak", seats=["human"] + ["human"] * (players - 1), seed=9)
+        position = game["game"]["position"]
+        lead = game["game"]["lead"]
+        assert lead["reason"] == "lowest_trump" and lead["seat"] == position["attacker"]
+        to_move = position["to_move"]
+        answer = client.get(f"/v1/games/{game['id']}/hint", params={"seat": to_move, "iterations": 100},
+                            headers=bearer(game["tokens"][to_move]))
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["chance"] == ("win" if players == 2 else "not_loser")
+    seat0 = create(client, rules="tan", seats=["human", "greedy"], seed=1)
+    assert seat0["game"]["lead"] == {"seat": 0, "reason": "seat0"}
 
 
 def test_an_ordered_deck_and_first_attacker(client: TestClient) -> None:

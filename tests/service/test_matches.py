@@ -29,10 +29,23 @@ def test_a_match_of_three_games_against_an_engine(client: TestClient) -> None:
     game = create(client, rules=rules, seats=["human", "greedy"], seed=5, match={"games": 3})
     numbers = set()
     answer: dict[str, Any] = game["game"]
+    assert answer["lead"] == {"seat": 0, "reason": "seat0"}  # tan: seat 0 leads the first game
     for _ in range(2000):
         if answer["status"] == "over":
             break
         block = answer["match"]
+        if block["game"] not in numbers and block["previous"] is not None:
+            # A later game: its last winner leads (the dealer when nobody won), until a swap cedes it.
+            last = block["previous"]
+            assert last["played"] is True
+            expected = (
+                ("last_winner", last["winner"]) if last["winner"] is not None else ("dealer", block["dealer"])
+            )
+            swapped = [entry["seat"] for entry in answer["history"]
+                       if entry["game"] == block["game"] and entry["move"]["action"] == "swap"]
+            if swapped:  # tan's trump swap cedes the lead to the seat after the swapper
+                expected = ("trump_swap", 1 - swapped[0])
+            assert (answer["lead"]["reason"], answer["lead"]["seat"]) == expected
         numbers.add(block["game"])
         assert block["games"] == 3 and len(block["standings"]) == 2
         assert answer["position"]["match"]["game"] == block["game"]
@@ -50,6 +63,27 @@ def test_a_match_of_three_games_against_an_engine(client: TestClient) -> None:
     error(move(client, game, 0, "take"), 422, "game_over")
     again = view(client, game, 0)
     assert again["match"]["standings"] == standings  # a restart replays the same match
+
+
+def test_a_game_its_dealer_lost_at_once_says_nothing_was_played_in_it(client: TestClient) -> None:
+    """Two seats, trump repeat after 2 games: a game dealt with the last game's trump suit is lost by
+    its dealer at once (docs/rules.md §1.9); the match block's `previous.played` says so, and its
+    record is refused, while a game played through says `played`."""
+    repeats = 0
+    for seed in range(12):
+        game = create(client, rules={"preset": "durak", "trump_repeat_limit": 2}, seats=["human", "greedy"],
+                      seed=seed, match={"games": 3})
+        answer: dict[str, Any] = game["game"]
+        while answer["status"] != "over" and answer["match"]["game"] == 1:
+            answer = move(client, game, 0, answer["legal_moves"][-1]).json()
+        last = answer["match"]["previous"]
+        assert last["played"] is (not last["trump_repeat"]), last
+        if last["trump_repeat"]:
+            repeats += 1
+            record = client.get(f"/v1/games/{game['id']}/record", params={"seat": 0, "game": last["game"]},
+                                headers=bearer(game["tokens"][0]))
+            error(record, 422, "invalid_input")
+    assert repeats >= 1
 
 
 def test_bad_match_requests_are_refused(client: TestClient) -> None:

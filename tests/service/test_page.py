@@ -18,7 +18,9 @@ from tests.support.web import (
     IDLE,
     PHONE,
     Server,
+    axe_findings,
     browser_fixture,
+    card_text,
     open_page,
     seat_view,
     server_fixture,
@@ -180,7 +182,8 @@ def test_every_word_in_the_players_language(browser: Browser, server: Server, sh
     assert seats == ["human", {"engine": "ismcts", "limits": {"time_ms": 600}}]
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)
-    why = {"vi": "Máy 1 đánh trước vì giữ lá chủ nhỏ nhất.", "en": "Seat 1 leads: it holds the lowest trump."}
+    why = {"vi": "Đánh trước: Máy 1 (được chia lá chủ nhỏ nhất).",
+           "en": "First lead: Seat 1 (dealt the lowest trump)."}
     assert page.inner_text("#recent").startswith(why[lang])
     assert page.inner_text("#recent").split(why[lang])[1].strip().startswith(
         {"vi": "Từ đầu ván:", "en": "Since the deal:"}[lang])
@@ -210,20 +213,13 @@ def test_every_word_in_the_players_language(browser: Browser, server: Server, sh
     page.close()
 
 
-GLYPH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-
-
-def _card_text(card: str) -> str:
-    return ("10" if card[0] == "T" else card[0]) + GLYPH[card[1]]
-
-
 def _move_text(move: dict[str, Any]) -> str:
     """A move as the English page writes it."""
     action = move["action"]
     if action == "defend":
-        return f"beat {_card_text(move['target'])} with {_card_text(move['card'])}"
+        return f"beat {card_text(move['target'])} with {card_text(move['card'])}"
     if action in ("attack", "transfer"):
-        return f"{action} {_card_text(move['card'])}"
+        return f"{action} {card_text(move['card'])}"
     return str(action)
 
 
@@ -389,7 +385,7 @@ def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
         # Rank and suit in both top corners of every card.
         for card in page.locator("#hand .card, #table .card").all():
             name = card.get_attribute("data-card") or ""
-            text = ("10" if name[0] == "T" else name[0]) + GLYPH[name[1]]
+            text = card_text(name)
             corners = card.locator(".corner").evaluate_all("els => els.map(e => e.textContent)")
             assert corners == [text, text]
         for pair in page.locator("#table .pair:has(.defense)").all():
@@ -444,19 +440,6 @@ def test_a_real_table_seats_fanned_hand_readable_cards_and_drag(
     page.close()
 
 
-def _axe(page: Page) -> list[str]:
-    """The serious and critical findings of axe-core (shipped by the axe-playwright-python package)
-    on the page as it is: each as 'rule: the first element'."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page).response
-    return [
-        f"{violation['id']}: {violation['nodes'][0]['target']}"
-        for violation in results["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
-
-
 @pytest.mark.parametrize(
     ("lang", "viewport"), [pytest.param("en", DESKTOP, marks=pytest.mark.long), ("vi", PHONE)]
 )
@@ -469,21 +452,21 @@ def test_no_serious_accessibility_findings(
     page = open_page(browser, server, viewport, errors)
     page.goto(server.url + "/")
     page.select_option("#lang", lang)
-    assert _axe(page) == []
+    assert axe_findings(page) == []
     start_game(page, server, lang, seed=9, preset="durak", players=3)
     page.keyboard.press("h")
     page.wait_for_selector("#hint-moves .hint-move")
     page.wait_for_function(IDLE)
-    assert _axe(page) == []
+    assert axe_findings(page) == []
     for _ in range(300):
         if page.locator("#over").is_visible():
             break
         page.keyboard.press("1")
         page.wait_for_function(IDLE)
     assert page.locator("#over").is_visible()
-    assert _axe(page) == []
+    assert axe_findings(page) == []
     page.goto(server.url + "/static/rules.html")
-    assert _axe(page) == []
+    assert axe_findings(page) == []
     assert errors == []
     page.close()
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from solver.game.errors import Refusal
+from solver.game.phases import Chance, LeadReason
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "tests" / "web"
@@ -38,9 +39,11 @@ def test_the_page_modules_pass_their_node_unit_tests() -> None:
     assert "# fail 0" in done.stdout
 
 
-def test_every_reason_a_card_is_refused_has_words_in_both_languages() -> None:
+def test_every_name_the_api_gives_for_the_page_to_word_has_words_in_both_languages() -> None:
     """Each `Refusal` the API may give in a view's `unplayable` (docs/api.md §3) has its `why_` word
-    in words.js, in Vietnamese and English: a new reason reaches the page's words."""
+    in words.js, each `LeadReason` of a view's `lead` its `lead_` word, each `Chance` of a hint,
+    an evaluation or a review its `chance_` and `hintNote_` words, in Vietnamese and English: a new
+    name reaches the page's words."""
     script = (
         'import("./service/static/words.js").then(({ WORDS }) => '
         "console.log(JSON.stringify({ vi: Object.keys(WORDS.vi), en: Object.keys(WORDS.en) })))"
@@ -49,6 +52,8 @@ def test_every_reason_a_card_is_refused_has_words_in_both_languages() -> None:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     keys = json.loads(done.stdout)
+    wanted = [f"why_{reason.value}" for reason in Refusal] + [f"lead_{reason.value}" for reason in LeadReason]
+    wanted += [f"{kind}_{chance.value}" for chance in Chance for kind in ("chance", "hintNote")]
     for lang in ("vi", "en"):
-        missing = [reason.value for reason in Refusal if f"why_{reason.value}" not in keys[lang]]
+        missing = [key for key in wanted if key not in keys[lang]]
         assert missing == [], (lang, missing)

@@ -25,7 +25,7 @@ from tests.support.positions import (
 )
 from tests.support.service import TestClient, error, make_client, make_settings
 
-HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
+HINT_KEYS = {"seat", "best", "moves", "evaluation", "chance", "stats"}
 MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact", "loss", "label"}
 STATS_KEYS = {
     "algorithm",
@@ -133,7 +133,7 @@ def test_hint_shape_and_ranking(client: TestClient) -> None:
     )
     assert answer.status_code == 200, answer.text
     body = answer.json()
-    assert set(body) == HINT_KEYS and set(body["stats"]) == STATS_KEYS
+    assert set(body) == HINT_KEYS and set(body["stats"]) == STATS_KEYS and body["chance"] == "win"
     assert body["seat"] == position["seat"]
     assert 1 <= len(body["moves"]) <= 2 and all(set(move) == MOVE_KEYS for move in body["moves"])
     assert body["best"] == body["moves"][0]["move"]
@@ -254,8 +254,9 @@ def test_nan_time_limit(client: TestClient) -> None:
 def test_evaluate(client: TestClient) -> None:
     position = waiting_position()
     body = client.post("/v1/evaluate", json={"position": position, "limits": {"iterations": 300}}).json()
-    assert set(body) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "cards", "stats"}
+    assert set(body) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "chance", "cards", "stats"}
     assert body["seat"] == position["seat"] and len(body["scores"]) == 2 and len(body["p_lose"]) == 2
+    assert body["chance"] == "win"  # two seats: the chance to win
     assert body["exact"] is False and body["stats"]["iterations"] == 300
 
 

@@ -47,7 +47,8 @@ def test_analyze_a_record(client: TestClient) -> None:
     assert set(data) == {"seat", "moves", "summary", "stats"} and data["seat"] == 0
     last = data["moves"][-1]
     assert set(last) == {"index", "ply", "move", "notation", "best", "best_notation", "played_score",
-                         "best_score", "loss", "label", "exact", "position"}  # fmt: skip
+                         "best_score", "loss", "label", "exact", "chance", "position"}  # fmt: skip
+    assert last["chance"] == "win"  # two seats: what played_score and best_score are the chance of
     assert last["move"] == {"action": "attack", "card": "9c"} and last["best_notation"] == GOOD
     assert (last["loss"], last["label"], last["exact"]) == (0.5, "blunder", True)
     assert sorted(last["position"]["hand"]) == ["9c", "Ah"]

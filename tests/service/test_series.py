@@ -15,9 +15,14 @@ from tests.support.web import (
     IDLE,
     PHONE,
     Server,
+    axe_findings,
     browser_fixture,
+    card_text,
+    last_bout,
     open_page,
+    page_words,
     seat_view,
+    seat_words,
     server_fixture,
     start_game,
 )
@@ -48,14 +53,20 @@ def _play_one(page: Page, rng: random.Random) -> None:
     options[rng.randrange(len(options))].click()
 
 
-def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> None:
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [(DESKTOP, "en"), pytest.param(PHONE, "vi", marks=pytest.mark.long)]
+)
+def test_a_three_game_match_is_a_series(
+    browser: Browser, server: Server, viewport: dict[str, int], lang: str
+) -> None:
     """Tấn with tribute and trump swap, 3 games: after each game but the last the page stops on a
-    between-games screen (that game's result, the tribute, who deals and leads next, "Next game"),
-    the next game starts only on "Next game" with an empty discard pile, and the end says who won
-    the match, as the API's `winners` has it."""
+    between-games screen (that game's result, the tribute, who deals and leads next and why, "Next
+    game", the review of the game just ended), the next game starts only on "Next game" with an
+    empty discard pile, and the end says who won the match, as the API's `winners` has it. Then a
+    game that is not the last is chosen and reviewed: its own decisions, in order."""
     errors: list[str] = []
-    page = open_page(browser, server, DESKTOP, errors)
-    start_game(page, server, "en", seed=3, preset="tan", side_rules=("trump_swap", "tribute"), games=3)
+    page = open_page(browser, server, viewport, errors)
+    start_game(page, server, lang, seed=3, preset="tan", side_rules=("trump_swap", "tribute"), games=3)
     rng = random.Random(8)
     betweens = 0
     tributes = 0
@@ -68,35 +79,90 @@ def test_a_three_game_match_is_a_series(browser: Browser, server: Server) -> Non
             match = view["match"]
             assert match["game"] == betweens + 1
             title = page.inner_text("#over-title")
-            assert f"Game {betweens} of 3 is over." in title
+            assert page_words(page, "gameEnded", n=betweens, of=3) in title
             detail = page.inner_text("#over-detail")
-            assert f"Game {betweens + 1}:" in detail and "deals" in detail and "leads" in detail
-            if match["tribute"]:
+            dealer = seat_words(page, match["dealer"])
+            assert page_words(page, "nextGame", n=betweens + 1, dealer=dealer) in detail
+            lead = view["lead"]  # who leads next, and why, as the API says it
+            assert page_words(page, "lead_" + lead["reason"], name=seat_words(page, lead["seat"])) in detail
+            tribute = match["tribute"]
+            if tribute:
                 tributes += 1
-                assert "gave" in detail
+                names = {role: seat_words(page, tribute[role]) for role in ("giver", "receiver")}
+                card = tribute.get("card")
+                said = (page_words(page, "tributeGiven", **names, card=card_text(card)) if card
+                        else page_words(page, "tributeHidden", **names))
+                assert said in detail
+            # The ended game's last bout is in its result; the table is the next deal's, nothing of the last.
+            ended = last_bout([entry for entry in view["history"] if entry["game"] == betweens])
+            shown = page.locator("#over-bout .bout-pair .mini:first-child").evaluate_all(
+                "cards => cards.map((c) => c.textContent)")
+            assert shown == [card_text(pair["attack"]) for pair in ended]
+            assert page.locator("#table.ended").count() == 0 and page.inner_text("#recent") == ""
+            assert page.locator("#review-button").is_visible()  # the game just ended (the API's game=n)
+            assert page.locator("#review-game").is_hidden()  # no choice until the match is over
             assert page.locator("#new-game-over").is_hidden()
+            if betweens == 1:
+                assert axe_findings(page) == []  # the between-games screen
             assert page.locator("#moves button").count() == 0  # nothing to play until the next game
             page.click("#next-game")
             page.wait_for_function(IDLE)
             assert page.locator("#over").is_hidden()
-            assert page.inner_text("#match-title") == f"Match: game {betweens + 1} of 3"
+            assert page.inner_text("#match-title") == page_words(page, "match", n=betweens + 1, of=3)
             continue
         if page.locator("#over").is_visible():
             break
         _play_one(page, rng)
-    assert betweens == 2 and page.inner_text("#status") == "Match over."
-    winners = seat_view(page, server)["match"]["winners"]
+    assert betweens == 2 and page.inner_text("#status") == page_words(page, "matchOver")
+    match = seat_view(page, server)["match"]
+    winners = match["winners"]
     title = page.inner_text("#over-title")
     if winners == [0]:
-        assert title == "You win the match!"
+        assert title == page_words(page, "matchWonYou")
     elif len(winners) == 1:
-        assert title == f"Seat {winners[0]} wins the match."
+        assert title == page_words(page, "matchWon", name=seat_words(page, winners[0]))
     else:
-        assert title.startswith("Sharing first place")
-    assert "Game 3" in page.inner_text("#over-detail")
-    assert tributes >= 0  # a tribute is owed only after a game with a loser
+        assert title == page_words(page, "matchShared", names=", ".join(seat_words(page, s) for s in winners))
+    assert page_words(page, "previousGame", n=3, what="") in page.inner_text("#over-detail")
+    assert tributes >= 1  # this deal and these moves owe one (a loser holding a trump)
+    _review_an_earlier_game(page, server)
     assert errors == []
     page.close()
+
+
+SETUP_ACTIONS = {"redeal", "keep", "pick", "swap"}  # decisions before the first lead: not reviewed
+
+
+def _review_an_earlier_game(page: Page, server: Server) -> None:
+    """Once the match is over the chooser offers its games, the last one chosen; game 1 chosen, the
+    review is of game 1: seat 0's play-phase moves of that game, in order, under its title."""
+    history = seat_view(page, server)["history"]
+    played = sorted({entry["game"] for entry in history})
+    choice = page.locator("#review-game")
+    assert choice.is_visible()
+    assert axe_findings(page) == []  # the match's end, with its chooser
+    offered = choice.locator("option").evaluate_all("options => options.map((o) => o.value)")
+    assert offered == [str(n) for n in played]
+    assert choice.input_value() == str(played[-1])
+    assert played[0] == 1 and played[-1] == 3
+    choice.select_option("1")
+    page.click("#review-button")
+    page.wait_for_selector("#review:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.inner_text("#review-title") == page_words(page, "reviewTitleGame", n=1)
+    assert axe_findings(page) == []
+    mine = [entry["move"] for entry in history
+            if entry["game"] == 1 and entry["seat"] == 0 and entry["move"]["action"] not in SETUP_ACTIONS]
+    expected = page.evaluate(
+        "async (moves) => { const { moveText } = await import('/static/js/cards.js');"
+        " return moves.map(moveText); }", mine)
+    cells = page.locator("#review-rows tr td:nth-child(2)")
+    shown = cells.evaluate_all("cells => cells.map((c) => c.textContent)")
+    assert shown == expected and len(shown) >= 3
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#review-rows tr").nth(1).get_attribute("aria-current") == "step"
+    page.keyboard.press("Escape")
+    assert page.locator("#review").is_hidden() and page.locator("#over").is_visible()
 
 
 def _dock_top(page: Page) -> float:

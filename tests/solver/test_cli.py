@@ -208,7 +208,7 @@ def test_tan_script_in_a_subprocess() -> None:
 
 # -- hint, evaluate, moves --------------------------------------------------------------------
 
-HINT_KEYS = {"seat", "best", "moves", "evaluation", "stats"}
+HINT_KEYS = {"seat", "best", "moves", "evaluation", "chance", "stats"}
 MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact", "loss", "label"}
 STATS_KEYS = {
     "algorithm", "iterations", "worlds", "time_ms", "iterations_per_s", "stop_reason", "seed", "threads",
@@ -341,7 +341,7 @@ def test_evaluate(position_file: Path, capsys: pytest.CaptureFixture[str]) -> No
     status, out, _ = _run(["evaluate", str(position_file), "--json", "--iterations", "300"], capsys)
     assert status == 0
     answer = json.loads(out)
-    assert set(answer) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "cards", "stats"}
+    assert set(answer) == {"seat", "score", "ci95", "exact", "scores", "p_lose", "chance", "cards", "stats"}
     assert answer["seat"] == 1 and len(answer["scores"]) == 2 and len(answer["p_lose"]) == 2
     assert answer["ci95"][0] <= answer["score"] <= answer["ci95"][1]
     argv = ["evaluate", str(position_file), "--iterations", "300", "--algorithm", "pimc"]

@@ -26,10 +26,15 @@ __all__ = [
     "IDLE",
     "PHONE",
     "Server",
+    "axe_findings",
     "browser_fixture",
+    "card_text",
+    "last_bout",
     "open_page",
+    "page_words",
     "saved_game",
     "seat_view",
+    "seat_words",
     "server_fixture",
     "shots_fixture",
     "start_game",
@@ -144,6 +149,49 @@ def start_game(
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function(IDLE)
+
+
+def axe_findings(page: Page) -> list[str]:
+    """The serious and critical findings of axe-core (shipped by the axe-playwright-python package)
+    on the page as it is: each as 'rule: the first element'."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page).response
+    return [
+        f"{violation['id']}: {violation['nodes'][0]['target']}"
+        for violation in results["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
+def card_text(card: str) -> str:
+    """A card as the page writes it: its rank (10 for a ten) and its suit's glyph."""
+    return ("10" if card[0] == "T" else card[0]) + "♠♥♦♣"["shdc".index(card[1])]
+
+
+def last_bout(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table before a game's last move, with that move's card on it (as the page's lastBout)."""
+    table = [dict(pair) for pair in history[-2]["after"]["table"]] if len(history) > 1 else []
+    last = history[-1]["move"]
+    if last["action"] in ("attack", "transfer"):
+        table.append({"attack": last["card"], "defense": None})
+    elif last["action"] == "defend":
+        table = [{**pair, "defense": last["card"]} if pair["attack"] == last["target"] else pair
+                 for pair in table]
+    return table
+
+
+def page_words(page: Page, key: str, **values: Any) -> str:
+    """A word of the page's words.js in the page's language as the page says it (`t`), its
+    placeholders filled with `values`."""
+    return str(page.evaluate(
+        "async ([key, values]) => (await import('/static/js/i18n.js')).t(key, values)", [key, values]
+    ))
+
+
+def seat_words(page: Page, seat: int) -> str:
+    """A seat's name as the page says it: you, or the seat's number."""
+    return page_words(page, "you") if seat == 0 else page_words(page, "seatName", n=seat)
 
 
 def saved_game(page: Page) -> dict[str, Any]:

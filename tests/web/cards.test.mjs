@@ -21,6 +21,22 @@ test("moves read in the page's language", () => {
   state.lang = "en";
 });
 
+test("who leads and what a chance is are worded from the API's names, not worked out", () => {
+  state.lang = "en";
+  assert.equal(cards.leadText({ seat: 2, reason: "lowest_trump" }), "First lead: Seat 2 (dealt the lowest trump).");
+  assert.equal(cards.leadText({ seat: 0, reason: "last_winner" }), "First lead: You (won the last game).");
+  assert.equal(cards.chanceWord("win"), "chance to win");
+  assert.equal(cards.chanceWord("not_loser"), "chance of not being the fool");
+  // A score reads alike in the hint and the review: a proven one in words, else a percentage.
+  assert.equal(cards.valueText({ score: 1, exact: true }), "certain win");
+  assert.equal(cards.valueText({ score: 0.5, exact: true }), "certain draw");
+  assert.equal(cards.valueText({ score: 0.42, exact: false }), "42%");
+  state.lang = "vi";
+  assert.equal(cards.leadText({ seat: 1, reason: "trump_swap" }), "Đánh trước: Máy 1 (ghế sau người đã đổi lá chủ nhỏ nhất).");
+  assert.equal(cards.chanceWord("not_loser"), "cơ hội không bị thua");
+  state.lang = "en";
+});
+
 test("the same move is the same whatever fields are missing", () => {
   assert.ok(cards.sameMove({ action: "take" }, { action: "take", card: null }));
   assert.ok(!cards.sameMove({ action: "attack", card: "7c" }, { action: "attack", card: "7d" }));
@@ -86,14 +102,16 @@ test("the review's note words the labels' bounds the API gives, in the hint's ch
   const { reviewNote } = await import("../../service/static/js/review.js");
   const bounds = [{ label: "good", below: 0.03 }, { label: "inaccuracy", below: 0.07 }, { label: "mistake", below: 0.36 }];
   state.lang = "en";
-  state.game = null;
-  assert.equal(reviewNote(bounds), "Cost = the chance to win of the engine's choice minus the chance to win of your move, "
+  assert.equal(reviewNote(bounds, "win"), "Cost = the chance to win of the engine's choice minus the chance to win of your move, "
     + "judged from what you could see then. Below 3 points: good; below 7 points: inaccuracy; below 36 points: mistake; "
     + "36 points or more: blunder.");
-  state.game = { position: { players: 3 } };
-  assert.match(reviewNote(null), /^Cost = the chance of not being the fool of the engine's choice/);
+  // The API's `chance` says which: the page counts no seats (a game of three seats says not_loser).
+  state.game = { position: { players: 2 } };
+  assert.match(reviewNote(null, "not_loser"), /^Cost = the chance of not being the fool of the engine's choice/);
+  assert.equal(reviewNote(bounds, null), "Below 3 points: good; below 7 points: inaccuracy; below 36 points: mistake; "
+    + "36 points or more: blunder.");
   state.lang = "vi";
-  assert.match(reviewNote(bounds), /cơ hội không bị thua của nước máy chọn.*Dưới 3 điểm: tốt/);
+  assert.match(reviewNote(bounds, "not_loser"), /cơ hội không bị thua của nước máy chọn.*Dưới 3 điểm: tốt/);
   state.game = null;
 });
 

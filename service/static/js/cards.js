@@ -44,6 +44,10 @@ export const sameMove = (a, b) =>
 export const seatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
 export const shortSeatName = seatName;
 
+// Who leads the first bout and why, as the view's `lead` says (docs/api.md §3): the page works out
+// no rule of who leads.
+export const leadText = (lead) => t("lead_" + lead.reason, { name: seatName(lead.seat) });
+
 export function sortHand(hand, trumpSuit) {
   const key = (card) => {
     const trump = suitOf(card) === trumpSuit ? 1 : 0;
@@ -89,6 +93,10 @@ export function framePosition(base, final, after, hand) {
   };
 }
 
+// What a hint's, an evaluation's or a review's scores are the chance of, as the API names it
+// (`chance`: `win` with two seats, `not_loser` with more, docs/api.md §3): the page counts no seats.
+export const chanceWord = (chance) => t("chance_" + chance);
+
 export const points = (x) => (Number(x) * 100).toFixed(1);
 export const pct = (x) => `${Math.round(x * 100)}%`;
 export const clamp01 = (x) => Math.min(1, Math.max(0, Number(x) || 0));
@@ -98,6 +106,10 @@ export const digitFor = (index) => (index < 9 ? String(index + 1) : index === 9 
 
 // A proven value in words: certain win, draw or loss (a draw scores one half, docs/rules.md §1.5).
 export const outcome = (score) => (score >= 0.999 ? "win" : score <= 0.001 ? "loss" : "draw");
+export const certainty = (score) => t({ win: "certainWin", loss: "certainLoss", draw: "certainDraw" }[outcome(score)]);
+
+// What a score says, in a hint as in a review: a percentage, or the proven outcome in words.
+export const valueText = (entry) => (entry.exact ? certainty(entry.score) : pct(entry.score));
 
 // A hint's rows, best first (docs/api.md §3): by what each costs against the best move in the
 // search's own scores (`loss`: a calibrated chance may read 99% for several), then by chance,

@@ -8,7 +8,7 @@
  */
 
 import { api } from "./api.js";
-import { cardName, cardText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
+import { cardName, cardText, chanceWord, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
 import { bar, cardFace, el, miniCard } from "./faces.js";
 import { cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, seatLabel, undone, withEvent } from "./entry.js";
 import { t } from "./i18n.js";
@@ -298,7 +298,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       item.append(row);
       list.append(item);
     }
-    panel.append(el("p", "evaluation", `${t("now")}: ${t("winChance")} ${pct(hint.evaluation.score)}`), list);
+    panel.append(el("p", "evaluation", `${t("now")}: ${chanceWord(hint.chance)} ${pct(hint.evaluation.score)}`), list);
     return panel;
   }
 

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { costPoints, digitFor, moveText, outcome, pct, points, rankedMoves, seatName } from "./cards.js";
+import { certainty, chanceWord, costPoints, digitFor, moveText, outcome, pct, points, rankedMoves, seatName, valueText } from "./cards.js";
 import { bar } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage } from "./messages.js";
@@ -53,15 +53,6 @@ export function hintRows() {
 // The hint for the view shown, or null when there is none (or it was asked for another turn).
 export const hintShown = () => (state.hint && state.game && state.hintFor === state.game.history.length ? state.hint : null);
 
-// With three seats or more, the score is the chance of not being the one left with cards
-// (docs/rules.md §1.5: every seat but the loser scores 1).
-export const chanceWord = () => (state.game && state.game.position.players >= 3 ? t("notFoolChance") : t("winChance"));
-
-export const certainty = (score) => t({ win: "certainWin", loss: "certainLoss", draw: "certainDraw" }[outcome(score)]);
-
-// What a hinted score says: a percentage, or the proven outcome in words.
-export const valueText = (entry) => (entry.exact ? certainty(entry.score) : pct(entry.score));
-
 // The search's figures, for the tooltip: the 95% interval and the tries.
 export function statsText(entry) {
   if (entry.exact) return t("provenNote");
@@ -84,7 +75,7 @@ export function renderHint() {
   evaluation.dataset.exact = String(!!ev.exact);
   const label = document.createElement("span");
   label.className = "label";
-  label.textContent = ev.exact ? `${t("now")}: ${certainty(ev.score)}` : `${t("now")}: ${chanceWord()} ${pct(ev.score)}`;
+  label.textContent = ev.exact ? `${t("now")}: ${certainty(ev.score)}` : `${t("now")}: ${chanceWord(hint.chance)} ${pct(ev.score)}`;
   evaluation.title = statsText(ev);
   evaluation.append(label, bar(ev.score, "eval"));
 
@@ -119,7 +110,7 @@ export function renderHint() {
       button.append(num, what, value, cost, bar(entry.score));
       const stats = [statsText(entry), lineText(entry.line)].filter(Boolean).join("\n");
       button.title = stats;
-      const spoken = (entry.exact ? valueText(entry) : `${chanceWord()} ${pct(entry.score)}`)
+      const spoken = (entry.exact ? valueText(entry) : `${chanceWord(hint.chance)} ${pct(entry.score)}`)
         + (cost.textContent ? `, ${cost.title}` : "");
       const key = digitFor(index) ? `${t("key")} ${digitFor(index)}: ` : "";
       button.setAttribute("aria-label", `${key}${moveText(entry.move)}, ${spoken}`);
@@ -131,7 +122,6 @@ export function renderHint() {
   );
   const s = hint.stats;
   const note = $("hint-note");
-  note.textContent = (state.game.position.players >= 3 ? t("hintNoteFool") : t("hintNote"))
-    + " " + t("hintCostNote") + (s.calibrated ? " " + t("hintCalibrated") : "");
+  note.textContent = t("hintNote_" + hint.chance) + " " + t("hintCostNote") + (s.calibrated ? " " + t("hintCalibrated") : "");
   note.title = t("stats", { alg: s.algorithm, it: Number(s.iterations).toLocaleString(state.lang), ms: Math.round(s.time_ms) });
 }

@@ -1,6 +1,7 @@
 /* A match's panel, the move log, and the game over. */
 
-import { cardText, moveText, seatName, shortSeatName } from "./cards.js";
+import { cardText, lastBout, leadText, moveText, seatName, shortSeatName } from "./cards.js";
+import { miniCard } from "./faces.js";
 import { t } from "./i18n.js";
 import { $, SUIT_GLYPH } from "./state.js";
 
@@ -61,6 +62,21 @@ export function renderHistory(game) {
   if (atBottom) list.scrollTop = list.scrollHeight;
 }
 
+// The last bout of a match's game that just ended, beside its result (the table shows the next
+// deal): each attack card, and the card that beat it.
+function renderLastBout(pairs) {
+  const box = $("over-bout");
+  box.hidden = !pairs.length;
+  if (!pairs.length) return;
+  box.replaceChildren(document.createTextNode(t("lastBout") + " "), ...pairs.flatMap((pair) => {
+    const shown = document.createElement("span");
+    shown.className = "bout-pair";
+    shown.append(miniCard(pair.attack));
+    if (pair.defense) shown.append("/", miniCard(pair.defense));
+    return [shown, " "];
+  }));
+}
+
 // A game's result in a sentence, from the loser (and, with none, the winner) the API gave.
 function resultText(loser, winner) {
   const none = (seat) => seat === null || seat === undefined;
@@ -111,7 +127,7 @@ export function renderOver(game, over) {
       const names = { giver: seatName(tribute.giver), receiver: seatName(tribute.receiver) };
       lines.push(tribute.card ? t("tributeGiven", { ...names, card: cardText(tribute.card) }) : t("tributeHidden", names));
     }
-    lines.push(t("nextGame", { n: match.game, dealer: seatName(match.dealer), leader: seatName(game.position.attacker) }));
+    lines.push(t("nextGame", { n: match.game, dealer: seatName(match.dealer) }), leadText(game.lead));
   } else if (match) {
     const winners = match.winners || [];
     title = winners.includes(0) && winners.length === 1 ? t("matchWonYou")
@@ -125,6 +141,7 @@ export function renderOver(game, over) {
     scores = game.scores || [];
     loser = game.loser;
   }
+  renderLastBout(between ? lastBout(game.history) : []);
   $("over-title").textContent = title;
   $("over-detail").textContent = lines.join(" ");
   $("over-detail").hidden = !lines.length;

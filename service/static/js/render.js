@@ -48,11 +48,13 @@ export function render() {
   $("stock-back").title = `${t("stock")}: ${pos.stock}`;
   $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
 
-  // At a game's end the table is cleared: its last bout is shown instead, marked as such.
-  const ended = (over || game.status === "between") && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
+  // At a game's end the table is cleared: its last bout is shown instead, marked as such. Between two
+  // games of a match the table is the next deal's, and the last bout is in the game's result.
+  const between = game.status === "between";
+  const ended = over && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
   renderTable(ended.length ? { ...pos, table: ended } : pos, ended.length > 0);
   if (myTurn && pos.defender === 0 && !entry) keepTableInView();
-  if (reviewOpen()) $("recent").replaceChildren();
+  if (reviewOpen() || between) $("recent").replaceChildren(); // the moves of the game that ended: its result
   else renderRecent(game);
   renderHand(pos, trumpSuit, myTurn);
   renderWhyNot(game);
@@ -68,11 +70,10 @@ export function render() {
   $("transfer-button").hidden = transfers.length === 0;
   $("transfer-button").disabled = state.busy || transfers.length === 0;
   $("hint-button").disabled = state.busy || !myTurn;
-  const between = game.status === "between";
   $("actions").hidden = over || between;
   $("moves-panel").hidden = over || between;
 
-  renderSetup(pos);
+  renderSetup(between ? { ...pos, phase: "play" } : pos); // the next game's setup waits for "Next game"
   renderMatch(game);
   renderMoves();
   renderHint();

@@ -3,10 +3,9 @@
 
 import { api } from "./api.js";
 import { busyWith, keepFocus } from "./busy.js";
-import { moveText, pct, points, sameMove } from "./cards.js";
+import { chanceWord, moveText, points, sameMove, valueText } from "./cards.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
-import { chanceWord } from "./hint.js";
 import { ApiFailure, clearMessage } from "./messages.js";
 import { render } from "./render.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
@@ -18,16 +17,27 @@ export const reviewed = () => (reviewOpen() ? state.review.data.moves[state.revi
 
 // The game of a match a review is of: `game` when given, else the last one that ended (the last
 // game once the match is over); null for a single game, or while no game of the match has ended.
-// A game its dealer lost at once by a trump repeat with two seats had no moves (docs/rules.md §1.9).
+// A game nothing was played in (its dealer lost at once, docs/rules.md §1.9) has no review: the
+// match block's `previous.played` says so.
 export function reviewGame(game) {
   const match = state.game && state.game.match;
   if (!match) return null;
   if (Number.isInteger(game)) return game;
   if (state.game.status === "over") return match.game;
   const last = match.previous;
-  if (!last || (last.trump_repeat && state.game.position.players === 2)) return null;
+  if (!last || !last.played) return null;
   return last.game;
 }
+// The games of a match that is over that can be reviewed, for the chooser beside the review button:
+// each game the history shows a move of (a game its dealer lost at once has none).
+export function reviewableGames(game) {
+  if (!game || !game.match || game.status !== "over") return [];
+  return [...new Set(game.history.map((entry) => entry.game))].sort((a, b) => a - b);
+}
+
+// The game the chooser names (the last one until another is chosen); none for a single game.
+export const chosenGame = () => ($("review-game").hidden ? undefined : Number($("review-game").value));
+
 export const canReview = () =>
   !!(state.game && (state.game.match ? reviewGame() !== null : state.game.status === "over"));
 
@@ -119,7 +129,7 @@ export function labelBadge(label) {
   return badge;
 }
 
-export function reviewLine(text, score, cls) {
+export function reviewLine(text, score, cls, chance, exact) {
   const line = document.createElement("div");
   line.className = "review-move " + cls;
   const what = document.createElement("span");
@@ -129,8 +139,8 @@ export function reviewLine(text, score, cls) {
   if (score !== null && score !== undefined) {
     const value = document.createElement("span");
     value.className = "pct";
-    value.textContent = pct(score);
-    value.title = chanceWord();
+    value.textContent = valueText({ score, exact }); // a proven value in words, as the hint says it
+    value.title = chanceWord(chance);
     line.append(value, bar(score));
   }
   return line;
@@ -143,8 +153,10 @@ export function renderReview() {
   document.body.classList.toggle("reviewing", open);
   $("review-button").hidden = !canReview();
   $("review-button").disabled = !!state.busy;
+  renderGameChoice();
   if (!open) return;
   const { data, at } = state.review;
+  $("review-title").textContent = state.review.game === null ? t("reviewTitle") : t("reviewTitleGame", { n: state.review.game });
   const moves = data.moves;
   const entry = moves[at] || null;
   $("review-prev").disabled = !!state.busy || at <= 0;
@@ -170,12 +182,12 @@ export function renderReview() {
     verdict.append(document.createTextNode(" " + note));
     detail.append(
       verdict,
-      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played"),
-      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best"),
+      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played", entry.chance, entry.exact),
+      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best", entry.chance, entry.exact),
     );
   }
 
-  $("review-note").textContent = reviewNote(state.reviewBounds);
+  $("review-note").textContent = reviewNote(state.reviewBounds, moves.length ? moves[0].chance : null);
 
   const summary = data.summary;
   const counts = LABELS.filter((label) => summary.labels[label])
@@ -228,11 +240,26 @@ export function renderReview() {
   }
 }
 
-// What the cost is, in the hint's words (with three seats or more: the chance of not being the
-// fool), and the labels' bounds as GET /v1/rules gives them (none known yet: none said).
-export function reviewNote(bounds) {
-  const chance = chanceWord();
-  const parts = [t("reviewNote", { chance })];
+// The chooser of a finished match's game to review, kept as chosen while its games stay the same.
+function renderGameChoice() {
+  const choice = $("review-game");
+  const games = canReview() ? reviewableGames(state.game) : [];
+  choice.hidden = games.length < 2;
+  choice.disabled = !!state.busy;
+  const offered = [...choice.options].map((option) => Number(option.value));
+  if (offered.join() !== games.join()) {
+    choice.replaceChildren(...games.map((n) => new Option(t("reviewGameN", { n }), String(n))));
+    if (games.length) choice.value = String(games[games.length - 1]);
+  } else {
+    for (const option of choice.options) option.textContent = t("reviewGameN", { n: option.value }); // the language
+  }
+}
+
+// What the cost is, in the hint's words (the review's `chance`, as a hint's: docs/api.md §3; none
+// without a decision reviewed), and the labels' bounds as GET /v1/rules gives them (none known yet:
+// none said).
+export function reviewNote(bounds, chance) {
+  const parts = chance ? [t("reviewNote", { chance: chanceWord(chance) })] : [];
   if (bounds && bounds.length) {
     const below = bounds.map((b) => t("reviewBelow", { n: points(b.below).replace(/\.0$/, ""), label: t("label_" + b.label) }));
     const last = bounds[bounds.length - 1];

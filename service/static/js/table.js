@@ -1,6 +1,6 @@
 /* The table: status, opponents, the bout, the hand, the chooser, the moves and the setup decisions. */
 
-import { cardName, cardText, digitFor, moveText, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
+import { cardName, cardText, digitFor, leadText, moveText, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
 import { cardFace, miniCard } from "./faces.js";
 import { t } from "./i18n.js";
 import { legalMoves, movesWithCard } from "./moves.js";
@@ -196,23 +196,14 @@ export function renderTable(pos, ended = false) {
   }
 }
 
-// The rules of the game shown, as an object of every option (the presets come from /v1/rules).
-export function gameRules() {
-  const rules = state.game ? state.game.position.rules : null;
-  const name = rules && typeof rules === "object" ? rules.preset : rules;
-  const preset = state.presets[name] || {}; // GET /v1/rules not answered yet: nothing is assumed
-  return rules && typeof rules === "object" ? { ...preset, ...rules } : preset;
-}
-
-// Why an engine leads the first bout, before the player has moved (docs/rules.md §1.2): in Durak
-// the seat holding the lowest trump leads.
+// Why an engine led the game's first bout, until the player has moved: the view's `lead` (who and
+// why, docs/api.md §3), not a rule worked out here.
 export function whyLead(game) {
   const number = game.match ? game.match.game : null;
   const ours = game.history.filter((entry) => number === null || entry.game === number);
   if (ours.some((entry) => entry.seat === 0)) return null;
-  const lead = ours.find((entry) => entry.move.action === "attack");
-  if (!lead || lead.seat === 0 || (number !== null && number > 1)) return null;
-  return gameRules().first_attacker === "lowest_trump" ? t("whyLeadLowest", { name: seatName(lead.seat) }) : null;
+  const led = ours.some((entry) => entry.move.action === "attack");
+  return led && game.lead && game.lead.seat !== 0 ? leadText(game.lead) : null;
 }
 
 export function renderRecent(game) {

@@ -7,6 +7,7 @@ import pytest
 from solver.game.bounds import MAX_MATCH_GAMES
 from solver.game.errors import GameOverError, TanError
 from solver.game.match import Match
+from solver.game.phases import LeadReason
 from solver.game.position import Position
 from solver.game.rules import Rules
 from solver.players import GreedyPlayer
@@ -41,6 +42,7 @@ def test_a_match_deals_its_games_from_its_seed_and_counts_the_standings() -> Non
 def test_the_loser_deals_and_the_winner_leads_the_next_game() -> None:
     match = Match(Rules.preset_named("tan"), 3, games=5, seed=3)
     assert match.dealer == 0 and match.game.attacker == 0  # game 1: seat 0 deals, seat0 leads
+    assert match.game.lead_reason is LeadReason.SEAT0
     for number in range(2, 6):
         dealer = match.dealer
         play_out(match, number - 1)
@@ -49,6 +51,8 @@ def test_the_loser_deals_and_the_winner_leads_the_next_game() -> None:
         assert match.dealer == (last.loser if last.loser is not None else dealer)
         leader = last.winner if last.winner is not None else match.dealer
         assert match.game.leader == leader and match.game.attacker == leader
+        why = LeadReason.LAST_WINNER if last.winner is not None else LeadReason.DEALER
+        assert match.game.lead_reason is why
         info = match.position(0).match
         assert info is not None and info.game == number and info.previous_winner == last.winner
 

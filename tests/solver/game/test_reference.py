@@ -22,6 +22,7 @@ from solver.game.errors import (
     RulesError,
 )
 from solver.game.moves import Move
+from solver.game.phases import LeadReason
 from solver.game.reference import Game, play_random_game, random_deck
 from solver.game.rules import PRESETS, Rules
 
@@ -541,25 +542,29 @@ NO_TRUMP_DEALT = "7h 6h 8d 8c 9d 9c Td Tc Jd Jc Qd Qc As"
 
 
 @pytest.mark.parametrize(
-    ("preset", "first", "expected"),
+    ("preset", "first", "expected", "why"),
     [
-        ("durak", LOW_TRUMP_SEAT_1, 1),
-        ("perevodnoy", LOW_TRUMP_SEAT_1, 1),
-        ("durak", NO_TRUMP_DEALT, 0),
-        ("tan", LOW_TRUMP_SEAT_1, 0),
+        ("durak", LOW_TRUMP_SEAT_1, 1, LeadReason.LOWEST_TRUMP),
+        ("perevodnoy", LOW_TRUMP_SEAT_1, 1, LeadReason.LOWEST_TRUMP),
+        ("durak", NO_TRUMP_DEALT, 0, LeadReason.NO_TRUMP),
+        ("tan", LOW_TRUMP_SEAT_1, 0, LeadReason.SEAT0),
     ],
 )
-def test_first_attacker(preset: str, first: str, expected: int) -> None:
+def test_first_attacker(preset: str, first: str, expected: int, why: LeadReason) -> None:
+    """Who leads, and why the game says it does (`lead_reason`, for a client to word)."""
     rules = rules_of(preset, deck=36, hand_size=6)
     game = Game.deal(rules, 2, deck=ordered(rules, first))
     assert game.trump == Card.parse("As")
     assert (game.attacker, game.defender, game.to_move) == (expected, 1 - expected, expected)
+    assert (game.leader, game.lead_reason) == (expected, why)
+    assert game.clone().lead_reason is why
 
 
 def test_first_attacker_override() -> None:
     rules = rules_of("durak")
     game = Game.deal(rules, 3, deck=ordered(rules, LOW_TRUMP_SEAT_1), first_attacker=2)
     assert (game.attacker, game.defender, game.to_move) == (2, 0, 2)
+    assert game.lead_reason is LeadReason.NAMED
     with pytest.raises(PositionError) as error:
         Game.deal(rules, 3, seed=1, first_attacker=3)
     assert error.value.code == "invalid_seat"

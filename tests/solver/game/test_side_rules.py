@@ -9,6 +9,7 @@ import pytest
 from solver.game.cards import Card, deck, parse_cards
 from solver.game.errors import IllegalMoveError, Refusal
 from solver.game.moves import Move
+from solver.game.phases import LeadReason
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
@@ -226,11 +227,13 @@ def test_the_low_trump_holder_may_swap_and_then_does_not_lead() -> None:
     swapped = dealt(rules, hands, "Kh")
     swapped.play("swap", 0)
     assert swapped.to_move == 1 and swapped.trump == Card.parse("2h") and swapped.swapper == 0
+    assert (kept.leader, kept.lead_reason) == (0, LeadReason.SEAT0)
+    assert (swapped.leader, swapped.lead_reason) == (1, LeadReason.TRUMP_SWAP)
     durak = Rules.preset_named("durak", trump_swap=True)
     six = [["6h", "7s", "8s", "9s", "Ts", "Js"], ["6c", "7c", "8c", "9c", "Tc", "Jc"]]
     game = dealt(durak, six, "Kh", first_attacker=0)
     game.play("swap", 0)
-    assert game.to_move == 0  # durak: the swap keeps the lead
+    assert game.to_move == 0 and game.lead_reason is LeadReason.LOWEST_TRUMP  # durak: the swap keeps the lead
 
 
 def test_no_swap_when_the_trump_card_is_the_low_trump() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from solver.game.moves import Action, Move
-from solver.game.phases import Phase, seen_by
+from solver.game.phases import Phase, chance_of, seen_by
 from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game, random_deck
@@ -162,7 +162,8 @@ class _Scripted(Solver):
         moves = [MoveValue(legal[0], 0.6, (0.5, 0.7), 100, False)]
         moves += [MoveValue(move, 0.5, (0.0, 1.0), 0, False) for move in legal[1:]]
         stats = SearchStats("ismcts", 100, 100, 1.0, 1e5, "time", seed, 1)
-        return Hint(position.seat, legal[0], moves, Value(0.6, (0.5, 0.7), False), stats)
+        return Hint(position.seat, legal[0], moves, Value(0.6, (0.5, 0.7), False), stats,
+                    chance_of(position.players))
 
 
 def test_a_move_the_search_never_tried_is_unscored() -> None:
