@@ -612,8 +612,15 @@ class StatsOut(BaseModel):
     )
     model: str = Field(
         default="playouts",
-        description="what valued the search tree's leaves: `playouts` (greedy playouts) or the name of "
-        "the learned value net shipped for the rules and seats (engine option `value`)",
+        description="what valued the search tree's leaves: the name of the learned value net shipped for "
+        "the rules and seats (engine option `value`, on by default), or `playouts` (greedy playouts) where "
+        "none was trained",
+    )
+    opponent_policy: float = Field(
+        default=0.0,
+        description="the share of the search's iterations in which the other seats played the greedy "
+        "heuristic in the tree instead of being searched: with a learned value, 0.75 times the chance that "
+        "every other seat is a greedy player as their moves so far read; 0.75 with playouts",
     )
 
 

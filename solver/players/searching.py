@@ -35,6 +35,7 @@ class SearchPlayer:
     options: dict[str, Any] = field(default_factory=dict)
     setup: str = "search"
     sees_hands: bool = False
+    engine: str = ""  # the registry's name when it is not the algorithm's (`ismcts_playouts`)
 
     last_score: float | None = field(default=None, init=False, repr=False)  # the last search's value
     # The last search's visits per root move (notation), the target a policy learns (expert iteration).
@@ -48,7 +49,7 @@ class SearchPlayer:
 
     @property
     def name(self) -> str:
-        return self.algorithm
+        return self.engine or self.algorithm
 
     @property
     def reads_history(self) -> bool:

@@ -21,6 +21,7 @@ from solver.players.base import Player
 from solver.players.searching import SearchPlayer
 from solver.players.simple import GreedyPlayer, RandomPlayer
 from solver.search import ALGORITHMS, Limits, Solver
+from solver.search.solver import PLAYOUT_OPPONENT_POLICY
 
 __all__ = ["ENGINES", "Engine", "make_player", "search_options", "searches", "searching", "simple"]
 
@@ -46,6 +47,9 @@ def search_options() -> dict[str, Any]:
     options.update((name, defaults[name]) for name in _PLAYER_FIELDS)
     return options
 
+
+PLAYOUTS_ENGINE: dict[str, Any] = {"value": False, "opponent_policy": PLAYOUT_OPPONENT_POLICY}
+"""The options of `ismcts_playouts`: the default engine as it was before the learned value."""
 
 SEARCH_LIMITS = Limits(iterations=None, time_ms=100)
 """A search seat's limits per move when its spec gives none."""
@@ -98,21 +102,25 @@ def simple(player: Callable[[], Player]) -> Callable[[dict[str, Any]], Player]:
     return build
 
 
-def searching(algorithm: str) -> Callable[[dict[str, Any]], Player]:
-    """The builder of the search engine `algorithm` (`SearchPlayer` over `Solver`)."""
+def searching(algorithm: str, preset: dict[str, Any] | None = None,
+              name: str | None = None) -> Callable[[dict[str, Any]], Player]:
+    """The builder of the search engine `algorithm` (`SearchPlayer` over `Solver`); `preset`: options
+    the engine `name` gives the solver where the seat spec does not."""
+    name = name or algorithm
 
     def build(data: dict[str, Any]) -> Player:
+        data = {**(preset or {}), **data}
         limits = data.pop("limits", None)
         threads = data.pop("threads", 1)
         unknown = sorted(set(data) - set(search_options()))
         if unknown:
             raise TanError(
-                f"engine {algorithm} has no option(s) {', '.join(unknown)}", ErrorCode.UNKNOWN_ENGINE
+                f"engine {name} has no option(s) {', '.join(unknown)}", ErrorCode.UNKNOWN_ENGINE
             )
         setup = data.pop("setup", "search")
         sees_hands = data.pop("sees_hands", False)
         if not isinstance(sees_hands, bool):
-            raise TanError(f"engine {algorithm}: sees_hands must be true or false", ErrorCode.UNKNOWN_ENGINE)
+            raise TanError(f"engine {name}: sees_hands must be true or false", ErrorCode.UNKNOWN_ENGINE)
         try:
             return SearchPlayer(
                 algorithm,
@@ -121,9 +129,10 @@ def searching(algorithm: str) -> Callable[[dict[str, Any]], Player]:
                 data,
                 setup,
                 sees_hands,
+                "" if name == algorithm else name,
             )
         except TypeError as error:
-            raise TanError(f"engine {algorithm}: {error}", ErrorCode.UNKNOWN_ENGINE) from None
+            raise TanError(f"engine {name}: {error}", ErrorCode.UNKNOWN_ENGINE) from None
 
     return build
 
@@ -140,6 +149,15 @@ ENGINES: dict[str, Engine] = {
         )
         for algorithm, meaning in ALGORITHMS.items()
     },
+    "ismcts_playouts": Engine(
+        "ismcts_playouts",
+        "ISMCTS without a learned model: greedy playouts and a greedy model of the others (the default "
+        "engine before the learned value, kept to compare against)",
+        searching("ismcts", PLAYOUTS_ENGINE, "ismcts_playouts"),
+        searches=True,
+        limits=SEARCH_LIMITS,
+        options={**search_options(), **PLAYOUTS_ENGINE},
+    ),
     "greedy": Engine("greedy", "the search's greedy policy: no look-ahead", simple(GreedyPlayer)),
     "random": Engine("random", "uniformly random legal moves", simple(RandomPlayer)),
 }

@@ -27,6 +27,8 @@ class SearchStats:
     ess: float | None = None  # their effective sample size, when weighed
     calibrated: str | None = None  # the opponent whose score map the scores went through (calibration.py)
     model: str = "playouts"  # what valued the tree's leaves: greedy playouts or a learned net's name
+    # the share of iterations in which the others played the greedy heuristic in the tree (solver.py)
+    opponent_policy: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,6 +44,7 @@ class SearchStats:
             "ess": None if self.ess is None else round(self.ess, 1),
             "calibrated": self.calibrated,
             "model": self.model,
+            "opponent_policy": round(self.opponent_policy, 6),
         }
 
 

@@ -20,7 +20,8 @@ are not weighed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +48,7 @@ __all__ = [
     "Kind",
     "OpponentModel",
     "decision_snapshot",
-    "kind_chances",
+    "kind_evidence",
     "read_record",
     "uniform_card_chances",
     "weigh",
@@ -263,17 +264,40 @@ class Beliefs:
     mode: str
     power: float = 1.0
     decisions: int = 0
-    kinds: dict[int, dict[str, float]] = field(default_factory=dict)
-    """For each other seat whose decisions were weighed, the chance it is each kind of player, given
-    them (`kind_chances`)."""
+    evidence: dict[int, dict[str, float]] = field(default_factory=dict)
+    """For each other seat whose decisions were weighed, the log-likelihood of them under each kind
+    of player, the hand it held summed out (`kind_evidence`)."""
+    priors: dict[str, float] = field(default_factory=dict)
+    """Each kind's chance before anything is seen (the weighing's)."""
 
-    def chance_all_are(self, kind: str, seats: Sequence[int]) -> float:
-        """The chance that every seat of `seats` is a player of `kind` (the seats read alone, so the
-        product); 0 when any of them was not read (nothing weighed of it)."""
+    def kinds(self, seat: int, prior: Mapping[str, float] | None = None) -> dict[str, float]:
+        """The chance that `seat` is each kind of player, given its decisions: from the weighing's
+        priors, or from `prior` (a chance per kind); empty when nothing of it was weighed."""
+        evidence = self.evidence.get(seat)
+        if not evidence:
+            return {}
+        chosen = dict(self.priors) if prior is None else dict(prior)
+        names = list(evidence)
+        joint = np.array([math.log(chosen[name]) if chosen.get(name, 0.0) > 0 else -np.inf for name in names])
+        joint += np.array([evidence[name] for name in names])
+        posterior = np.exp(joint - np.logaddexp.reduce(joint))
+        return {name: float(p) for name, p in zip(names, posterior, strict=True)}
+
+    def chance_all_are(self, kind: str, seats: Sequence[int], prior: float | None = None) -> float:
+        """The chance that every seat of `seats` is a player of `kind` (each read alone, so the
+        product), with the weighing's priors or `prior` for `kind` (the other kinds sharing the rest
+        as the weighing's priors do); 0 when no seat is given or one of them was not read."""
+        if not seats:
+            return 0.0
         chance = 1.0
         for seat in seats:
-            chance *= self.kinds.get(seat, {}).get(kind, 0.0)
-        return chance if seats else 0.0
+            priors = None
+            if prior is not None:
+                rest = sum(p for name, p in self.priors.items() if name != kind)
+                priors = {name: (prior if name == kind else (1.0 - prior) * p / rest)
+                          for name, p in self.priors.items()}
+            chance *= self.kinds(seat, priors).get(kind, 0.0)
+        return chance
 
     @property
     def weighted(self) -> bool:
@@ -312,21 +336,19 @@ def uniform_card_chances(position: Position) -> dict[Card, list[float]]:
     return table
 
 
-def kind_chances(per_kind: np.ndarray, kinds: Sequence[Kind], seats: Sequence[int]) -> dict[int, dict[str, float]]:
-    """Each seat's chance of being each kind of player, given its decisions: the kind's prior
-    times the mean over the worlds of its likelihood of them — the worlds are uniform draws, so the
-    mean is the likelihood with the hidden hand summed out — normalised over the kinds. (Untempered:
-    a kind's `power` flattens its weights of worlds, but a flattened likelihood is no probability
-    of the moves, and would make the flatter kind the likelier one whatever was played.)
+def kind_evidence(
+    per_kind: np.ndarray, kinds: Sequence[Kind], seats: Sequence[int]
+) -> dict[int, dict[str, float]]:
+    """Each seat's log-likelihood of its decisions under each kind of player, with the hand it held
+    summed out: the log of the mean over the worlds (uniform draws) of the kind's likelihood.
+    Untempered: a kind's `power` flattens its weights of worlds, but a flattened likelihood is no
+    probability of the moves, and would make the flatter kind the likelier whatever was played.
     `per_kind`: the log-likelihoods of the possible worlds (worlds × seats × kinds)."""
-    prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
-    chances: dict[int, dict[str, float]] = {}
+    evidence: dict[int, dict[str, float]] = {}
     for seat in seats:
-        marginal = np.logaddexp.reduce(per_kind[:, seat, :], axis=0) - np.log(len(per_kind))
-        joint = prior + marginal
-        posterior = np.exp(joint - np.logaddexp.reduce(joint))
-        chances[seat] = {kind.name: round(float(p), 6) for kind, p in zip(kinds, posterior, strict=True)}
-    return chances
+        marginal = np.logaddexp.reduce(per_kind[:, seat, :], axis=0) - math.log(len(per_kind))
+        evidence[seat] = {kind.name: float(value) for kind, value in zip(kinds, marginal, strict=True)}
+    return evidence
 
 
 def _ess(weights: np.ndarray) -> float:
@@ -412,8 +434,9 @@ def weigh(
     root.sampler.set_particles(hands, weights)
     mode = "weighted" if temper == 1.0 else "tempered"
     deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
+    priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
     return Beliefs(hands, weights, ess, mode, temper, history.decisions,
-                   kind_chances(per_kind[possible], kinds, deciding))
+                   kind_evidence(per_kind[possible], kinds, deciding), priors)
 
 
 def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:

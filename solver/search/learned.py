@@ -19,8 +19,8 @@ from typing import Any
 from solver.game.rules import PRESETS, Rules
 from solver.search._model import FEATURES, POLICY_FEATURES, PolicyModel, ValueModel
 
-__all__ = ["GENERATIONS", "MODELS", "ModelFile", "load_model", "model_for", "model_from_json", "model_names",
-           "named_model"]
+__all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "load_model", "model_for",
+           "model_from_json", "model_names", "named_model"]
 
 MODELS = Path(__file__).resolve().parent / "models"
 GENERATIONS = MODELS / "generations"
@@ -86,6 +86,13 @@ def model_for(rules: Rules, players: int, kind: str = "value") -> ModelFile | No
         if of_kind == kind and seats == players and PRESETS[preset] == rules:
             return model
     return None
+
+
+def answering_model(rules: Rules, players: int) -> str:
+    """What the default search's model of play is for these rules and seats (its `stats.model`):
+    the learned value shipped for them, else `playouts` (the greedy model)."""
+    model = model_for(rules, players, "value")
+    return model.name if model is not None else "playouts"
 
 
 @functools.cache

@@ -44,6 +44,17 @@ ALGORITHMS: dict[str, str] = {
 }
 """The search algorithms and what each is, the default first; each is an engine a seat may be."""
 
+PLAYOUT_OPPONENT_POLICY = 0.75
+"""The share of iterations the other seats play the greedy heuristic in the tree when the leaves are
+played out (no learned value for the rules): measured best against both greedy and searching
+players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
+
+GREEDY_READING_PRIOR = 0.1
+"""With a learned value, the chance — before any of its moves is seen — that another seat is a greedy
+player, when the search decides how to model it: lower than the weighing's even odds, because a
+searching player plays greedy's move often in the opening, and modelling it as greedy costs more
+than searching a greedy one (BENCHMARKS.md, "Reading the other seats")."""
+
 
 POLICIES = ("random", "heuristic")
 
@@ -102,8 +113,10 @@ class Solver:
     `prior`: progressive bias towards the greedy move; `opponent_policy`: the
     share of iterations (0-1, `True` = 1) in which the other seats' moves inside
     the tree come from the greedy heuristic with the hand each world deals them,
-    a model of a heuristic opponent (much stronger against such players, weaker
-    against searching ones: see BENCHMARKS.md);
+    a model of a heuristic opponent (stronger against such players, weaker
+    against searching ones: see BENCHMARKS.md); None, the default, chooses by the
+    leaves: 0 (plain SO-ISMCTS, the others searched) where a learned value answers,
+    `PLAYOUT_OPPONENT_POLICY` where the leaves are played out — what measured best with each;
     `exact_cards`: determinized endgames with at most this many cards in hand
     are solved exactly instead of played out (`exact_budget` nodes each at most, and on average
     at most `exact_average` nodes an iteration over the search, 0: no bound, so an endgame where
@@ -139,7 +152,7 @@ class Solver:
         policy: str = "heuristic",
         noise: int = 1,
         prior: float = 0.0,
-        opponent_policy: float = 0.75,
+        opponent_policy: float | None = None,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
         exact_budget: int = 20_000,
@@ -151,7 +164,7 @@ class Solver:
         particles: int = 16384,
         model: OpponentModel | Sequence[Kind] | None = None,
         stop: StopFlag | None = None,
-        value: bool = False,
+        value: bool = True,
         value_depth: int = 0,
         value_mix: float = 1.0,
         policy_opponent: bool = False,
@@ -174,7 +187,11 @@ class Solver:
         self.policy = policy
         self.noise = noise
         self.prior = prior
-        self.opponent_policy = float(opponent_policy)
+        if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
+                                            or not 0 <= opponent_policy <= 1):
+            raise TanError(f"opponent_policy must lie between 0 and 1 (or be null), not {opponent_policy!r}",
+                           ErrorCode.BAD_ALGORITHM)
+        self.opponent_policy = None if opponent_policy is None else float(opponent_policy)
         self.pimc_worlds = pimc_worlds
         self.exact_cards = exact_cards
         self.exact_budget = exact_budget
@@ -256,9 +273,10 @@ class Solver:
         beliefs = self._believe(root, None if single else history, seed, run_limits)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         line_depth = pv if self.algorithm == "ismcts" else 0
-        result = self._run(root, run_limits, seed, line_depth=line_depth)
+        share = self._opponent_share(root, beliefs)
+        result = self._run(root, run_limits, seed, line_depth=line_depth, share=share)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
-                            self._model_name(root))
+                            self._model_name(root), share)
         moves = [
             MoveValue(
                 decode_move(root_move.code),
@@ -301,7 +319,8 @@ class Solver:
             if exact is not None:
                 return replace(exact, cards=beliefs.card_chances(pos))
         limits = _until(limits, deadline)
-        result = self._run(root, limits, seed)
+        share = self._opponent_share(root, beliefs)
+        result = self._run(root, limits, seed, share=share)
         n = max(result.iterations, 1)
         value = self._value(result, pos.seat)
         return Evaluation(
@@ -311,7 +330,7 @@ class Solver:
             exact=False,
             scores=[total / n for total in result.seat_sum],
             p_lose=[losses / n for losses in result.seat_losses],
-            stats=self._stats(result, limits, seed, None, beliefs, begun, self._model_name(root)),
+            stats=self._stats(result, limits, seed, None, beliefs, begun, self._model_name(root), share),
             chance=chance_of(pos.players),
             cards=beliefs.card_chances(pos),
         )
@@ -368,17 +387,38 @@ class Solver:
         model = named_model(name)
         return model if model.players == pos.players and PRESETS[model.rules] == pos.rules else None
 
+    def _opponent_share(self, root: Root, beliefs: Beliefs | None = None) -> float:
+        """The share of iterations in which the other seats play the greedy heuristic in the tree:
+        the one asked for; else, with the leaves played out, `PLAYOUT_OPPONENT_POLICY`; with a
+        learned value, that share times the chance that every other seat still in is a greedy player,
+        as their moves so far read (`Beliefs.kinds`, from `GREEDY_READING_PRIOR`): 0 with no
+        history — the others are searched —
+        and nearly the playouts' share against a seat that has played greedy's moves all along."""
+        if self.opponent_policy is not None:
+            return self.opponent_policy
+        if self._net(root) is None:
+            return PLAYOUT_OPPONENT_POLICY
+        if beliefs is None or not beliefs.evidence:
+            return 0.0
+        pos = root.position
+        others = [seat for seat in range(pos.players) if seat != pos.seat and seat not in pos.finished]
+        greedy = beliefs.chance_all_are("greedy", others, GREEDY_READING_PRIOR)
+        return round(PLAYOUT_OPPONENT_POLICY * greedy, 6)
+
     def _model_name(self, root: Root) -> str:
         """What the search's model of play was: `playouts` (greedy), or the shipped nets' names."""
         names = [model.name for model in (self._net(root), self._policy(root)) if model is not None]
         return "+".join(names) if names else "playouts"
 
     def _run(
-        self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0
+        self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0,
+        share: float | None = None,
     ) -> SearchResult:
         """The search on `self.threads` root-parallel threads, their statistics merged
         (`exact_cards`: in place of the solver's own; `line_depth` > 0: each root move's line too,
-        ISMCTS only)."""
+        ISMCTS only; `share`: the others' greedy share, by default `_opponent_share` without beliefs)."""
+        if share is None:
+            share = self._opponent_share(root)
         iterations = limits.iterations or 1 << 62
         time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
@@ -400,7 +440,7 @@ class Solver:
                 policy=self.policy,
                 noise=self.noise,
                 prior=self.prior,
-                opponent_policy=self.opponent_policy,
+                opponent_policy=share,
                 resample=self.algorithm == "ismcts",
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards if exact_cards is None else exact_cards,
@@ -434,6 +474,7 @@ class Solver:
         beliefs: Beliefs,
         begun: float | None = None,
         model: str = "playouts",
+        share: float = PLAYOUT_OPPONENT_POLICY,
     ) -> SearchStats:
         """The search's statistics; `time_ms` is the whole answer's wall time since `begun` (the
         search's own when None), `iterations_per_s` the search's own rate."""
@@ -456,6 +497,7 @@ class Solver:
             beliefs=beliefs.mode,
             ess=beliefs.ess if beliefs.weighted else None,
             model=model,
+            opponent_policy=share,
         )
 
     @staticmethod

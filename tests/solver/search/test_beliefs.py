@@ -15,15 +15,16 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
+from solver.players import make_player
 from solver.players.simple import GreedyPlayer
 from solver.search import Limits, Solver, _beliefs
-from solver.players import make_player
 from solver.search.beliefs import (
+    Beliefs,
     History,
     HistoryReader,
     Kind,
     OpponentModel,
-    kind_chances,
+    kind_evidence,
     read_record,
     uniform_card_chances,
     weigh,
@@ -254,18 +255,24 @@ def test_a_reader_fed_move_by_move_matches_the_record() -> None:
 
 
 def test_a_seats_kind_is_the_one_whose_model_explains_its_moves() -> None:
-    """The chance of each kind of player: the prior times the likelihood with the hand summed out
-    (the mean over the worlds), untempered; a seat with no decision is not read."""
+    """A kind's evidence: its likelihood with the hand summed out (the mean over the worlds),
+    untempered; the chance of each kind from the weighing's priors or from others."""
     kinds = (Kind("greedy", OpponentModel.greedy(0.05), 0.5), Kind("engine", OpponentModel(), 0.5, 0.25))
     per_kind = np.zeros((4, MAX_SEATS, 2))
     per_kind[:, 1, 0] = np.log([0.9, 0.8, 1e-6, 1e-6])  # greedy explains seat 1's moves in half the worlds
     per_kind[:, 1, 1] = np.log([0.01, 0.01, 0.01, 0.01])
-    read = kind_chances(per_kind, kinds, [1])
-    assert set(read) == {1}
-    assert read[1]["greedy"] == pytest.approx(0.425 / 0.435, abs=1e-6)
-    assert read[1]["greedy"] + read[1]["engine"] == pytest.approx(1.0)
-    per_kind[:, 1, 0] = np.log(1e-4)  # moves greedy would seldom play
-    assert kind_chances(per_kind, kinds, [1])[1]["engine"] > 0.98
+    evidence = kind_evidence(per_kind, kinds, [1])
+    assert set(evidence) == {1}
+    assert evidence[1]["greedy"] == pytest.approx(np.log((0.9 + 0.8 + 2e-6) / 4), abs=1e-9)
+    assert evidence[1]["engine"] == pytest.approx(np.log(0.01), abs=1e-9)
+    beliefs = Beliefs(np.zeros((1, MAX_SEATS), dtype=np.uint64), np.ones(1), 1.0, "weighted",
+                      evidence=evidence, priors={"greedy": 0.5, "engine": 0.5})
+    assert beliefs.kinds(1)["greedy"] == pytest.approx(0.425 / 0.435, abs=1e-5)
+    odds = {"greedy": 0.1, "engine": 0.9}
+    assert beliefs.kinds(1, odds)["greedy"] == pytest.approx(0.0425 / 0.0515, abs=1e-5)
+    assert beliefs.chance_all_are("greedy", [1], 0.1) == pytest.approx(0.0425 / 0.0515, abs=1e-5)
+    assert beliefs.kinds(0) == {} and beliefs.chance_all_are("greedy", [0, 1]) == 0.0
+    assert beliefs.chance_all_are("greedy", []) == 0.0
 
 
 def test_greedy_play_reads_as_greedy_and_a_searchers_does_not() -> None:
@@ -287,6 +294,5 @@ def test_greedy_play_reads_as_greedy_and_a_searchers_does_not() -> None:
         assert not game.over
         position = Position.from_game(game, 0)
         beliefs = weigh(prepare(position), reader.history(), particles=8192, seed=3)
-        assert (beliefs.kinds[1]["greedy"] > 0.8) is greedy
-        assert beliefs.chance_all_are("greedy", [1]) == beliefs.kinds[1]["greedy"]
-        assert beliefs.chance_all_are("greedy", []) == 0.0
+        assert (beliefs.kinds(1)["greedy"] > 0.8) is greedy
+        assert beliefs.chance_all_are("greedy", [1]) == beliefs.kinds(1)["greedy"]

@@ -146,13 +146,44 @@ def durak_position(seed: int) -> dict:
 def test_the_search_values_its_leaves_with_the_shipped_net() -> None:
     position = durak_position(4)
     with_net = Solver(value=True).hint(position, Limits(iterations=600, time_ms=None), seed=2)
-    without = Solver().hint(position, Limits(iterations=600, time_ms=None), seed=2)
+    without = Solver(value=False).hint(position, Limits(iterations=600, time_ms=None), seed=2)
     assert with_net.stats.model == "value-durak-2"
     assert without.stats.model == "playouts"
     assert with_net.stats.iterations == 600
     again = Solver(value=True).hint(position, Limits(iterations=600, time_ms=None), seed=2)
     assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in with_net.moves]
     assert [(m.move, m.visits) for m in with_net.moves] != [(m.move, m.visits) for m in without.moves]
+
+
+def test_the_default_search_values_its_leaves_where_a_net_ships_and_models_the_others_by_them() -> None:
+    """By default the learned value answers where one ships for the rules and seats, and the others
+    are then searched (no greedy share); where none ships, the greedy model of before answers."""
+    position = durak_position(4)
+    limits = Limits(iterations=600, time_ms=None)
+    default = Solver().hint(position, limits, seed=2)
+    assert default.stats.model == "value-durak-2"
+    plain = Solver(opponent_policy=0.0).hint(position, limits, seed=2)
+    assert [(m.move, m.visits) for m in default.moves] == [(m.move, m.visits) for m in plain.moves]
+    greedy_share = Solver(opponent_policy=0.75).hint(position, limits, seed=2)
+    assert [(m.move, m.visits) for m in default.moves] != [(m.move, m.visits) for m in greedy_share.moves]
+    rules = PRESETS["durak"]
+    from solver.game.position import Position
+    from solver.game.reference import Game
+
+    game = Game.deal(rules, 3, deck=random_deck(rules, 8))
+    three = Position.from_game(game, game.to_move).to_json()
+    before = Solver(value=False, opponent_policy=0.75).hint(three, limits, seed=1)
+    fallback = Solver().hint(three, limits, seed=1)
+    assert fallback.stats.model == "playouts"
+    assert [(m.move, m.visits) for m in fallback.moves] == [(m.move, m.visits) for m in before.moves]
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "half", [0.5]])
+def test_a_bad_opponent_share_is_refused(bad: object) -> None:
+    from solver.game.errors import TanError
+
+    with pytest.raises(TanError):
+        Solver(opponent_policy=bad)  # type: ignore[arg-type]
 
 
 def test_without_a_net_for_the_rules_the_search_plays_its_leaves_out() -> None:
@@ -259,9 +290,9 @@ def test_a_policy_learns_the_visits_and_the_same_data_gives_the_same_weights() -
 def test_the_search_uses_the_shipped_policy_where_asked() -> None:
     position = durak_position(4)
     limits = Limits(iterations=800, time_ms=None)
-    plain = Solver().hint(position, limits, seed=3)
+    plain = Solver(value=False).hint(position, limits, seed=3)
     for option in ("policy_opponent", "policy_prior", "policy_playouts"):
-        hint = Solver(**{option: True, "prior": 1.0}).hint(position, limits, seed=3)
+        hint = Solver(**{option: True, "prior": 1.0, "value": False}).hint(position, limits, seed=3)
         assert hint.stats.model == "policy-durak-2"
         assert hint.stats.iterations == 800
         assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
@@ -273,12 +304,15 @@ def test_a_search_may_name_an_earlier_generation() -> None:
     position = durak_position(4)
     limits = Limits(iterations=600, time_ms=None)
     assert "policy-durak-2-g0" in model_names()
-    earlier = Solver(policy_opponent=True, policy_model="policy-durak-2-g0").hint(position, limits, seed=3)
+    earlier = Solver(policy_opponent=True, policy_model="policy-durak-2-g0", value=False).hint(
+        position, limits, seed=3)
     assert earlier.stats.model == "policy-durak-2-g0"
-    again = Solver(policy_opponent=True, policy_model="policy-durak-2-g0").hint(position, limits, seed=3)
+    again = Solver(policy_opponent=True, policy_model="policy-durak-2-g0", value=False).hint(
+        position, limits, seed=3)
     assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in earlier.moves]
     # A model of other rules does not answer here: the greedy model does, and says so.
-    other = Solver(policy_opponent=True, policy_model="policy-tan-2").hint(position, limits, seed=3)
+    other = Solver(policy_opponent=True, policy_model="policy-tan-2", value=False).hint(
+        position, limits, seed=3)
     assert other.stats.model == "playouts"
     for wrong in ("value-durak-2", "../models/policy-durak-2", "nothing", 3):
         with pytest.raises(TanError):
