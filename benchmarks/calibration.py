@@ -117,13 +117,15 @@ def fitted_maps(
     engine: str = "ismcts",
     seats: Iterable[str] = (),
     opponents: Mapping[str, str] | None = None,
+    model: str = "playouts",
 ) -> list[ScoreMap]:
     """A score map per (rules, seat count, opponent) for `engine`'s predictions (or those of a
     seat labelled one of `seats`, the same engine under another name) in games where every other
     seat is one engine: one that does not search (greedy, random), or a searching one whose
     arena label `opponents` names, under the engine name it gives (`{"uniform": "ismcts"}`: the
     engine's maps against a searching opponent, fitted on self-play). Fitted on every deal; proven
-    values (0, ½, 1: the exact solver's) are left out, as hints never map them."""
+    values (0, ½, 1: the exact solver's) are left out, as hints never map them. `model`: the search's
+    model of play those seats searched with (`stats.model`), which the maps are for."""
     mine = {engine, *seats}
     named = dict(opponents or {})
     rows: dict[tuple[str, int, str], tuple[list[float], list[float], set[str]]] = defaultdict(
@@ -152,7 +154,7 @@ def fitted_maps(
             sources.add(record["source"])
     return [
         ScoreMap.fit(predicted, outcome, against, Rules.from_json(json.loads(rules)), players,
-                     ", ".join(sorted(sources)))
+                     ", ".join(sorted(sources)), model)
         for (rules, players, against), (predicted, outcome, sources) in sorted(rows.items())
     ]
 
@@ -215,6 +217,13 @@ def main(argv: list[str] | None = None) -> int:
         help="also fit maps against the searching seat labelled LABEL, as engine ENGINE "
         "(e.g. uniform=ismcts)",
     )
+    parser.add_argument(
+        "--map-model",
+        default="playouts",
+        metavar="MODEL",
+        help="the search's model of play the mapped seats searched with, as a hint's stats.model says it "
+        "(playouts, or a learned value's name such as value-durak-2): the maps are for its scores",
+    )
     args = parser.parse_args(argv)
     opponents: dict[str, str] = {}
     for pair in args.map_opponent:
@@ -259,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     args.output.write_text(json.dumps(report, indent=2) + "\n")
     if args.fit_map is not None:
-        maps = fitted_maps(records, seats=args.map_seat, opponents=opponents)
+        maps = fitted_maps(records, seats=args.map_seat, opponents=opponents, model=args.map_model)
         lines = ",\n".join(json.dumps(m.to_json()) for m in maps)  # a map a line
         args.fit_map.write_text(f'{{"format": {MAPS_FORMAT}, "maps": [\n{lines}\n]}}\n')
         for m in maps:

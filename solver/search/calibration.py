@@ -31,6 +31,7 @@ import numpy as np
 
 from solver.game.rules import Rules
 from solver.search.answers import Hint, MoveValue, SearchStats, Value
+from solver.search.learned import answering_model
 from solver.search.review import MoveReview, Review
 
 __all__ = ["ScoreMap", "calibrated_hint", "calibrated_review", "score_map", "score_maps"]
@@ -51,6 +52,9 @@ class ScoreMap:
     y: tuple[float, ...]
     predictions: int = 0
     source: str = ""
+    model: str = "playouts"
+    """The search's model of play whose scores the map was fitted on (`stats.model`: `playouts`,
+    or a learned value's name): another model's scores are another scale, and are not mapped."""
 
     def __post_init__(self) -> None:
         if len(self.x) != len(self.y) or not self.x:
@@ -84,6 +88,7 @@ class ScoreMap:
         rules: Rules,
         players: int,
         source: str = "",
+        model: str = "playouts",
     ) -> ScoreMap:
         """The least-squares monotone fit of `outcome` on `predicted` (pool-adjacent-violators),
         kept as the two ends of each constant block."""
@@ -107,11 +112,12 @@ class ScoreMap:
                     continue  # ties between blocks: keep the first knot at that x
                 knots_x.append(round(end, 6))
                 knots_y.append(round(min(1.0, max(0.0, mean)), 6))
-        return cls(against, rules, players, tuple(knots_x), tuple(knots_y), len(xs), source)
+        return cls(against, rules, players, tuple(knots_x), tuple(knots_y), len(xs), source, model)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "against": self.against,
+            "model": self.model,
             "rules": self.rules.to_json(),
             "players": self.players,
             "predictions": self.predictions,
@@ -130,6 +136,7 @@ class ScoreMap:
             tuple(float(v) for v in data["y"]),
             int(data.get("predictions", 0)),
             str(data.get("source", "")),
+            str(data.get("model", "playouts")),
         )
 
 
@@ -145,17 +152,23 @@ def score_maps() -> tuple[ScoreMap, ...]:
 
 
 def score_map(
-    rules: Rules, players: int, opponents: Sequence[str], maps: Sequence[ScoreMap] | None = None
+    rules: Rules, players: int, opponents: Sequence[str], maps: Sequence[ScoreMap] | None = None,
+    model: str | None = None,
 ) -> ScoreMap | None:
     """The map for a seat whose every other seat is the engine `opponents[0]` (all alike), under
-    `rules` with `players` seats: fitted on those very rules if there is one, else on the plain
-    preset (else another of the same preset); None when the others differ or no map fits."""
+    `rules` with `players` seats, of the scores of the search's `model` (by default the one the
+    default search answers with for the rules: `solver.search.learned.answering_model`): fitted on
+    those very rules if there is one, else on the plain preset (else another of the same preset);
+    None when the others differ or no map fits."""
+    if model is None:
+        model = answering_model(rules, players)
     kinds = set(opponents)
     if len(kinds) != 1:
         return None
     (against,) = kinds
     candidates = [
-        m for m in (score_maps() if maps is None else maps) if m.against == against and m.players == players
+        m for m in (score_maps() if maps is None else maps)
+        if m.against == against and m.players == players and m.model == model
     ]
     for candidate in candidates:
         if candidate.rules == rules:

@@ -59,14 +59,32 @@ def test_the_map_is_chosen_by_opponent_rules_and_seats() -> None:
     exact = ScoreMap("greedy", DURAK, 2, (0.0, 1.0), (0.2, 1.0))
     tan = ScoreMap("greedy", Rules.from_json("tan"), 2, (0.0, 1.0), (0.3, 1.0))
     maps = [exact, tan]
-    assert score_map(DURAK, 2, ["greedy"], maps) is exact
+    assert score_map(DURAK, 2, ["greedy"], maps, "playouts") is exact
     side = Rules.from_json({"preset": "tan", "trump_swap": True})
-    assert score_map(side, 2, ["greedy"], maps) is tan  # same preset, no map of its own
-    assert score_map(DURAK, 3, ["greedy", "greedy"], maps) is None  # another seat count
-    assert score_map(DURAK, 2, ["ismcts"], maps) is None  # a searching engine: the search's own scores
-    assert score_map(Rules.from_json("perevodnoy"), 2, ["greedy"], maps) is None
+    assert score_map(side, 2, ["greedy"], maps, "playouts") is tan  # same preset, no map of its own
+    assert score_map(DURAK, 3, ["greedy", "greedy"], maps, "playouts") is None  # another seat count
+    # a searching engine nobody fitted a map against: the search's own scores
+    assert score_map(DURAK, 2, ["ismcts"], maps, "playouts") is None
+    assert score_map(Rules.from_json("perevodnoy"), 2, ["greedy"], maps, "playouts") is None
     three = ScoreMap("greedy", DURAK, 3, (0.0, 1.0), (0.2, 1.0))
-    assert score_map(DURAK, 3, ["greedy", "random"], [three]) is None  # others unlike each other
+    assert score_map(DURAK, 3, ["greedy", "random"], [three], "playouts") is None  # others unlike each other
+
+
+def test_a_map_is_for_the_scores_of_one_model_of_play() -> None:
+    """A learned value's scores are another scale than the playouts': a map fitted on one model's
+    predictions is never applied to another's, and by default the model is the one the default
+    search answers with for the rules (the shipped value for durak with 2 seats, playouts for 3)."""
+    playouts = ScoreMap("greedy", DURAK, 2, (0.0, 1.0), (0.2, 1.0))
+    valued = ScoreMap("greedy", DURAK, 2, (0.0, 1.0), (0.1, 1.0), model="value-durak-2")
+    three = ScoreMap("greedy", DURAK, 3, (0.0, 1.0), (0.2, 1.0))
+    maps = [playouts, valued, three]
+    assert score_map(DURAK, 2, ["greedy"], maps, "playouts") is playouts
+    assert score_map(DURAK, 2, ["greedy"], maps, "value-durak-2") is valued
+    assert score_map(DURAK, 2, ["greedy"], maps) is valued
+    assert score_map(DURAK, 3, ["greedy", "greedy"], maps) is three
+    assert score_map(DURAK, 2, ["greedy"], [playouts]) is None
+    assert ScoreMap.from_json(valued.to_json()) == valued
+    assert ScoreMap.from_json({k: v for k, v in playouts.to_json().items() if k != "model"}) == playouts
 
 
 def test_a_game_with_side_rules_prefers_its_own_map_then_the_plain_presets() -> None:
