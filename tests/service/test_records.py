@@ -4,6 +4,7 @@ reviewed by its number."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -149,3 +150,16 @@ def test_analyze_takes_a_records_text(client: TestClient) -> None:
     assert finished_job(client, queued)["status"] == "done"
     bad = client.post("/v1/analyze", json={"record": text.replace("[Seat", "[Chair")})
     assert "line 3: unknown header" in error(bad, 422, "invalid_record")
+
+
+def test_a_stored_games_record_carries_the_day_it_was_created(client: TestClient) -> None:
+    """The date header of the text notation (docs/notation.md): a stored game's record has the day
+    (UTC) the game was created, in JSON and in its text."""
+    before = datetime.datetime.now(datetime.UTC).date().isoformat()
+    stored = create(client, rules="durak", seats=["human", "greedy"], seed=3)
+    after = datetime.datetime.now(datetime.UTC).date().isoformat()
+    data = record_of(client, stored).json()
+    assert data["date"] in {before, after}
+    text = record_of(client, stored, format="text").text
+    assert record_from_text(text).date == data["date"]
+    assert Record.from_json(data).date == data["date"]
