@@ -27,6 +27,8 @@ __all__ = [
     "RECORD_ANSWERS",
     "AnalysisResponse",
     "AnalyzeRequest",
+    "ConvertRequest",
+    "ConvertResponse",
     "EvaluateRequest",
     "EvaluateResponse",
     "FollowedResponse",
@@ -405,6 +407,21 @@ class AnalyzeRequest(_Strict):
     record: RecordIn = Field(description=RECORD_MEANING)
     limits: Limits = None
     seed: SeedField = 0
+
+
+class ConvertRequest(_Strict):
+    """A game record, in either form, to have in both."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"record": EXAMPLE_RECORD}]})
+
+    record: RecordIn = Field(description=RECORD_MEANING)
+
+
+class ConvertResponse(BaseModel):
+    """A game record in both its forms, each the library's canonical writing."""
+
+    record: dict[str, Any] = Field(description="its JSON (docs/api.md §2.3)")
+    text: str = Field(description="its text (docs/notation.md)")
 
 
 # -- games -------------------------------------------------------------------------------------

@@ -163,3 +163,21 @@ def test_a_stored_games_record_carries_the_day_it_was_created(client: TestClient
     text = record_of(client, stored, format="text").text
     assert record_from_text(text).date == data["date"]
     assert Record.from_json(data).date == data["date"]
+
+
+def test_a_record_converts_to_both_forms_and_a_bad_one_is_refused(client: TestClient) -> None:
+    """POST /v1/records/convert: a record given as JSON or as text answers both canonical forms,
+    the library's own; a malformed text is refused with its line, an impossible record with the
+    index of its first bad event, and nothing else is answered."""
+    record = endgame_record()
+    for given in (record.to_json(), record_to_text(record)):
+        answer = client.post("/v1/records/convert", json={"record": given})
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"record": record.to_json(), "text": record_to_text(record)}
+    text = record_to_text(record)
+    bad = client.post("/v1/records/convert", json={"record": text.replace("[Seat", "[Chair")})
+    assert "line 3: unknown header" in error(bad, 422, "invalid_record")
+    impossible = {**record.to_json(), "events": [{"seat": 1, "move": "defend 6s with 7s"}]}  # seat 0 leads
+    refused = error(client.post("/v1/records/convert", json={"record": impossible}), 422, "not_your_turn")
+    assert refused.startswith("events[0]")
+    error(client.post("/v1/records/convert", json={}), 422, "invalid_request")

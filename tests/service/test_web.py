@@ -387,6 +387,15 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
         assert page.locator("#message").is_hidden(), page.inner_text("#message")
     assert page.locator("#over").is_visible()
 
+    # The game as text (docs/notation.md): the stored record's, as GET …/record?format=text answers it.
+    assert page.locator("#text-button").is_visible() and page.locator("#game-text").is_hidden()
+    page.click("#text-button")
+    page.wait_for_selector("#game-text-area")
+    stored = httpx.get(f"{server.url}/v1/games/{game_id}/record", params={"seat": 0, "format": "text"},
+                       headers={"Authorization": f"Bearer {token}"}, timeout=120.0)
+    assert page.input_value("#game-text-area") == stored.text and stored.text.startswith('[Rules "durak"]')
+    assert page.get_attribute("#game-text a[download]", "download") == "tan-game.txt"
+
     assert page.inner_text("#review-button") == "Review this game"
     page.click("#review-button")
     page.wait_for_selector("#review:not([hidden])")

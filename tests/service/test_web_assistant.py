@@ -20,7 +20,9 @@ import pytest
 
 from solver.game.cards import Card
 from solver.game.moves import Move
+from solver.game.notation import record_to_text
 from solver.game.position import Position, match_from_json
+from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.support.games import ordered_deck
@@ -303,6 +305,21 @@ def test_a_tan_game_with_a_redeal_and_a_swap_entered_at_the_table(
     kept, answer = _asked_again(server, page)
     assert kept["start"]["rules"] == {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
     assert answer["position"] == Position.from_game(game, seat).to_json()
+
+    # The game as text, and opened again from it as a new game: every entry back, the game over.
+    page.click("#assistant [data-role='as-text']")
+    page.wait_for_selector("#assistant-text")
+    text = page.input_value("#assistant-text")
+    record = {**kept["start"], "events": kept["events"]}
+    assert text == record_to_text(Record.from_json(record)) and "0: redeal" in text and "0: swap" in text
+    page.click("#assistant [data-role='new']")
+    page.click("#assistant .import-game summary")
+    page.fill("#assistant-import-text", text)
+    page.click("#assistant-import")
+    _settled(page, "assistant", len(kept["events"]))
+    assert page.inner_text("#assistant .follow-status") == "Game over."
+    reopened, _answer = _asked_again(server, page)
+    assert reopened["events"] == record["events"] and reopened["id"] != kept["id"]
     assert errors == []
     page.close()
 
@@ -378,6 +395,7 @@ def test_a_match_games_redeal_tribute_and_swap_entered_at_the_table(browser: Bro
     hinted = page.locator("#assistant .follow-hint .hint-move")
     rows = hinted.evaluate_all("rows => rows.map(row => row.dataset.move)")
     assert set(rows) <= {_json(move) for move in game.legal_moves()}
+    assert "Seat 1: " in page.locator("#assistant .follow-hint .hint-line").first.inner_text()  # the line expected
     kept, answer = _asked_again(server, page)
     assert kept["start"]["tribute"] == [0, 1] and kept["start"]["match"]["game"] == 2
     match = match_from_json(kept["start"]["match"])

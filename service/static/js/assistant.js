@@ -11,11 +11,12 @@
 import { api } from "./api.js";
 import { cardChip, choice, el } from "./faces.js";
 import { ruleUnavailable, serverRules, sideRuleBoxes } from "./form.js";
-import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
+import { dealtGame, gameOfFollowed, importedGame, newFollowedId, nextBody, readGame, recordOf } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
 import { showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
+import { convertRecord, gameTextPanel, pastedRecord } from "./records.js";
 import { SUIT_GLYPH, store } from "./state.js";
 
 export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js keeps it
@@ -28,6 +29,7 @@ let follower = null;
 // rules ticked: name -> value), match (null, or a match game's {game, dealer, winner, loser, tribute})}.
 let form = null;
 let kept = null; // {id, entries, ok}: what the server last kept of the game shown
+let exported = null; // {game, text}: the game shown as text (docs/notation.md), until the next entry
 
 // Keep the game here and on the server; a server that cannot keep it now is said, not an error:
 // the next entry tries again.
@@ -73,8 +75,8 @@ export async function openAssistant(actions = () => [], id = null) {
     follower = createFollower({
       root,
       onChange: keep,
-      actions: (self) => [...actions(self), newGameButton()],
-      note: keptNote,
+      actions: (self) => [...actions(self), textButton(self), newGameButton()],
+      note: (self) => [keptNote(self), exported && exported.game === self.game ? gameTextPanel(exported.text, "tan-game", "assistant-text") : null],
     });
   }
   if (id && !(follower.game && follower.game.id === id)) {
@@ -98,6 +100,51 @@ export async function openAssistant(actions = () => [], id = null) {
 export function redrawAssistant() {
   if (follower && follower.answer && !section().querySelector(".deal-form:not([hidden])")) follower.render();
   else if (form) drawForm();
+}
+
+// The game so far as text, to copy or download (POST /v1/records/convert writes it).
+function textButton(self) {
+  const b = el("button", "secondary", t("gameAsText"));
+  b.type = "button";
+  b.dataset.role = "as-text";
+  b.disabled = !self.game || self.busy;
+  b.addEventListener("click", async () => {
+    const game = self.game;
+    try {
+      const answer = await convertRecord(recordOf(game));
+      exported = { game, text: answer.text };
+      if (follower.game === game) follower.render();
+    } catch (error) { showError(error); }
+  });
+  return b;
+}
+
+// A game opened from its text (or its JSON record), pasted: followed on from where it ends.
+function importBox() {
+  const box = el("details", "import-game");
+  box.append(el("summary", "", t("importTitle")));
+  const area = el("textarea", "game-text-area");
+  area.id = "assistant-import-text";
+  area.rows = 6;
+  area.placeholder = t("importNote");
+  area.setAttribute("aria-label", t("importTitle"));
+  area.value = form.importText || "";
+  area.addEventListener("input", () => { form.importText = area.value; });
+  box.open = !!form.importText;
+  const open = el("button", "secondary", t("importOpen"));
+  open.type = "button";
+  open.id = "assistant-import";
+  open.addEventListener("click", async () => {
+    let answer = null;
+    try { answer = await convertRecord(pastedRecord(area.value)); } catch (error) { showError(error); return; }
+    const game = importedGame(answer.record, newFollowedId());
+    if (await follower.load(game)) {
+      keep(game);
+      showFollowing();
+    }
+  });
+  box.append(area, open);
+  return box;
 }
 
 function newGameButton() {
@@ -226,7 +273,7 @@ function drawForm() {
   start.id = "assistant-start";
   const title = el("h2", "", t("modeAssistant"));
   box.replaceChildren(title, el("p", "intro", t("assistantIntro")), fields, sideRules,
-    cardsLine("hand", form.hand, preset.hand_size), cardsLine("trump", form.trump ? [form.trump] : [], 1), picker, start);
+    cardsLine("hand", form.hand, preset.hand_size), cardsLine("trump", form.trump ? [form.trump] : [], 1), picker, start, importBox());
   box.onsubmit = (event) => {
     event.preventDefault();
     if (form.hand.length !== preset.hand_size || !form.trump) { showMessage(t("dealIncomplete", { n: preset.hand_size })); return; }

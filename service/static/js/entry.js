@@ -104,6 +104,13 @@ export function gameOfFollowed(answer) {
   return { kind: "position", start: answer.position, events: [...(answer.events || [])], from: null, id: answer.id };
 }
 
+// A game opened from a record (its JSON, as POST /v1/records/convert answers it), to go on entering
+// under a new id: its result goes, since entries (or an undo) may follow.
+export function importedGame(record, id) {
+  const { events, result: _result, ...start } = record;
+  return { kind: "record", start, events: [...events], id };
+}
+
 // A game read back from storage, or null when it is not one this page wrote (an older page's, or
 // damaged): the server judges the rest when it is sent.
 export function readGame(text) {

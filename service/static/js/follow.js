@@ -8,7 +8,7 @@
  */
 
 import { api } from "./api.js";
-import { cardName, cardText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
+import { LINE_PLIES, cardName, cardText, lineText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
 import { bar, cardFace, el, miniCard } from "./faces.js";
 import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, redealEvent, seatLabel, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
 import { t } from "./i18n.js";
@@ -25,7 +25,8 @@ const button = (text, onClick, className = "secondary") => {
 };
 
 /* A follower draws one game in `root`. `onChange(game)` is told of every accepted entry (to keep
- * it); `actions()` gives the mode's own buttons. `hintBody(follower)` may say what a hint reads. */
+ * it); `actions()` gives the mode's own buttons, `note()` the mode's own lines under the status
+ * (an element, a list of them, or null). */
 export function createFollower({ root, onChange = () => {}, actions = () => [], note = () => null }) {
   const self = {
     game: null, // the entered game (entry.js)
@@ -94,7 +95,8 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
 
   self.askHint = () => work(async () => {
     const at = entries();
-    const hint = await api("POST", "/v1/hint", { ...seenNow(), limits: { iterations: SEARCH_ITERATIONS } }, { retry: true });
+    // `pv`: each move's line, the continuation the search expects (docs/api.md §3 "Lines").
+    const hint = await api("POST", "/v1/hint", { ...seenNow(), limits: { iterations: SEARCH_ITERATIONS }, pv: LINE_PLIES }, { retry: true });
     clearMessage();
     Object.assign(self, { hint, hintFor: at });
   });
@@ -383,6 +385,8 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       row.append(el("span", "what", moveText(entry.move)), el("span", "pct", pct(entry.score)), bar(entry.score));
       const item = el("li");
       item.append(row);
+      const line = lineText(entry.line, (seat) => seatLabel(seat, hint.seat));
+      if (line) item.append(el("p", "small muted hint-line", line));
       list.append(item);
     }
     panel.append(el("p", "evaluation", `${t("now")}: ${t("winChance")} ${pct(hint.evaluation.score)}`), list);
@@ -431,8 +435,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     const status = el("p", "status follow-status", statusText());
     status.setAttribute("aria-live", "polite");
     const parts = [status];
-    const told = note(self);
-    if (told) parts.push(told);
+    parts.push(...[note(self)].flat().filter(Boolean));
     parts.push(seatsRow(pos), deckLine(pos), tableView(pos), handView(pos), entryPanel(), toolbar());
     const hint = hintPanel();
     if (hint) parts.push(hint);

@@ -1,5 +1,5 @@
 /* The review of a finished game (in a match, of any game that has ended): a job
-   (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}). */
+   (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}); and that game as text. */
 
 import { api } from "./api.js";
 import { busyWith, keepFocus } from "./busy.js";
@@ -7,7 +7,8 @@ import { moveText, pct, points, sameMove } from "./cards.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
 import { chanceWord } from "./hint.js";
-import { ApiFailure, clearMessage } from "./messages.js";
+import { ApiFailure, clearMessage, showError } from "./messages.js";
+import { gameTextPanel, storedGameText } from "./records.js";
 import { render } from "./render.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
@@ -136,6 +137,16 @@ export function reviewLine(text, score, cls) {
   return line;
 }
 
+// The game reviewed (the last one over, in a match) as text, to copy or download.
+export async function showGameText() {
+  if (!canReview()) return;
+  try {
+    const text = await storedGameText(state.id, 0, reviewGame());
+    $("game-text").replaceChildren(gameTextPanel(text, "tan-game", "game-text-area"));
+    $("game-text").hidden = false;
+  } catch (error) { showError(error); }
+}
+
 export function renderReview() {
   const panel = $("review");
   const open = reviewOpen();
@@ -143,6 +154,8 @@ export function renderReview() {
   document.body.classList.toggle("reviewing", open);
   $("review-button").hidden = !canReview();
   $("review-button").disabled = !!state.busy;
+  $("text-button").hidden = !canReview();
+  if (!canReview() && !$("game-text").hidden) { $("game-text").hidden = true; $("game-text").replaceChildren(); }
   if (!open) return;
   const { data, at } = state.review;
   const moves = data.moves;
