@@ -353,6 +353,17 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     assert played >= 1
     assert "Game 2" in page.inner_text("#match-previous")
     page.screenshot(path=str(shots / "web-match-over.png"), full_page=True)
+
+    # The match's last game, reviewed and written as text (its record says which game it was).
+    page.click("#review-button")
+    page.wait_for_selector("#review:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.locator("#review-progress").is_hidden() and page.locator("#review-rows tr").count() >= 1
+    page.click("#review-close")
+    page.click("#text-button")
+    page.wait_for_selector("#game-text-area")
+    text = page.input_value("#game-text-area")
+    assert '[Match "game 2, dealer ' in text and '[Date "' in text
     assert errors == []
     page.close()
 
