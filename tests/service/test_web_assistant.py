@@ -95,6 +95,24 @@ def _shown_hand(page: Page, mode: str) -> list[str]:
     return sorted(cards.evaluate_all("cards => cards.map(c => c.dataset.card)"))
 
 
+def _assistant_form(
+    browser: Browser, server: Server, errors: list[str], preset: str, seat: int, leader: int,
+    options: tuple[str, ...] = (),
+) -> Page:
+    """A phone's page on the assistant's set-up, in English: the rules, the side rules ticked, the
+    seat followed and who leads chosen."""
+    page = open_page(browser, server, PHONE, errors)
+    page.goto(server.url + "/#assistant")
+    page.select_option("#lang", "en")
+    page.wait_for_selector("#assistant-start")
+    page.select_option("#assistant-preset", preset)
+    for option in options:
+        page.check(f"#assistant-option-{option} input")
+    page.select_option("#assistant-seat", str(seat))
+    page.select_option("#assistant-leader", str(leader))
+    return page
+
+
 def _play_out(
     page: Page, server: Server, game: Game, seat: int, entries: int, rng: random.Random,
     shot: Path | None = None,
@@ -182,13 +200,7 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
     seat, leader = 1, game.to_move
     assert leader is not None
     errors: list[str] = []
-    page = open_page(browser, server, PHONE, errors)
-    page.goto(server.url + "/#assistant")
-    page.select_option("#lang", "en")
-    page.wait_for_selector("#assistant-start")
-    page.select_option("#assistant-preset", "durak")
-    page.select_option("#assistant-seat", str(seat))
-    page.select_option("#assistant-leader", str(leader))
+    page = _assistant_form(browser, server, errors, "durak", seat, leader)
 
     # The hand typed in three spellings at once, the trump tapped: rank, then suit.
     hand = sorted(game.hands[seat])
@@ -248,15 +260,7 @@ def test_a_tan_game_with_a_redeal_and_a_swap_entered_at_the_table(
     game = Game.deal(rules, 2, deck=deck, first_attacker=0)
     seat = 1
     errors: list[str] = []
-    page = open_page(browser, server, PHONE, errors)
-    page.goto(server.url + "/#assistant")
-    page.select_option("#lang", "en")
-    page.wait_for_selector("#assistant-start")
-    page.select_option("#assistant-preset", "tan")
-    page.check("#assistant-option-redeal_without_trump input")
-    page.check("#assistant-option-trump_swap input")
-    page.select_option("#assistant-seat", str(seat))
-    page.select_option("#assistant-leader", "0")
+    page = _assistant_form(browser, server, errors, "tan", seat, 0, ("redeal_without_trump", "trump_swap"))
     page.fill("#assistant-picker .picker-input", " ".join(SIDE_HANDS[seat]))
     page.press("#assistant-picker .picker-input", "Enter")
     _tap(page, "#assistant-picker", Card.parse("9h"))
@@ -342,20 +346,14 @@ def test_a_match_games_redeal_tribute_and_swap_entered_at_the_table(browser: Bro
     game = Game.deal(rules, 2, deck=deck, first_attacker=1, tribute=(0, 1))
     seat = 1
     errors: list[str] = []
-    page = open_page(browser, server, PHONE, errors)
-    page.goto(server.url + "/#assistant")
-    page.select_option("#lang", "en")
-    page.wait_for_selector("#assistant-start")
-    for option in ("redeal_without_trump", "tribute", "trump_swap"):
-        page.check(f"#assistant-option-{option} input")
+    side = ("redeal_without_trump", "tribute", "trump_swap")
+    page = _assistant_form(browser, server, errors, "tan", seat, 1, side)
     page.check("#assistant-match")
     page.select_option("#assistant-dealer", "0")
     page.select_option("#assistant-winner", "1")
     page.select_option("#assistant-loser", "0")
     page.select_option("#assistant-suit-1", "s")
     page.check("#assistant-tribute")
-    page.select_option("#assistant-seat", str(seat))
-    page.select_option("#assistant-leader", "1")
     page.fill("#assistant-picker .picker-input", " ".join(MATCH_HANDS[seat]) + " 9h")
     page.press("#assistant-picker .picker-input", "Enter")
     page.click("#assistant-start")
@@ -395,7 +393,8 @@ def test_a_match_games_redeal_tribute_and_swap_entered_at_the_table(browser: Bro
     hinted = page.locator("#assistant .follow-hint .hint-move")
     rows = hinted.evaluate_all("rows => rows.map(row => row.dataset.move)")
     assert set(rows) <= {_json(move) for move in game.legal_moves()}
-    assert "Seat 1: " in page.locator("#assistant .follow-hint .hint-line").first.inner_text()  # the line expected
+    line = page.locator("#assistant .follow-hint .hint-line").first.inner_text()
+    assert "Seat 1: " in line  # the line the engine expects after the best move
     kept, answer = _asked_again(server, page)
     assert kept["start"]["tribute"] == [0, 1] and kept["start"]["match"]["game"] == 2
     match = match_from_json(kept["start"]["match"])
