@@ -35,7 +35,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from solver.game.cards import Card, Rank, deck
 from solver.game.errors import ErrorCode, TanError
@@ -49,32 +48,24 @@ from solver.game.rules import Rules
 __all__ = ["Replay", "Seen", "Watch", "draw_as_seen", "give", "replay_record"]
 
 
-class Seen(Protocol):
-    """What the replay reads of what a seat saw: a record (`solver.game.record.Record`, which builds
-    on this module), or a position's start and the events after it (`_FromPosition`)."""
+@dataclass(frozen=True)
+class Seen:
+    """What a seat saw, as the replay reads it: the rules and seats, the seat, its hand and the trump
+    card at the start (dealt, or a position's), the seat that would lead at the deal, the events
+    since, in a match its block and the tribute owed, and what is known of the game as a whole (the
+    whole deck, the result). A record (`solver.game.record.Record`) is one, with more fields."""
 
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def seat(self) -> int: ...
-    @property
-    def hand(self) -> tuple[Card, ...]: ...
-    @property
-    def trump(self) -> Card: ...
-    @property
-    def first_attacker(self) -> int: ...
-    @property
-    def events(self) -> tuple[Event, ...]: ...
-    @property
-    def match(self) -> MatchInfo | None: ...
-    @property
-    def tribute(self) -> tuple[int, int] | None: ...
-    @property
-    def deck(self) -> tuple[Card, ...] | None: ...
-    @property
-    def result(self) -> tuple[float, ...] | None: ...
+    rules: Rules
+    players: int
+    seat: int
+    hand: tuple[Card, ...]
+    trump: Card
+    first_attacker: int
+    events: tuple[Event, ...]
+    match: MatchInfo | None = None
+    tribute: tuple[int, int] | None = None
+    deck: tuple[Card, ...] | None = None
+    result: tuple[float, ...] | None = None
 
 
 Watch = Callable[[int, Play, Game, Game], None]
@@ -120,24 +111,6 @@ def replay_record(record: Seen, watch: Watch | None = None, settle: bool = False
     return replay.world
 
 
-@dataclass(frozen=True)
-class _FromPosition:
-    """What a seat saw from a position on (docs/api.md §2.2): its hand and the trump card then, the
-    tribute still to come in its setup, and the events since."""
-
-    rules: Rules
-    players: int
-    seat: int
-    hand: tuple[Card, ...]
-    trump: Card
-    first_attacker: int
-    events: tuple[Event, ...]
-    match: MatchInfo | None
-    tribute: tuple[int, int] | None
-    deck: tuple[Card, ...] | None = None
-    result: tuple[float, ...] | None = None
-
-
 class Replay:
     """One replay of what a seat saw: the world the events are played in — dealt from a record's
     first deck, or a position's world with the unseen cards moved where the events show them —
@@ -181,7 +154,7 @@ class Replay:
         world = position.sample_game(random.Random(0))
         world.drawn = [[] for _ in range(world.players)]  # nothing drawn before the position
         setup = position.setup if position.phase is Phase.SETUP else None
-        seen = _FromPosition(
+        seen = Seen(
             position.rules, position.players, position.seat, tuple(position.hand), position.trump,
             position.attacker, tuple(events), position.match, None if setup is None else setup.tribute,
         )
