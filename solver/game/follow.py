@@ -199,8 +199,8 @@ def _next(replay_of: Replayer, events: Sequence[Event]) -> NextEntries:
 
 def _setup_open(replay: Replay, events: Sequence[Event]) -> bool:
     """Whether another seat may still make a setup decision public, as far as the seat knows: the
-    game has a setup, it began after the start, and no event has shown its end (a play-phase
-    move, a win by trumps)."""
+    game has a setup, the start is not past it (a record's deal; a position in its setup), and no
+    event has shown its end (a play-phase move, a win by trumps)."""
     if not replay.world.rules.has_setup or replay.started_in_play:
         return False
     ended = any(isinstance(event, AllTrumps) or (isinstance(event, Play) and not event.move.is_setup)
