@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -446,10 +447,12 @@ def test_the_board_from_a_typed_position(browser: Browser, server: Server, shots
         page.fill("#board-picker .picker-input", " ".join(_typed(card, i) for i, card in enumerate(cards)))
         page.press("#board-picker .picker-input", "Enter")
         assert page.locator(f"#board .deal-cards[data-field='{field}'] .chip").count() == len(cards)
+    page.check("#board-option-take_when_beaten input")  # a side rule, ticked as in the new-game form
     page.click("#board-open")
     _settled(page, "board", 0)
     stored = page.evaluate("() => JSON.parse(localStorage.getItem('tan.board'))")
-    assert Position.from_json(stored["start"]) == position
+    ticked = rules.with_options(take_when_beaten=True)
+    assert Position.from_json(stored["start"]) == replace(position, rules=ticked)
 
     page.click("#board [data-role='hint']")
     page.wait_for_selector("#board .follow-hint .hint-move")

@@ -10,7 +10,7 @@
 
 import { api } from "./api.js";
 import { cardChip, choice, el } from "./faces.js";
-import { ruleUnavailable, serverRules, sideRuleBoxes } from "./form.js";
+import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
 import { dealtGame, gameOfFollowed, importedGame, newFollowedId, nextBody, readGame, recordOf } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
@@ -225,19 +225,7 @@ function drawForm() {
   };
 
   // The side rules, as the new-game form offers them; one a preset cannot have is off.
-  const sideRules = el("fieldset", "field side-rules");
-  sideRules.id = "assistant-side-rules";
-  sideRules.append(el("legend", "", t("sideRules")), ...sideRuleBoxes(form.rules, "assistant-option"));
-  for (const box of sideRules.querySelectorAll("input[type=checkbox]")) {
-    box.disabled = ruleUnavailable(box, preset);
-    if (box.disabled) delete form.options[box.name];
-    box.checked = box.name in form.options;
-    box.closest("label").classList.toggle("disabled", box.disabled);
-    box.addEventListener("change", () => {
-      if (box.checked) form.options[box.name] = JSON.parse(box.dataset.toggle); else delete form.options[box.name];
-      drawForm();
-    });
-  }
+  const sideRules = sideRulesFieldset(form.rules, preset, form.options, "assistant", drawForm);
   const matchLine = el("label", "check");
   const inMatch = el("input");
   inMatch.type = "checkbox";
@@ -277,8 +265,7 @@ function drawForm() {
   box.onsubmit = (event) => {
     event.preventDefault();
     if (form.hand.length !== preset.hand_size || !form.trump) { showMessage(t("dealIncomplete", { n: preset.hand_size })); return; }
-    const rules = Object.keys(form.options).length ? { preset: form.preset, ...form.options } : form.preset;
-    const dealt = dealtGame({ rules, players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader, match: matchOf(form.match) });
+    const dealt = dealtGame({ rules: rulesOf(form.preset, form.options), players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader, match: matchOf(form.match) });
     const game = { ...dealt, id: newFollowedId() };
     follower.load(game).then((done) => {
       if (!done) return; // refused: the form stays as it is, with the server's reason shown

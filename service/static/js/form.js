@@ -123,6 +123,32 @@ export function sideRuleBoxes(rules, idPrefix) {
 export const ruleUnavailable = (box, preset) =>
   Object.entries(JSON.parse(box.dataset.requires || "{}")).some(([name, value]) => preset[name] !== value);
 
+// The side rules as a fieldset for a set-up form (the table assistant's, the analysis board's):
+// `options` (name -> value, changed in place) says which are ticked, a rule the `preset` cannot have
+// is off, and `onChange()` follows each tick.
+export function sideRulesFieldset(rules, preset, options, idPrefix, onChange) {
+  const box = document.createElement("fieldset");
+  box.className = "field side-rules";
+  box.id = `${idPrefix}-side-rules`;
+  const legend = document.createElement("legend");
+  legend.textContent = t("sideRules");
+  box.append(legend, ...sideRuleBoxes(rules, `${idPrefix}-option`));
+  for (const tick of box.querySelectorAll("input[type=checkbox]")) {
+    tick.disabled = ruleUnavailable(tick, preset);
+    if (tick.disabled) delete options[tick.name];
+    tick.checked = tick.name in options && JSON.stringify(options[tick.name]) === tick.dataset.toggle;
+    tick.closest("label").classList.toggle("disabled", tick.disabled);
+    tick.addEventListener("change", () => {
+      if (tick.checked) options[tick.name] = JSON.parse(tick.dataset.toggle); else delete options[tick.name];
+      onChange();
+    });
+  }
+  return box;
+}
+
+// The rules a set-up form says: the preset's name, or the preset and the options changed.
+export const rulesOf = (preset, options) => (Object.keys(options).length ? { preset, ...options } : preset);
+
 // Each preset's name with its deck, as GET /v1/rules gives it (before it answers: the name alone).
 export function labelPresets() {
   for (const option of $("preset").options) {
