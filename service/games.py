@@ -22,6 +22,7 @@ SHA-256 is stored, and tokens are compared in constant time.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import hmac
 import secrets
 import threading
@@ -269,6 +270,7 @@ class GameManager:
             shuffled=request.deck is None,
             token_hashes=[None if token is None else hash_secret(token) for token in tokens],
             match_games=request.match.games if request.match is not None else None,
+            date=datetime.datetime.now(datetime.UTC).date().isoformat(),
         )
         live = LiveGame(game_id, setup, LiveGame.new_match(setup))
         played = await self.engines.advance(live, address)

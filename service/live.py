@@ -147,7 +147,8 @@ class LiveGame:
         """What `seat` saw of game `number` of the match (default: the game being played, or the
         last one; docs/api.md §2.3), at this moment: its dealt hand, every public move and what the
         side rules showed it, its own draws, in a match the game's match block and its tribute;
-        the seats' kinds, and, once the whole game is over and its seed shown, the deck."""
+        the seats' kinds, the day the game was created, and, once the whole game is over and its
+        seed shown, the deck."""
         number = self.match.number if number is None else number
         if isinstance(number, bool) or not 1 <= number <= self.match.number:
             raise TanError(f"game: this game has games 1 to {self.match.number} so far, not {number!r}",
@@ -165,6 +166,7 @@ class LiveGame:
         return Record.of_game(
             match.dealt, seat, match.cards, moves, match=match.info() if self.is_match else None,
             tribute=match.owed, deck_known=self.over and self.setup.shuffled, seats=seats,
+            date=self.setup.date,
         )
 
     def game_over(self, number: int | None = None) -> bool:

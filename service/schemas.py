@@ -28,6 +28,8 @@ __all__ = [
     "RECORD_ANSWERS",
     "AnalysisResponse",
     "AnalyzeRequest",
+    "ConvertRequest",
+    "ConvertResponse",
     "EvaluateRequest",
     "EvaluateResponse",
     "FollowedResponse",
@@ -417,6 +419,21 @@ class AnalyzeRequest(_Strict):
     seed: SeedField = 0
 
 
+class ConvertRequest(_Strict):
+    """A game record, in either form, to have in both."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"record": EXAMPLE_RECORD}]})
+
+    record: RecordIn = Field(description=RECORD_MEANING)
+
+
+class ConvertResponse(BaseModel):
+    """A game record in both its forms, each the library's canonical writing."""
+
+    record: dict[str, Any] = Field(description="its JSON (docs/api.md §2.3)")
+    text: str = Field(description="its text (docs/notation.md)")
+
+
 # -- games -------------------------------------------------------------------------------------
 
 
@@ -548,12 +565,43 @@ class MovesResponse(BaseModel):
     moves: list[MoveOut] = Field(description="every legal move, sorted")
 
 
-class DrawOut(BaseModel):
-    count: int = Field(description="cards the seat drew with the last move, to be named next")
+class CardsToName(BaseModel):
+    """Cards the next entry must name: the seat's draw, a hand shown, the hands offered to it."""
+
+    count: int = Field(description="how many cards to name")
     with_: list[str] = Field(
-        alias="with", description="cards it surely drew among them (the trump card, drawn last)"
+        alias="with", description="cards surely among them (the trump card drawn last, a hand's known cards)"
     )
-    from_: list[str] = Field(alias="from", description="every card it may have drawn (`with` among them)")
+    from_: list[str] = Field(alias="from", description="every card that may be named (`with` among them)")
+
+
+class MoverOut(BaseModel):
+    """A seat that may make the next move, and its moves as far as the seat can tell."""
+
+    seat: int
+    moves: list[MoveOut] = Field(description="its possible moves, sorted")
+    shown: CardsToName | None = Field(
+        description="a redeal among `moves`: the hand it shows (the seat's own: its hand); else null"
+    )
+    sets: CardsToName | None = Field(
+        description="the seat's own redeal: the two hands offered to it, `count` cards each; else null"
+    )
+
+
+class TributeOut(BaseModel):
+    """The match's tribute, given next as the seat sees it (docs/rules.md §1.7, step 2)."""
+
+    card: str | None = Field(description="its card, where the seat sees it (giver, receiver); else null")
+    inspected: CardsToName | None = Field(
+        description="the receiver inspects the giver's hand after giving: its cards; else null"
+    )
+
+
+class AllTrumpsOut(BaseModel):
+    """A seat that may show a hand of trumps and win (docs/rules.md §1.7, step 3)."""
+
+    seat: int
+    shown: CardsToName = Field(description="the hand it shows")
 
 
 class NextResponse(BaseModel):
@@ -564,14 +612,22 @@ class NextResponse(BaseModel):
         "still counted in the stock)"
     )
     to_move: int | None = Field(
-        description="the seat to move as the seat sees it; null once the game is over, while another seat "
-        "decides in secret, or while `draw` is owed"
+        description="the seat to move when it alone may move next; null once the game is over, while "
+        "several entries may come (`movers`, `tributes`, `all_trumps`), or while `draw` is owed"
     )
     moves: list[MoveOut] = Field(
         description="the moves `to_move` may make as far as the seat can tell: its own legal moves, or for "
         "another seat every legal move of a card it might hold; sorted"
     )
-    draw: DrawOut | None = Field(
+    movers: list[MoverOut] = Field(
+        description="every seat that may make the next move, with its moves: `to_move` alone, or, while the "
+        "setup may still bring another seat's secret decision to light, several (docs/api.md §3)"
+    )
+    tributes: list[TributeOut] = Field(
+        description="the match's tribute, if it may be given next: one entry per card the seat may see given"
+    )
+    all_trumps: list[AllTrumpsOut] = Field(description="seats that may show a hand of trumps and win next")
+    draw: CardsToName | None = Field(
         description="the seat drew with the last move: the next event names the cards"
     )
     scores: list[float] | None = Field(

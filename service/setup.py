@@ -111,6 +111,7 @@ class GameSetup:
     shuffled: bool  # the deck came from the seed (so the seed is shown once the game is over)
     token_hashes: list[str | None]
     match_games: int | None = None  # a match of this many games; None: a single game
+    date: str | None = None  # the day it was created (UTC, YYYY-MM-DD): its records' date; None before
 
     @property
     def is_match(self) -> bool:
@@ -134,6 +135,8 @@ class GameSetup:
         }
         if self.match_games is not None:
             data["match"] = {"games": self.match_games}
+        if self.date is not None:
+            data["date"] = self.date
         return data
 
     @classmethod
@@ -155,4 +158,5 @@ class GameSetup:
             shuffled=bool(data.get("shuffled", True)),
             token_hashes=list(data["token_hashes"]),
             match_games=int(data["match"]["games"]) if "match" in data else None,
+            date=str(data["date"]) if data.get("date") is not None else None,
         )

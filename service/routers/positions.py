@@ -1,5 +1,6 @@
-"""Questions about a position (docs/api.md §2.2): its legal moves, a hint, an evaluation, and what
-may come next in a game followed at a table (a record, or a position and its events).
+"""Questions about a position (docs/api.md §2.2): its legal moves, a hint, an evaluation, what may
+come next in a game followed at a table (a record, or a position and its events), and a record in
+both its forms (JSON and text).
 
 Searches run in the bounded search pool, off the event loop: a request waits in
 its short queue when every slot is busy, and is answered 503 with `Retry-After`
@@ -11,6 +12,7 @@ answer's time limit.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -19,6 +21,8 @@ from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep
 from service.errors import ApiError, ServiceCode, error_responses
 from service.schemas import (
+    ConvertRequest,
+    ConvertResponse,
     EvaluateRequest,
     EvaluateResponse,
     HintRequest,
@@ -29,7 +33,7 @@ from service.schemas import (
     NextResponse,
 )
 from solver.game.follow import NextEntries, after_position, after_record
-from solver.game.notation import parse_record
+from solver.game.notation import parse_record, record_to_text
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.search import Evaluation, Hint, StopFlag
@@ -98,6 +102,24 @@ async def next_entries(body: NextRequest, request: Request, services: ServicesDe
 
     answer = await services.pool.run(work, request)
     return JSONResponse(answer.to_json())
+
+
+@router.post(
+    "/records/convert", response_model=ConvertResponse, responses=error_responses(413, 422, 429, 503),
+    openapi_extra=SEARCH_ROUTE,
+)
+async def convert_record(body: ConvertRequest, request: Request, services: ServicesDep) -> JSONResponse:
+    """A game record, given as JSON (docs/api.md §2.3) or as text (docs/notation.md), in both forms:
+    for saving and sharing a game, and opening one again (the web page's import and export). The
+    text is written by replaying the record (its bouts), in a search slot; a record that cannot
+    have happened is refused with the index of its first bad event, a malformed text with its line.
+    """
+    record = parse_record(body.record)
+
+    def work(_stop: StopFlag) -> dict[str, Any]:
+        return {"record": record.to_json(), "text": record_to_text(record)}
+
+    return JSONResponse(await services.pool.run(work, request))
 
 
 @router.post(

@@ -29,7 +29,7 @@ from solver.game.moves import Action, Move
 from solver.game.phases import Phase, seen_by
 from solver.game.position import MatchInfo, Position, match_from_json
 from solver.game.reference import Game
-from solver.game.replay import Watch, replay_record
+from solver.game.replay import Seen, Watch, replay_record
 from solver.game.rules import Rules
 
 __all__ = ["AllTrumps", "Draw", "Event", "Play", "Record", "RecordError", "Tribute"]
@@ -39,26 +39,15 @@ _OPTIONAL = ("seats", "date", "match", "tribute", "deck", "result")
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(Seen):
     """What `seat` has seen of one game: its dealt `hand`, the `trump` card, the seat that would
     lead at the deal (`first_attacker`), in a match the game's `match` block (docs/api.md §2.2)
-    and the `tribute` owed as `(giver, receiver)`, and its `events` in order; then what is known
-    of the game as a whole: the `seats`' names, the `date`, the whole `deck` (top first) and the
-    `result` (every seat's score)."""
+    and the `tribute` owed as `(giver, receiver)`, and its `events` in order (the fields the
+    replay reads, `solver.game.replay.Seen`); then what is known of the game as a whole: the whole
+    `deck` (top first), the `result` (every seat's score), the `seats`' names and the `date`."""
 
-    rules: Rules
-    players: int
-    seat: int
-    hand: tuple[Card, ...]
-    trump: Card
-    first_attacker: int
-    events: tuple[Event, ...]
-    match: MatchInfo | None = None
-    tribute: tuple[int, int] | None = None
-    deck: tuple[Card, ...] | None = None
     seats: tuple[str, ...] | None = None
     date: str | None = None
-    result: tuple[float, ...] | None = None
 
     # -- JSON -----------------------------------------------------------------------------
 
@@ -96,8 +85,8 @@ class Record:
         events = tuple(event_from_json(item, index, players) for index, item in enumerate(data["events"]))
         record = cls(
             rules, players, seat, hand, trump, first, events, match,
-            _tribute(data.get("tribute"), players), deck, _seats(data.get("seats"), players),
-            _date(data.get("date")), _result(data.get("result"), players),
+            _tribute(data.get("tribute"), players), deck, _result(data.get("result"), players),
+            seats=_seats(data.get("seats"), players), date=_date(data.get("date")),
         )
         record.check_context()
         return record
@@ -170,8 +159,8 @@ class Record:
         over = world.over and world.scores is not None  # everyone sees how a game ends
         return cls(
             world.rules, world.players, seat, hand, trump, leader, tuple(events), match, tribute,
-            tuple(deal) if deck_known else None, None if seats is None else tuple(seats), date,
-            tuple(world.scores or ()) if over else None,
+            tuple(deal) if deck_known else None, tuple(world.scores or ()) if over else None,
+            seats=None if seats is None else tuple(seats), date=date,
         )
 
     # -- replay -----------------------------------------------------------------------------

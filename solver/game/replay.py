@@ -1,8 +1,13 @@
-"""Replaying a game record (docs/api.md §2.3): one full game consistent with all its seat saw.
+"""Replaying what one seat saw (docs/api.md §2.3): one full game consistent with all of it.
 
-The record's seat knows its own hand, the trump card and what the events show;
-every other card is unseen, so the replay deals them as it likes — as long as
-the world agrees with every event:
+The events a seat saw are played by one loop (`Replay.run`) in a full game of
+the readable engine, from one of two starts: a record's deal (`replay_record`),
+or a position (docs/api.md §2.2) followed by events (`Replay.from_position`, the
+analysis board and a game followed from a position, solver.game.follow).
+
+The seat knows its own hand, the trump card and what the events show; every
+other card is unseen, so the replay deals them as it likes — as long as the
+world agrees with every event:
 
 - the first deck (`_first_deck`) gives each other seat what the record shows
   it held before the first lead: a redeal's shown hand, the low trump of a
@@ -19,52 +24,48 @@ the world agrees with every event:
 - another seat's secret setup decisions (a keep) are not in the record: the
   world keeps where the next event shows nothing else happened.
 
-The first event that cannot have happened is refused with its index.
+From a position the unseen cards are first dealt in one fixed way, then moved
+where the events show them (`Replay._arrange`: the same reading of the events as
+the first deck's). The first event that cannot have happened is refused with
+its index.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from solver.game.cards import Card, Rank, deck
 from solver.game.errors import ErrorCode, TanError
 from solver.game.events import AllTrumps, Draw, Event, Play, RecordError, Tribute
 from solver.game.moves import Action, Move
-from solver.game.phases import Phase
-from solver.game.position import MatchInfo
+from solver.game.phases import Phase, secret_decision
+from solver.game.position import MatchInfo, Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 
-__all__ = ["Seen", "Watch", "draw_as_seen", "give", "replay_record"]
+__all__ = ["Replay", "Seen", "Watch", "draw_as_seen", "give", "replay_record"]
 
 
-class Seen(Protocol):
-    """What the replay reads of a record (`solver.game.record.Record`, which builds on this module)."""
+@dataclass(frozen=True)
+class Seen:
+    """What a seat saw, as the replay reads it: the rules and seats, the seat, its hand and the trump
+    card at the start (dealt, or a position's), the seat that would lead at the deal, the events
+    since, in a match its block and the tribute owed, and what is known of the game as a whole (the
+    whole deck, the result). A record (`solver.game.record.Record`) is one, with more fields."""
 
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def seat(self) -> int: ...
-    @property
-    def hand(self) -> tuple[Card, ...]: ...
-    @property
-    def trump(self) -> Card: ...
-    @property
-    def first_attacker(self) -> int: ...
-    @property
-    def events(self) -> tuple[Event, ...]: ...
-    @property
-    def match(self) -> MatchInfo | None: ...
-    @property
-    def tribute(self) -> tuple[int, int] | None: ...
-    @property
-    def deck(self) -> tuple[Card, ...] | None: ...
-    @property
-    def result(self) -> tuple[float, ...] | None: ...
+    rules: Rules
+    players: int
+    seat: int
+    hand: tuple[Card, ...]
+    trump: Card
+    first_attacker: int
+    events: tuple[Event, ...]
+    match: MatchInfo | None = None
+    tribute: tuple[int, int] | None = None
+    deck: tuple[Card, ...] | None = None
+    result: tuple[float, ...] | None = None
 
 
 Watch = Callable[[int, Play, Game, Game], None]
@@ -104,32 +105,60 @@ class _Plan:
 def replay_record(record: Seen, watch: Watch | None = None, settle: bool = False) -> Game:
     """A full game consistent with everything the record's seat saw, at the record's end (see
     `Record.replay`)."""
-    return _Replay(record, watch).run(settle)
+    replay = Replay(record, watch)
+    replay.run(settle)
+    replay.finish()
+    return replay.world
 
 
-class _Replay:
-    """One replay of a record: its plan, the world dealt from the first deck, then `run` plays the
-    events in it one by one, repairing what the seat could not see (see the module)."""
+class Replay:
+    """One replay of what a seat saw: the world the events are played in — dealt from a record's
+    first deck, or a position's world with the unseen cards moved where the events show them —
+    then `run` plays the events in it one by one, repairing what the seat could not see (see the
+    module), and `finish` checks that the events end with nothing owed."""
 
-    def __init__(self, record: Seen, watch: Watch | None) -> None:
-        self.record, self.watch = record, watch
-        self.seat = record.seat
-        rules = record.rules
-        self.low = Card(deck(rules.deck)[0].rank, record.trump.suit)
-        self.absent = [] if record.match is None or record.match.sitting_out is None else [
-            record.match.sitting_out
+    def __init__(self, seen: Seen, watch: Watch | None = None, start: Game | None = None) -> None:
+        self.record, self.watch = seen, watch
+        self.seat = seen.seat
+        rules = seen.rules
+        self.low = Card(deck(rules.deck)[0].rank, seen.trump.suit)
+        self.absent = [] if seen.match is None or seen.match.sitting_out is None else [
+            seen.match.sitting_out
         ]
+        self.known: set[Card] = set()  # cards the seat knew lay in the stock before the last move
+        self.tribute_shown = self.win_shown = False  # the events showed the tribute, a win by trumps
+        self.started_in_play = start is not None and start.phase is Phase.PLAY  # a position past its setup
+        if start is not None:
+            self.start_stock = len(start.stock)
+            self.world = start
+            self.plan = self._plan()
+            self._arrange()
+            self.owed = len(start.drawn[self.seat])
+            return
+        seats = seen.players - len(self.absent)
+        self.start_stock = rules.deck - seats * rules.hand_size  # the stock after the deal (§1.2)
         self._check_deal()
         self.plan = self._plan()
-        first = list(record.deck) if record.deck is not None else self._first_deck()
+        first = list(seen.deck) if seen.deck is not None else self._first_deck()
         try:
-            self.world = Game.deal(rules, record.players, deck=first, first_attacker=record.first_attacker,
-                                   tribute=record.tribute, absent=self.absent)
+            self.world = Game.deal(rules, seen.players, deck=first, first_attacker=seen.first_attacker,
+                                   tribute=seen.tribute, absent=self.absent)
         except TanError as error:
             raise RecordError(error.message, code=error.code) from None
         self.owed = len(self.world.drawn[self.seat])  # a tribute's draw at the deal
-        self.known: set[Card] = set()  # cards the seat knew lay in the stock before the last move
-        self.tribute_shown = self.win_shown = False  # the record showed the tribute, a win by trumps
+
+    @classmethod
+    def from_position(cls, position: Position, events: Sequence[Event], watch: Watch | None = None) -> Replay:
+        """The replay of `events` after `position` (what its seat saw then): the unseen cards
+        dealt in one fixed way, then moved where the events show them."""
+        world = position.sample_game(random.Random(0))
+        world.drawn = [[] for _ in range(world.players)]  # nothing drawn before the position
+        setup = position.setup if position.phase is Phase.SETUP else None
+        seen = Seen(
+            position.rules, position.players, position.seat, tuple(position.hand), position.trump,
+            position.attacker, tuple(events), position.match, None if setup is None else setup.tribute,
+        )
+        return cls(seen, watch, start=world)
 
     # -- the plan and the first deck ---------------------------------------------------------
 
@@ -246,7 +275,7 @@ class _Replay:
                 plan.hold(giver, tribute.inspected, index)
                 plan.exact.add(giver)
         elif card is not None:  # the trump card, dealt last and shown: everyone saw it go (§1.2)
-            if card != record.trump or self._stock_size() > 0:
+            if card != record.trump or self.start_stock > 0:
                 raise RecordError(f"tribute: seat {seat} does not see the card given", index)
             plan.cap[giver] = card
         else:
@@ -270,11 +299,6 @@ class _Replay:
                 plan.cap[owed[0]] = card
         plan.hold(won.seat, shown, index)
         plan.exact.add(won.seat)
-
-    def _stock_size(self) -> int:
-        """Cards left in the stock after the deal (docs/rules.md §1.2)."""
-        seats = self.record.players - len(self.absent)
-        return self.record.rules.deck - seats * self.record.rules.hand_size
 
     def _check_shown(self, event: Play, index: int) -> None:
         h = self.record.rules.hand_size
@@ -314,6 +338,44 @@ class _Replay:
             raise RecordError(f"{name}: {stray[0]} is not in a {self.record.rules.deck}-card deck", index,
                               ErrorCode.CARD_NOT_IN_DECK)
 
+    def _arrange(self) -> None:
+        """From a position: move the unseen cards of the world where the events show them, as the
+        first deck places them for a record — the cards another seat will show in its hand, the
+        hands offered to the seat's own redeal in the stock, no trump (or none above the tribute
+        given) in a giver's hand, a card that is not trump in every hand that must not win by trumps."""
+        world, plan, seat = self.world, self.plan, self.seat
+        suit = world.trump.suit
+        reserved = plan.reserved_after(-1)
+        for other, cards in sorted(plan.held.items()):
+            for card in sorted(cards):
+                if card in reserved:
+                    raise RecordError(f"{card} is offered to seat {seat} from the stock, so it is not in "
+                                      f"seat {other}'s hand", plan.where.get(card), ErrorCode.DUPLICATE_CARD)
+                give(world, seat, other, card, plan.where.get(card, 0), keep=cards)
+        fixed = {card for cards in plan.held.values() for card in cards}
+
+        def out(other: int, card: Card, fits: Callable[[Card], bool], index: int | None) -> None:
+            free = lambda c: fits(c) and c not in reserved and c not in fixed  # noqa: E731
+            _exchange(world, seat, other, card, free, index)
+
+        for card in sorted(reserved):
+            holder = next((other for other in range(world.players) if card in world.hands[other]), None)
+            if holder is not None:
+                out(holder, card, lambda _c: True, min(plan.offered))
+        for other in range(world.players):
+            if other == seat or other in plan.exact:
+                continue
+            cap = plan.cap.get(other)
+            for card in sorted(world.hands[other]):
+                high = cap is not None and card.suit == suit and card.rank > cap.rank
+                if (other in plan.no_trump and card.suit == suit) or high:
+                    out(other, card, lambda c: c.suit != suit, None)
+            hand = world.hands[other]
+            if other in plan.plain and hand and all(card.suit == suit for card in hand):
+                spare = next((card for card in sorted(hand) if card not in fixed), None)
+                if spare is not None:
+                    out(other, spare, lambda c: c.suit != suit, None)
+
     def _first_deck(self) -> list[Card]:
         """A deck that deals the seat its hand, turns up the trump card and gives every other seat
         what the plan says it held, dealing the rest in deck order (docs/rules.md §1.2)."""
@@ -337,6 +399,10 @@ class _Replay:
             if plan.redealers.get(other, own) < own:
                 reserved -= cards  # shown before the seat's own redeal: back in the stock by then
             clash = sorted(cards & reserved)
+            if clash and clash[0] == self.low and plan.swapper in plan.redealers:
+                raise RecordError(f"{clash[0]} lies in the stock for seat {plan.swapper} to pick and swap, "
+                                  f"so it is not in seat {other}'s hand", plan.where.get(clash[0]),
+                                  ErrorCode.DUPLICATE_CARD)
             if clash:
                 raise RecordError(f"{clash[0]} is offered to seat {seat} from the stock, so it is not in "
                                   f"seat {other}'s hand", min(plan.offered), ErrorCode.DUPLICATE_CARD)
@@ -397,6 +463,8 @@ class _Replay:
     # -- the events ----------------------------------------------------------------------
 
     def run(self, settle: bool = False) -> Game:
+        """Play the events in the world, one by one; the world at their end. With `settle`, another
+        seat's secret setup decision left pending at the end is taken as a keep (`Record.replay`)."""
         record, seat = self.record, self.seat
         for index, event in enumerate(record.events):
             if isinstance(event, Draw):
@@ -411,7 +479,7 @@ class _Replay:
                 self._tribute(event, index)
                 continue
             if self.owed:
-                raise RecordError(f"seat {seat} drew {self.owed} cards just before: the record must show "
+                raise RecordError(f"seat {seat} drew {self.owed} cards just before: the events must show "
                                   "them", index, ErrorCode.COUNT_MISMATCH)
             if isinstance(event, AllTrumps):
                 self._skip(lambda world: not world.over)
@@ -419,32 +487,53 @@ class _Replay:
                 self._all_trumps(event, index)
                 continue
             self._play(event, index)
-        if self.owed:
-            raise RecordError(f"seat {seat} drew {self.owed} cards at the end: the record must show them",
-                              len(record.events), ErrorCode.COUNT_MISMATCH)
-        if settle:  # the seat asks at its own turn: another seat's pending secret decision was a keep
-            self._skip(lambda _world: True)
-        self._check_shown_all(len(record.events))
+        if settle:
+            self.settle()
         return self.world
 
-    def _check_shown_all(self, index: int, win: bool = True) -> None:
-        """A tribute the world gave, or (with `win`) a win by trumps, must be in the record before
-        `index`."""
+    def settle(self) -> Game:
+        """Another seat's secret setup decision pending at the end was a keep, and so were the next
+        ones, up to the seat's own turn or a public one: the seat asks at its own turn, which only
+        such keeps can hide (`Record.replay`)."""
+        if not self.owed:
+            self._skip(lambda _world: True)
+        return self.world
+
+    def finish(self) -> None:
+        """The events end with nothing owed: the seat's draw, a tribute or a win by trumps the world
+        made must be shown."""
+        end = len(self.record.events)
+        if self.owed:
+            raise RecordError(f"seat {self.seat} drew {self.owed} cards at the end: the events must show "
+                              "them", end, ErrorCode.COUNT_MISMATCH)
+        self._check_shown_all(end)
+
+    def unshown(self) -> str | None:
+        """What the world has done that the events have not shown yet: `tribute` (a tribute given),
+        `win` (a win by a hand of trumps), or None."""
         world = self.world
         if world.tributed is not None and not self.tribute_shown:
-            raise RecordError("a tribute was given before this: the record must show it", index)
-        if not win or self.win_shown:
-            return
-        if world.over and world.winner is not None and world.loser is None:  # only a win by trumps
-            raise RecordError(f"seat {world.winner} won by a hand of trumps before this: the record must "
-                              "show it", index)
+            return "tribute"
+        if not self.win_shown and world.over and world.winner is not None and world.loser is None:
+            return "win"  # only a win by trumps ends a game with a winner and no loser
+        return None
+
+    def _check_shown_all(self, index: int, win: bool = True) -> None:
+        """A tribute the world gave, or (with `win`) a win by trumps, must be in the events before
+        `index`."""
+        unshown = self.unshown()
+        if unshown == "tribute":
+            raise RecordError("a tribute was given before this: the events must show it", index)
+        if win and unshown == "win":
+            raise RecordError(f"seat {self.world.winner} won by a hand of trumps before this: the events "
+                              "must show it", index)
 
     def _skip(self, until: Callable[[Game], bool], seat: int | None = None, step: str | None = None) -> None:
-        """Another seat's secret setup decisions the record's seat could not see: it kept, while
-        `until(world)` holds (and unless it is `seat`'s decision at `step`, the event's)."""
+        """Another seat's secret setup decisions the seat could not see: it kept, while `until(world)`
+        holds (and unless it is `seat`'s decision at `step`, the event's)."""
         world = self.world
         while (world.phase is Phase.SETUP and not world.over and world.to_move not in (None, self.seat)
-               and until(world)):
+               and secret_decision(world.setup_step) and until(world)):
             if world.to_move == seat and world.setup_step == step:
                 return
             mover = world.to_move
@@ -672,15 +761,29 @@ def _take(world: Game, seat: int, mine: Card, theirs: Card, index: int, keep_in_
     world.hands[seat].add(theirs)
 
 
-def give(world: Game, viewer: int, seat: int, card: Card, index: int) -> None:
-    """Make `seat` hold `card` in the world, if the viewer could not know otherwise."""
+def give(world: Game, viewer: int, seat: int, card: Card, index: int,
+         keep: set[Card] | frozenset[Card] = frozenset()) -> None:
+    """Make `seat` hold `card` in the world, if the viewer could not know otherwise (giving up a
+    card it holds unseen, not one of `keep`)."""
     if card in world.hands[seat]:
         return
-    donor = [c for c in world.hands[seat] if not _seen(world, viewer, seat, c)]
+    donor = [c for c in sorted(world.hands[seat]) if not _seen(world, viewer, seat, c) and c not in keep]
     if not donor:
         raise RecordError(f"seat {seat} cannot hold {card}: every card it holds is known", index,
                           ErrorCode.ILLEGAL_MOVE)
     _swap(world, seat, donor[0], card, index, viewer)
+
+
+def _exchange(world: Game, viewer: int, seat: int, card: Card, fits: Callable[[Card], bool],
+              index: int | None) -> None:
+    """Put `card`, unseen in `seat`'s hand, into the stock in place of an unseen stock card that
+    `fits` (the stock's trump card and the cards the viewer knows lie there stay)."""
+    stock = world.stock
+    spare = next((other for other in stock[:-1] if other not in world.in_stock[viewer] and fits(other)), None)
+    if spare is None or _seen(world, viewer, seat, card):
+        raise RecordError(f"seat {seat}'s hand cannot be all the events show ({card})", index,
+                          ErrorCode.ILLEGAL_MOVE)
+    _swap(world, seat, card, spare, -1 if index is None else index, viewer)
 
 
 def _only_twos(world: Game, viewer: int, seat: int, index: int) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.game.cards import deck
+from solver.game.cards import Card, deck
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
+from tests.support.games import ordered_deck
 from tests.support.service import TestClient, error
 
-NEXT_KEYS = {"position", "to_move", "moves", "draw", "scores"}
+NEXT_KEYS = {"position", "to_move", "moves", "movers", "tributes", "all_trumps", "draw", "scores"}
 
 
 def _dealt(seed: int = 5) -> Game:
@@ -116,3 +117,36 @@ def test_bad_input_is_refused_with_its_code(client: TestClient) -> None:
 def test_the_rules_list_each_decks_cards(client: TestClient) -> None:
     decks = client.get("/v1/rules").json()["decks"]
     assert decks == {"36": [str(card) for card in deck(36)], "52": [str(card) for card in deck(52)]}
+
+
+def test_side_rule_entries_name_who_may_move_and_the_cards_they_show(client: TestClient) -> None:
+    """Under xả chủ and đổi 2 chủ the seat cannot see another seat's secret decision: each seat that
+    may act next is offered with its moves, a redeal with the hand it may show; the seat's own redeal
+    names the hands offered to it."""
+    rules = {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
+    # Hearts trump (9h turned up); seat 1 leads and holds 2h; seat 0 holds no trump.
+    hands = [
+        ["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts"], ["2h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
+    ]
+    deck = ordered_deck(Rules.preset_named("tan"), hands, "9h")
+    record = {"rules": rules, "players": 2, "seat": 0, "hand": hands[0], "trump": "9h",
+              "first_attacker": 1, "events": []}
+    body = client.post("/v1/next", json={"record": record}).json()
+    assert body["to_move"] is None and body["moves"] == [] and body["tributes"] == body["all_trumps"] == []
+    movers = {mover["seat"]: mover for mover in body["movers"]}
+    assert {"action": "redeal"} in movers[1]["moves"] and movers[1]["shown"]["count"] == 8
+    shown = movers[1]["shown"]["from"]
+    assert not set(shown) & set(hands[0]) and all(card[-1] != "h" for card in shown)
+    mine = movers[0]
+    assert {"action": "redeal"} in mine["moves"] and {"action": "keep"} in mine["moves"]
+    assert mine["shown"]["with"] == sorted(hands[0], key=Card.parse) and mine["sets"]["count"] == 8
+    offered = deck[17:33]  # the stock's two top hands, under the trump card at deck[16]
+    assert set(offered) <= set(mine["sets"]["from"])
+    redeal = {"seat": 0, "move": "redeal", "shown": hands[0], "sets": [offered[:8], offered[8:]]}
+    picking = client.post("/v1/next", json={"record": {**record, "events": [redeal]}}).json()
+    assert picking["to_move"] == 0
+    assert picking["moves"] == [{"action": "pick", "set": 0}, {"action": "pick", "set": 1}]
+    unseen = {**redeal, "sets": [[hands[1][0], *offered[1:8]], offered[8:]]}  # 3c: unseen by seat 0
+    assert client.post("/v1/next", json={"record": {**record, "events": [unseen]}}).status_code == 200
+    own_card = {**redeal, "sets": [[hands[0][0], *offered[1:8]], offered[8:]]}
+    error(client.post("/v1/next", json={"record": {**record, "events": [own_card]}}), 422, "duplicate_card")

@@ -128,7 +128,7 @@ def test_search_endpoints_are_the_marked_routes() -> None:
     marked = {(route.path, method) for router in ROUTERS for route in router.routes if is_search_route(route)
               for method in getattr(route, "methods", ())}
     assert marked == {
-        ("/v1/hint", "POST"), ("/v1/evaluate", "POST"), ("/v1/next", "POST"),
+        ("/v1/hint", "POST"), ("/v1/evaluate", "POST"), ("/v1/next", "POST"), ("/v1/records/convert", "POST"),
         ("/v1/games/{game_id}/hint", "GET"), ("/v1/games/{game_id}/analysis", "GET"),
         ("/v1/games/{game_id}/tracker", "GET"),
     }

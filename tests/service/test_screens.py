@@ -53,11 +53,11 @@ NOTATION = re.compile(r"\b(attack|defend|transfer|take|pass)\b|\b[2-9TJQKA][shdc
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A real service whose searches may reach the page's budget (5,000 iterations): the hint and
-    the review of a decision are then one search, as in play. Its time cap is far past what 5,000
-    iterations take, so that only the iterations stop a hint (a review's decision is stopped by
-    them alone): on a loaded machine a hint cut short by the clock would be another search."""
+    the review of a decision are then one search, as in play. The iterations stop them, never the
+    clock, however loaded the machine (a cut search is another one): the time caps are far above."""
     database = tmp_path_factory.mktemp("screens") / "games.db"
-    with Server(database, default_iterations=300, max_iterations=5000, max_time_ms=120_000) as running:
+    with Server(database, default_iterations=300, max_iterations=5000, max_time_ms=120_000,
+                analysis_budget_ms=600_000) as running:
         yield running
 
 

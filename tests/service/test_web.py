@@ -353,6 +353,17 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     assert played >= 1
     assert "Game 2" in page.inner_text("#match-previous")
     page.screenshot(path=str(shots / "web-match-over.png"), full_page=True)
+
+    # The match's last game, reviewed and written as text (its record says which game it was).
+    page.click("#review-button")
+    page.wait_for_selector("#review:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.locator("#review-progress").is_hidden() and page.locator("#review-rows tr").count() >= 1
+    page.click("#review-close")
+    page.click("#text-button")
+    page.wait_for_selector("#game-text-area")
+    text = page.input_value("#game-text-area")
+    assert '[Match "game 2, dealer ' in text and '[Date "' in text
     assert errors == []
     page.close()
 
@@ -386,6 +397,15 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
         page.wait_for_function(IDLE)
         assert page.locator("#message").is_hidden(), page.inner_text("#message")
     assert page.locator("#over").is_visible()
+
+    # The game as text (docs/notation.md): the stored record's, as GET …/record?format=text answers it.
+    assert page.locator("#text-button").is_visible() and page.locator("#game-text").is_hidden()
+    page.click("#text-button")
+    page.wait_for_selector("#game-text-area")
+    stored = httpx.get(f"{server.url}/v1/games/{game_id}/record", params={"seat": 0, "format": "text"},
+                       headers={"Authorization": f"Bearer {token}"}, timeout=120.0)
+    assert page.input_value("#game-text-area") == stored.text and stored.text.startswith('[Rules "durak"]')
+    assert page.get_attribute("#game-text a[download]", "download") == "tan-game.txt"
 
     assert page.inner_text("#review-button") == "Review this game"
     page.click("#review-button")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,9 +21,12 @@ import pytest
 
 from solver.game.cards import Card
 from solver.game.moves import Move
-from solver.game.position import Position
+from solver.game.notation import record_to_text
+from solver.game.position import Position, match_from_json
+from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
+from tests.support.games import ordered_deck
 from tests.support.records import ENDGAME_DECK
 from tests.support.web import (
     DESKTOP,
@@ -92,33 +96,34 @@ def _shown_hand(page: Page, mode: str) -> list[str]:
     return sorted(cards.evaluate_all("cards => cards.map(c => c.dataset.card)"))
 
 
-def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, shots: Path) -> None:
-    rules = Rules.preset_named("durak")
-    game = Game.deal(rules, 2, deck=random_deck(rules, 21))
-    seat, leader = 1, game.to_move
-    assert leader is not None
-    errors: list[str] = []
+def _assistant_form(
+    browser: Browser, server: Server, errors: list[str], preset: str, seat: int, leader: int,
+    options: tuple[str, ...] = (),
+) -> Page:
+    """A phone's page on the assistant's set-up, in English: the rules, the side rules ticked, the
+    seat followed and who leads chosen."""
     page = open_page(browser, server, PHONE, errors)
     page.goto(server.url + "/#assistant")
     page.select_option("#lang", "en")
     page.wait_for_selector("#assistant-start")
-    page.select_option("#assistant-preset", "durak")
+    page.select_option("#assistant-preset", preset)
+    for option in options:
+        page.check(f"#assistant-option-{option} input")
     page.select_option("#assistant-seat", str(seat))
     page.select_option("#assistant-leader", str(leader))
+    return page
 
-    # The hand typed in three spellings at once, the trump tapped: rank, then suit.
-    hand = sorted(game.hands[seat])
-    page.fill("#assistant-picker .picker-input", " ".join(_typed(card, i) for i, card in enumerate(hand)))
-    page.press("#assistant-picker .picker-input", "Enter")
-    assert page.locator("#assistant .deal-cards[data-field='hand'] .chip").count() == 6
-    _tap(page, "#assistant-picker", game.trump)
-    assert page.locator("#assistant .deal-cards[data-field='trump'] .chip").count() == 1
-    page.screenshot(path=str(shots / "assistant-deal-en.png"), full_page=True)
-    page.click("#assistant-start")
-    _settled(page, "assistant", 0)
 
-    rng = random.Random(21)
-    entries = hints = 0
+def _play_out(
+    page: Page, server: Server, game: Game, seat: int, entries: int, rng: random.Random,
+    shot: Path | None = None,
+) -> tuple[int, tuple[bool, bool, bool, int]]:
+    """Enter the rest of `game` (dealt and played as far as `entries` entries) on the assistant, as
+    `seat` sees it, with random legal moves: three of the seat's moves from the hint's best, a card
+    of its own hand entered for another seat and refused, a wrong card entered and undone, the
+    seat's draws, a reload; the entries at the end, and what was done (refused, undone, reloaded,
+    hints); the first hint is shot to `shot`."""
+    hints = 0
     refused = undone = reloaded = False
     while not game.over:
         mover = game.to_move
@@ -136,8 +141,8 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
                 rows = page.locator("#assistant .follow-hint .hint-move")
                 offered = set(rows.evaluate_all("rows => rows.map(r => r.dataset.move)"))
                 assert offered and offered <= {_json(m) for m in legal}
-                if hints == 0:
-                    page.screenshot(path=str(shots / "assistant-hint-en.png"))
+                if hints == 0 and shot is not None:
+                    page.screenshot(path=str(shot))
                 move = Move.parse(json.loads(rows.first.get_attribute("data-move") or "null"))
                 rows.first.click()
                 hints += 1
@@ -177,7 +182,7 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
             for card in tapped:
                 _tap(page, "#assistant-entry-picker", card)
             if not tapped:
-                page.click("#assistant [data-role='draw-done']")
+                page.click("#assistant [data-role='cards-done']")
             entries += 1
             _settled(page, "assistant", entries)
         assert _shown_hand(page, "assistant") == sorted(str(card) for card in game.hands[seat])
@@ -187,16 +192,38 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
             _settled(page, "assistant", entries)
             reloaded = True
 
+    return entries, (refused, undone, reloaded, hints)
+
+
+def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, shots: Path) -> None:
+    rules = Rules.preset_named("durak")
+    game = Game.deal(rules, 2, deck=random_deck(rules, 21))
+    seat, leader = 1, game.to_move
+    assert leader is not None
+    errors: list[str] = []
+    page = _assistant_form(browser, server, errors, "durak", seat, leader)
+
+    # The hand typed in three spellings at once, the trump tapped: rank, then suit.
+    hand = sorted(game.hands[seat])
+    page.fill("#assistant-picker .picker-input", " ".join(_typed(card, i) for i, card in enumerate(hand)))
+    page.press("#assistant-picker .picker-input", "Enter")
+    assert page.locator("#assistant .deal-cards[data-field='hand'] .chip").count() == 6
+    _tap(page, "#assistant-picker", game.trump)
+    assert page.locator("#assistant .deal-cards[data-field='trump'] .chip").count() == 1
+    page.screenshot(path=str(shots / "assistant-deal-en.png"), full_page=True)
+    page.click("#assistant-start")
+    _settled(page, "assistant", 0)
+
+    entries, (refused, undone, reloaded, hints) = _play_out(
+        page, server, game, seat, 0, random.Random(21), shots / "assistant-hint-en.png"
+    )
     assert refused and undone and reloaded and hints == 3
     assert page.inner_text("#assistant .follow-status") == "Game over."
     badges = page.locator("#assistant .follow-seat .score")
     shown = badges.evaluate_all("badges => badges.map(b => Number(b.dataset.score))")
     assert shown == game.scores
-    record = page.evaluate("() => JSON.parse(localStorage.getItem('tan.assistant'))")
-    body = {"record": {**record["start"], "events": record["events"]}}
-    answer = httpx.post(server.url + "/v1/next", json=body, timeout=120.0)
-    assert answer.status_code == 200 and answer.json()["to_move"] is None
-    assert answer.json()["position"] == Position.from_game(game, seat).to_json()
+    _kept, answer = _asked_again(server, page)
+    assert answer["to_move"] is None and answer["position"] == Position.from_game(game, seat).to_json()
     page.select_option("#lang", "vi")
     assert page.inner_text("#assistant .follow-status") == "Hết ván."
     page.screenshot(path=str(shots / "assistant-over-vi.png"), full_page=True)
@@ -213,13 +240,183 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
     page.close()
 
 
+# A 2-seat tan game, hearts trump (9h turned up). Seat 0 leads and holds no trump: it redeals, and
+# picks set 0, which holds 2h, the low trump; it swaps 2h for 9h, and seat 1 leads (the swapper
+# cedes the lead in tan). Seat 1, followed here, holds trumps but not 2h.
+SIDE_HANDS = [
+    ["3s", "5s", "7s", "Js", "4c", "8c", "5d", "Qd"],
+    ["Ah", "Kh", "6h", "3c", "Tc", "Ks", "7d", "Ad"],
+]
+SIDE_SETS = ["2h", "Qs", "6c", "Jc", "Td", "8d", "4s", "3h", "9s", "Kc", "Kd", "As", "Ac", "2d", "9c", "7c"]
+
+
+def test_a_tan_game_with_a_redeal_and_a_swap_entered_at_the_table(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """The assistant under the side rules: ticked in its set-up; another seat's redeal entered with
+    the hand it showed (a card of the seat's own refused), its pick (a wrong one undone), its swap
+    offered beside its first lead; then the whole game, with hints, to its end."""
+    rules = Rules.preset_named("tan", redeal_without_trump=True, trump_swap=True)
+    deck = ordered_deck(rules, SIDE_HANDS, "9h", SIDE_SETS)
+    game = Game.deal(rules, 2, deck=deck, first_attacker=0)
+    seat = 1
+    errors: list[str] = []
+    page = _assistant_form(browser, server, errors, "tan", seat, 0, ("redeal_without_trump", "trump_swap"))
+    page.fill("#assistant-picker .picker-input", " ".join(SIDE_HANDS[seat]))
+    page.press("#assistant-picker .picker-input", "Enter")
+    _tap(page, "#assistant-picker", Card.parse("9h"))
+    page.click("#assistant-start")
+    _settled(page, "assistant", 0)
+
+    # Seat 1 (seat 0 for the API) leads, or first redeals or swaps, in secret: all are offered.
+    offered = {Move.parse(json.loads(text)) for text in page.locator("#assistant .follow-move").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.move)")}
+    assert {Move.redeal(), Move.swap()} <= offered
+    assert page.locator("#assistant [data-role='hint']").is_disabled()
+    _move_button(page, "assistant", Move.redeal()).click()
+    assert "redeals: choose the cards they showed" in page.inner_text("#assistant .follow-status")
+    # A card of the seat's own hand cannot be in the hand shown: refused, nothing entered.
+    page.fill("#assistant-entry-picker .picker-input", SIDE_HANDS[seat][0])
+    page.press("#assistant-entry-picker .picker-input", "Enter")
+    assert "Cannot be entered now" in page.inner_text("#message-text")
+    page.click("#message-close")
+    page.fill("#assistant-entry-picker .picker-input", " ".join(SIDE_HANDS[0]))
+    page.press("#assistant-entry-picker .picker-input", "Enter")
+    _settled(page, "assistant", 1)
+    game.play(Move.redeal(), 0)
+    assert "Seat 1: redeal (" in page.inner_text("#assistant .follow-history")
+
+    # Its pick: a wrong one entered, then undone.
+    _move_button(page, "assistant", Move.pick(1)).click()
+    _settled(page, "assistant", 2)
+    page.click("#assistant [data-role='undo']")
+    _settled(page, "assistant", 1)
+    _move_button(page, "assistant", Move.pick(0)).click()
+    _settled(page, "assistant", 2)
+    game.play(Move.pick(0), 0)
+
+    # Now it may swap the low trump it picked, or lead: it swaps, and the seat leads.
+    assert _move_button(page, "assistant", Move.swap()).count() == 1
+    _move_button(page, "assistant", Move.swap()).click()
+    _settled(page, "assistant", 3)
+    game.play(Move.swap(), 0)
+    assert game.to_move == seat
+    page.screenshot(path=str(shots / "assistant-side-rules-en.png"), full_page=True)
+    assert "9♥" in page.locator("#assistant .follow-seat[data-seat='0'] .known").inner_text()
+
+    _entries, (refused, undone, _reloaded, hints) = _play_out(page, server, game, seat, 3, random.Random(5))
+    assert refused and undone and hints == 3
+    assert page.inner_text("#assistant .follow-status") == "Game over."
+    kept, answer = _asked_again(server, page)
+    assert kept["start"]["rules"] == {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
+    assert answer["position"] == Position.from_game(game, seat).to_json()
+
+    # The game as text, and opened again from it as a new game: every entry back, the game over.
+    page.click("#assistant [data-role='as-text']")
+    page.wait_for_selector("#assistant-text")
+    text = page.input_value("#assistant-text")
+    record = {**kept["start"], "events": kept["events"]}
+    assert text == record_to_text(Record.from_json(record)) and "0: redeal" in text and "0: swap" in text
+    page.click("#assistant [data-role='new']")
+    page.click("#assistant .import-game summary")
+    page.fill("#assistant-import-text", text)
+    page.click("#assistant-import")
+    _settled(page, "assistant", len(kept["events"]))
+    assert page.inner_text("#assistant .follow-status") == "Game over."
+    reopened, _answer = _asked_again(server, page)
+    assert reopened["events"] == record["events"] and reopened["id"] != kept["id"]
+    assert errors == []
+    page.close()
+
+
+# Game 2 of a tan match, hearts trump (9h): seat 0 lost game 1 and deals; seat 1, followed here, won
+# it and leads. Seat 1 holds no trump: it redeals and picks set 0; seat 0 then gives it its highest
+# trump, Kh, and seat 1 sees the seven cards left to it; seat 0 swaps 2h for 9h.
+MATCH_HANDS = [
+    ["2h", "Kh", "6h", "3c", "Tc", "Ks", "7d", "Ad"],
+    ["3s", "5s", "7s", "Js", "4c", "8c", "5d", "Qd"],
+]
+MATCH_SETS = ["Ah", "Qs", "6c", "Jc", "Td", "8d", "4s", "3h", "9s", "Kc", "Kd", "As", "Ac", "2d", "9c", "7c"]
+
+
+def test_a_match_games_redeal_tribute_and_swap_entered_at_the_table(browser: Browser, server: Server) -> None:
+    """A match game's setup on the assistant: the seat's own redeal with the two hands offered to it,
+    the tribute it receives and the giver's hand it inspects, the giver's swap; then a hint."""
+    rules = Rules.preset_named("tan", redeal_without_trump=True, tribute=True, trump_swap=True)
+    deck = ordered_deck(rules, MATCH_HANDS, "9h", MATCH_SETS)
+    game = Game.deal(rules, 2, deck=deck, first_attacker=1, tribute=(0, 1))
+    seat = 1
+    errors: list[str] = []
+    side = ("redeal_without_trump", "tribute", "trump_swap")
+    page = _assistant_form(browser, server, errors, "tan", seat, 1, side)
+    page.check("#assistant-match")
+    page.select_option("#assistant-dealer", "0")
+    page.select_option("#assistant-winner", "1")
+    page.select_option("#assistant-loser", "0")
+    page.select_option("#assistant-suit-1", "s")
+    page.check("#assistant-tribute")
+    page.fill("#assistant-picker .picker-input", " ".join(MATCH_HANDS[seat]) + " 9h")
+    page.press("#assistant-picker .picker-input", "Enter")
+    page.click("#assistant-start")
+    _settled(page, "assistant", 0)
+
+    # The seat's own redeal: its hand shown, then the two hands offered named.
+    mine = "#assistant .follow-mover[data-seat='1']"
+    page.click(f"{mine} .follow-move[data-move='{_json(Move.redeal())}']")
+    assert "Set 1 offered to you" in page.inner_text("#assistant .follow-status")
+    for part in (MATCH_SETS[:8], MATCH_SETS[8:]):
+        page.fill("#assistant-entry-picker .picker-input", " ".join(part))
+        page.press("#assistant-entry-picker .picker-input", "Enter")
+    _settled(page, "assistant", 1)
+    game.play(Move.redeal(), 1)
+    _move_button(page, "assistant", Move.pick(0)).click()
+    _settled(page, "assistant", 2)
+    game.play(Move.pick(0), 1)
+    assert game.tributed == (0, 1, Card.parse("Kh"))
+
+    # The tribute: its card picked among the trumps seat 0 might give, then the hand inspected.
+    page.fill("#assistant-tribute-picker .picker-input", "Kh")
+    page.press("#assistant-tribute-picker .picker-input", "Enter")
+    assert "shown" in page.inner_text("#assistant .follow-status")
+    left = sorted(str(card) for card in game.seen[1][0])
+    page.fill("#assistant-entry-picker .picker-input", " ".join(left))
+    page.press("#assistant-entry-picker .picker-input", "Enter")
+    _settled(page, "assistant", 3)
+    assert "Tribute K♥ · hand seen:" in page.inner_text("#assistant .follow-history")
+
+    # Seat 0 holds 2h, as the seat saw: it swaps, and the seat leads and asks a hint.
+    page.click(f"#assistant .follow-mover[data-seat='0'] .follow-move[data-move='{_json(Move.swap())}']")
+    _settled(page, "assistant", 4)
+    game.play(Move.swap(), 0)
+    assert game.to_move == seat
+    page.click("#assistant [data-role='hint']")
+    page.wait_for_selector("#assistant .follow-hint .hint-move")
+    hinted = page.locator("#assistant .follow-hint .hint-move")
+    rows = hinted.evaluate_all("rows => rows.map(row => row.dataset.move)")
+    assert set(rows) <= {_json(move) for move in game.legal_moves()}
+    line = page.locator("#assistant .follow-hint .hint-line").first.inner_text()
+    assert "Seat 1: " in line  # the line the engine expects after the best move
+    kept, answer = _asked_again(server, page)
+    assert kept["start"]["tribute"] == [0, 1] and kept["start"]["match"]["game"] == 2
+    match = match_from_json(kept["start"]["match"])
+    assert answer["position"] == Position.from_game(game, seat, match=match).to_json()
+    assert errors == []
+    page.close()
+
+
+def _asked_again(server: Server, page: Page) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The game the assistant keeps in the browser (its deal and events), and what POST /v1/next
+    answers for it."""
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('tan.assistant'))")
+    answer = httpx.post(server.url + "/v1/next", json={"record": {**kept["start"], "events": kept["events"]}},
+                        timeout=120.0)
+    assert answer.status_code == 200, answer.text
+    return kept, answer.json()
+
+
 def _offered(server: Server, page: Page) -> list[dict[str, Any]]:
     """The moves the assistant offers now, as POST /v1/next answers them (the stored game, asked again)."""
-    record = page.evaluate("() => JSON.parse(localStorage.getItem('tan.assistant'))")
-    body = {"record": {**record["start"], "events": record["events"]}}
-    answer = httpx.post(server.url + "/v1/next", json=body, timeout=120.0)
-    assert answer.status_code == 200, answer.text
-    return list(answer.json()["moves"])
+    return list(_asked_again(server, page)[1]["moves"])
 
 
 def test_the_board_from_a_typed_position(browser: Browser, server: Server, shots: Path) -> None:
@@ -250,10 +447,12 @@ def test_the_board_from_a_typed_position(browser: Browser, server: Server, shots
         page.fill("#board-picker .picker-input", " ".join(_typed(card, i) for i, card in enumerate(cards)))
         page.press("#board-picker .picker-input", "Enter")
         assert page.locator(f"#board .deal-cards[data-field='{field}'] .chip").count() == len(cards)
+    page.check("#board-option-take_when_beaten input")  # a side rule, ticked as in the new-game form
     page.click("#board-open")
     _settled(page, "board", 0)
     stored = page.evaluate("() => JSON.parse(localStorage.getItem('tan.board'))")
-    assert Position.from_json(stored["start"]) == position
+    ticked = rules.with_options(take_when_beaten=True)
+    assert Position.from_json(stored["start"]) == replace(position, rules=ticked)
 
     page.click("#board [data-role='hint']")
     page.wait_for_selector("#board .follow-hint .hint-move")

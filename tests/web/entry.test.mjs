@@ -71,3 +71,33 @@ test("a new game's id is 24 URL-safe characters, new each time", () => {
   assert.notEqual(entry.newFollowedId(), id);
   assert.equal(entry.newFollowedId((bytes) => bytes.fill(63)), "_".repeat(24));
 });
+
+test("the side rules' events are the record's, and read in words", () => {
+  state.lang = "en";
+  const hand = ["6s", "7s", "8s", "9s", "Ts", "Js"];
+  const sets = [["6d", "7d", "8d", "9d", "Td", "Jd"], ["6c", "7c", "8c", "9c", "Tc", "Jc"]];
+  assert.deepEqual(entry.redealEvent(1, hand, sets), { seat: 1, move: { action: "redeal" }, shown: hand, sets });
+  assert.deepEqual(entry.redealEvent(0, hand), { seat: 0, move: { action: "redeal" }, shown: hand });
+  assert.deepEqual(entry.tributeEvent("Ah", ["6s"]), { tribute: "Ah", inspected: ["6s"] });
+  assert.deepEqual(entry.tributeEvent(null), { tribute: null });
+  assert.deepEqual(entry.allTrumpsEvent(0, ["6h"]), { all_trumps: 0, shown: ["6h"] });
+  assert.equal(entry.eventText(entry.redealEvent(0, ["6s", "Th"]), 1), "Seat 1: redeal (6♠ 10♥)");
+  assert.equal(entry.eventText(entry.tributeEvent("Ah", ["6s"]), 1), "Tribute A♥ · hand seen: 6♠");
+  assert.equal(entry.eventText(entry.tributeEvent(null), 1), "A trump was given");
+  assert.equal(entry.eventText(entry.allTrumpsEvent(1, ["6h"]), 1), "Seat 2 (you) shows all trumps and wins: 6♥");
+});
+
+test("a match game's deal carries its match block and the tribute owed", () => {
+  const match = { match: { game: 2, dealer: 1, previous_winner: 0, previous_loser: 1, trump_suits: [] }, tribute: [1, 0] };
+  const game = entry.dealtGame({ ...DEAL, match });
+  assert.deepEqual(game.start.match, match.match);
+  assert.deepEqual(game.start.tribute, [1, 0]);
+  assert.equal("tribute" in entry.dealtGame({ ...DEAL, match: { ...match, tribute: null } }).start, false);
+});
+
+test("one mover alone, or several entries each under its seat", () => {
+  const one = { movers: [{ seat: 1, moves: [] }], tributes: [], all_trumps: [] };
+  assert.equal(entry.soleMover(one), one.movers[0]);
+  assert.equal(entry.soleMover({ ...one, tributes: [{ card: null }] }), null);
+  assert.equal(entry.soleMover({ ...one, movers: [...one.movers, { seat: 0, moves: [] }] }), null);
+});

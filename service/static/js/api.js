@@ -53,6 +53,8 @@ export async function request(method, path, body) {
     throw new ApiFailure(0, "network", String(error && error.message ? error.message : error));
   }
   const text = await response.text();
+  // A text answer (a record's text, docs/notation.md) is answered as it is.
+  if (response.ok && (response.headers.get("Content-Type") || "").startsWith("text/plain")) return text;
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (data && typeof data.seed === "number") data.seed = exactSeed(text);

@@ -17,7 +17,7 @@ import { initModes } from "./modes.js";
 import { actionMove, closeChooser, playMove, refreshGame, transfer } from "./play.js";
 import { PACE_KEY, resumeMatch, setPace, skipPlayback } from "./playback.js";
 import { render } from "./render.js";
-import { chosenGame, closeReview, openReview, stepReview } from "./review.js";
+import { chosenGame, closeReview, openReview, showGameText, stepReview } from "./review.js";
 import { resume, showGame, showSetup, startGame } from "./session.js";
 import { $, GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY, state, store } from "./state.js";
 import { fitHand } from "./table.js";
@@ -130,6 +130,7 @@ export function init() {
     if (state.setup && state.game && typeof state.game.seed === "string") startGame({ ...state.setup, seed: state.game.seed });
   });
   $("review-button").addEventListener("click", () => openReview(chosenGame()));
+  $("text-button").addEventListener("click", showGameText);
   $("review-close").addEventListener("click", closeReview);
   $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });
   $("review-next").addEventListener("click", () => { if (state.review) stepReview(state.review.at + 1); });

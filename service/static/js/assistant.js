@@ -10,13 +10,14 @@
 
 import { api } from "./api.js";
 import { cardChip, choice, el } from "./faces.js";
-import { serverRules } from "./form.js";
-import { dealtGame, gameOfFollowed, newFollowedId, nextBody, readGame } from "./entry.js";
+import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
+import { dealtGame, gameOfFollowed, importedGame, newFollowedId, nextBody, readGame, recordOf } from "./entry.js";
 import { createFollower } from "./follow.js";
 import { t } from "./i18n.js";
 import { showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
-import { store } from "./state.js";
+import { convertRecord, gameTextPanel, pastedRecord } from "./records.js";
+import { SUIT_GLYPH, store } from "./state.js";
 
 export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js keeps it
 
@@ -24,8 +25,11 @@ export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js 
 
 const section = () => document.getElementById("assistant");
 let follower = null;
-let form = null; // the deal being entered: {preset, players, seat, leader, hand, trump, picking}
+// The deal being entered: {preset, players, seat, leader, hand, trump, picking, options (the side
+// rules ticked: name -> value), match (null, or a match game's {game, dealer, winner, loser, tribute})}.
+let form = null;
 let kept = null; // {id, entries, ok}: what the server last kept of the game shown
+let exported = null; // {game, text}: the game shown as text (docs/notation.md), until the next entry
 
 // Keep the game here and on the server; a server that cannot keep it now is said, not an error:
 // the next entry tries again.
@@ -71,8 +75,8 @@ export async function openAssistant(actions = () => [], id = null) {
     follower = createFollower({
       root,
       onChange: keep,
-      actions: (self) => [...actions(self), newGameButton()],
-      note: keptNote,
+      actions: (self) => [...actions(self), textButton(self), newGameButton()],
+      note: (self) => [keptNote(self), exported && exported.game === self.game ? gameTextPanel(exported.text, "tan-game", "assistant-text") : null],
     });
   }
   if (id && !(follower.game && follower.game.id === id)) {
@@ -98,6 +102,51 @@ export function redrawAssistant() {
   else if (form) drawForm();
 }
 
+// The game so far as text, to copy or download (POST /v1/records/convert writes it).
+function textButton(self) {
+  const b = el("button", "secondary", t("gameAsText"));
+  b.type = "button";
+  b.dataset.role = "as-text";
+  b.disabled = !self.game || self.busy;
+  b.addEventListener("click", async () => {
+    const game = self.game;
+    try {
+      const answer = await convertRecord(recordOf(game));
+      exported = { game, text: answer.text };
+      if (follower.game === game) follower.render();
+    } catch (error) { showError(error); }
+  });
+  return b;
+}
+
+// A game opened from its text (or its JSON record), pasted: followed on from where it ends.
+function importBox() {
+  const box = el("details", "import-game");
+  box.append(el("summary", "", t("importTitle")));
+  const area = el("textarea", "game-text-area");
+  area.id = "assistant-import-text";
+  area.rows = 6;
+  area.placeholder = t("importNote");
+  area.setAttribute("aria-label", t("importTitle"));
+  area.value = form.importText || "";
+  area.addEventListener("input", () => { form.importText = area.value; });
+  box.open = !!form.importText;
+  const open = el("button", "secondary", t("importOpen"));
+  open.type = "button";
+  open.id = "assistant-import";
+  open.addEventListener("click", async () => {
+    let answer = null;
+    try { answer = await convertRecord(pastedRecord(area.value)); } catch (error) { showError(error); return; }
+    const game = importedGame(answer.record, newFollowedId());
+    if (await follower.load(game)) {
+      keep(game);
+      showFollowing();
+    }
+  });
+  box.append(area, open);
+  return box;
+}
+
 function newGameButton() {
   const b = el("button", "secondary", t("newTableGame"));
   b.type = "button";
@@ -119,7 +168,7 @@ function showFollowing() {
 async function showForm() {
   let rules;
   try { rules = await serverRules(); } catch (error) { showError(error); return; }
-  if (!form) form = { preset: "tan", players: 2, seat: 0, leader: 0, hand: [], trump: null, picking: "hand", rules };
+  if (!form) form = { preset: "tan", players: 2, seat: 0, leader: 0, hand: [], trump: null, picking: "hand", options: {}, match: null, rules };
   form.rules = rules;
   drawForm();
 }
@@ -175,6 +224,21 @@ function drawForm() {
     return line;
   };
 
+  // The side rules, as the new-game form offers them; one a preset cannot have is off.
+  const sideRules = sideRulesFieldset(form.rules, preset, form.options, "assistant", drawForm);
+  const matchLine = el("label", "check");
+  const inMatch = el("input");
+  inMatch.type = "checkbox";
+  inMatch.id = "assistant-match";
+  inMatch.checked = !!form.match;
+  inMatch.addEventListener("change", () => {
+    form.match = inMatch.checked ? { game: 2, dealer: 0, winner: null, loser: null, tribute: false, suits: ["s"] } : null;
+    drawForm();
+  });
+  matchLine.append(inMatch, el("span", "", t("matchGame")));
+  sideRules.append(matchLine);
+  if (form.match) sideRules.append(matchFields(seats));
+
   const taken = [...form.hand, ...(form.trump ? [form.trump] : [])];
   const picker = cardPicker({
     cards: deck,
@@ -196,12 +260,12 @@ function drawForm() {
   start.type = "submit";
   start.id = "assistant-start";
   const title = el("h2", "", t("modeAssistant"));
-  box.replaceChildren(title, el("p", "intro", t("assistantIntro")), fields,
-    cardsLine("hand", form.hand, preset.hand_size), cardsLine("trump", form.trump ? [form.trump] : [], 1), picker, start);
+  box.replaceChildren(title, el("p", "intro", t("assistantIntro")), fields, sideRules,
+    cardsLine("hand", form.hand, preset.hand_size), cardsLine("trump", form.trump ? [form.trump] : [], 1), picker, start, importBox());
   box.onsubmit = (event) => {
     event.preventDefault();
     if (form.hand.length !== preset.hand_size || !form.trump) { showMessage(t("dealIncomplete", { n: preset.hand_size })); return; }
-    const dealt = dealtGame({ rules: form.preset, players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader });
+    const dealt = dealtGame({ rules: rulesOf(form.preset, form.options), players: form.players, seat: form.seat, hand: form.hand, trump: form.trump, first_attacker: form.leader, match: matchOf(form.match) });
     const game = { ...dealt, id: newFollowedId() };
     follower.load(game).then((done) => {
       if (!done) return; // refused: the form stays as it is, with the server's reason shown
@@ -209,6 +273,63 @@ function drawForm() {
       showFollowing();
     });
   };
+}
+
+// A match game's fields: its number, dealer, the last game's winner and loser, and whether a
+// tribute is owed (as the person saw the match go; the server checks it against the rules).
+function matchFields(seats) {
+  const box = el("div", "deal-fields match-fields");
+  const nobody = [["", t("nobody")], ...seats];
+  const field = (id, label, input) => {
+    const line = el("div", "field");
+    const name = el("label", "", label);
+    name.htmlFor = id;
+    line.append(name, input);
+    return line;
+  };
+  const number = el("input");
+  number.type = "number";
+  number.id = "assistant-match-game";
+  number.min = "2";
+  number.value = String(form.match.game);
+  number.max = String(form.rules.limits ? form.rules.limits.match_games : 2);
+  number.addEventListener("change", () => {
+    form.match.game = Math.min(Math.max(2, Math.floor(Number(number.value)) || 2), Number(number.max) || 2);
+    form.match.suits = [...Array(form.match.game - 1).keys()].map((i) => form.match.suits[i] || "s");
+    drawForm();
+  });
+  const seatOrNull = (value) => (value === "" ? null : Number(value));
+  box.append(
+    field("assistant-match-game", t("matchNumber"), number),
+    field("assistant-dealer", t("matchDealer"), choice("assistant-dealer", seats, form.match.dealer, (value) => { form.match.dealer = Number(value); drawForm(); })),
+    field("assistant-winner", t("lastWinner"), choice("assistant-winner", nobody, form.match.winner ?? "", (value) => { form.match.winner = seatOrNull(value); drawForm(); })),
+    field("assistant-loser", t("lastLoser"), choice("assistant-loser", nobody, form.match.loser ?? "", (value) => { form.match.loser = seatOrNull(value); drawForm(); })),
+  );
+  // The trump suit of each earlier game (the match block's `trump_suits`, for the trump repeat).
+  const suits = Object.entries(SUIT_GLYPH);
+  form.match.suits.forEach((suit, i) => {
+    box.append(field(`assistant-suit-${i + 1}`, t("earlierTrump", { n: i + 1 }),
+      choice(`assistant-suit-${i + 1}`, suits, suit, (value) => { form.match.suits[i] = value; })));
+  });
+  if (form.options.tribute) {
+    const owed = el("label", "check");
+    const tick = el("input");
+    tick.type = "checkbox";
+    tick.id = "assistant-tribute";
+    tick.checked = form.match.tribute;
+    tick.addEventListener("change", () => { form.match.tribute = tick.checked; });
+    owed.append(tick, el("span", "", t("tributeOwed")));
+    box.append(owed);
+  }
+  return box;
+}
+
+// The record's match block and tribute owed (docs/api.md §2.3) from a match game's fields.
+function matchOf(match) {
+  if (!match) return null;
+  const block = { game: match.game, dealer: match.dealer, previous_winner: match.winner, previous_loser: match.loser, trump_suits: [...match.suits] };
+  const owed = match.tribute && form.options.tribute && match.loser !== null && match.winner !== null;
+  return { match: block, tribute: owed ? [match.loser, match.winner] : null };
 }
 
 // The game followed now (for the board to open its position), or null.

@@ -12,7 +12,7 @@ import { cardText, moveText, pct, sameMove } from "./cards.js";
 import { cardChip, choice, el } from "./faces.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
 import { createFollower } from "./follow.js";
-import { serverRules } from "./form.js";
+import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
@@ -28,7 +28,7 @@ let compared = null; // {tried, played: evaluations after each} for the game sho
 let opening = null; // a position being opened (from a review step, the assistant): the mode waits
 
 const blankForm = (rules) => ({
-  rules, preset: "tan", players: 2, seat: 0, trump: null, hand: [], known: {}, counts: {}, table: [], discard: [],
+  rules, preset: "tan", options: {}, players: 2, seat: 0, trump: null, hand: [], known: {}, counts: {}, table: [], discard: [],
   stock: 0, attacker: 1, defender: 0, toMove: 1, taking: false, picking: "hand",
 });
 
@@ -161,6 +161,7 @@ function formOf(pos, rules) {
   pos.hand_counts.forEach((n, seat) => { counts[seat] = n; });
   return {
     rules, preset: typeof pos.rules === "string" ? pos.rules : pos.rules.preset, players: pos.players, seat: pos.seat,
+    options: typeof pos.rules === "string" ? {} : Object.fromEntries(Object.entries(pos.rules).filter(([name]) => name !== "preset")),
     trump: pos.trump, hand: [...pos.hand], known, counts, table: pos.table.map((pair) => ({ ...pair })),
     discard: [...(pos.discard || [])], stock: pos.stock, attacker: pos.attacker, defender: pos.defender,
     toMove: pos.to_move === null ? pos.attacker : pos.to_move, taking: !!pos.taking, picking: "hand",
@@ -177,7 +178,7 @@ export function positionOf(f) {
     if ((f.known[seat] || []).length) known[String(seat)] = [...f.known[seat]];
   }
   return {
-    rules: f.preset, players: f.players, seat: f.seat, hand: [...f.hand], hand_counts: counts, trump: f.trump,
+    rules: rulesOf(f.preset, f.options), players: f.players, seat: f.seat, hand: [...f.hand], hand_counts: counts, trump: f.trump,
     stock: Number(f.stock), discard: [...f.discard], table: f.table.map((pair) => ({ attack: pair.attack, defense: pair.defense })),
     attacker: f.attacker, defender: f.defender, to_move: f.toMove, taking: f.taking, known,
   };
@@ -277,7 +278,7 @@ function drawForm() {
   const top = el("div", "deal-fields");
   top.append(
     field(t("preset"), select("board-preset", Object.keys(presets).map((name) => [name, t("preset_" + name, null, name)]), f.preset, (v) => {
-      f.preset = v; f.players = Math.min(Math.max(f.players, presets[v].min_players), presets[v].max_players);
+      f.preset = v; f.options = {}; f.players = Math.min(Math.max(f.players, presets[v].min_players), presets[v].max_players);
     })),
     field(t("players"), select("board-players", [...Array(preset.max_players - preset.min_players + 1).keys()]
       .map((i) => [i + preset.min_players, String(i + preset.min_players)]), f.players, (v) => {
@@ -297,7 +298,7 @@ function drawForm() {
   taking.addEventListener("change", () => { f.taking = taking.checked; });
   const takingLabel = el("label", "check");
   takingLabel.append(taking, el("span", "", ` ${t("boardTaking")}`));
-  top.append(takingLabel);
+  top.append(takingLabel, sideRulesFieldset(f.rules, preset, f.options, "board", drawForm));
 
   const lines = [
     cardsLine("trump", t("boardTrump"), f.trump ? [f.trump] : []),

@@ -42,6 +42,17 @@ export const sameMove = (a, b) =>
   && (a.set ?? null) === (b.set ?? null);
 
 export const seatName = (seat) => (seat === 0 ? t("you") : t("seatName", { n: seat }));
+
+// Plies of each move's line a hint asks for (at most the server's `limits.pv`).
+export const LINE_PLIES = 6;
+
+// The line the search expects after a move (a hint's `line`, docs/api.md §3 "Lines"): who plays
+// what, each seat named by `nameOf`, then the chance where it ends; "" for no line beyond the move.
+export function lineText(line, nameOf = seatName) {
+  if (!line || line.moves.length < 2) return "";
+  const plies = line.moves.map((ply) => `${nameOf(ply.seat)}: ${moveText(ply.move)}`).join(" → ");
+  return line.score === null ? plies : `${plies} (${pct(line.score)})`;
+}
 export const shortSeatName = seatName;
 
 // Who leads the first bout and why, as the view's `lead` says (docs/api.md §3): the page works out

@@ -6,16 +6,23 @@
  * POST /v1/next says, after each, what the seat sees and what may be entered next. Nothing here
  * judges an entry: the server does. Unit-tested by node (tests/web/entry.test.mjs).
  *
- * Side-rule events (a redeal's shown hand, a swap, a tribute) plug in as more event kinds: an
- * event is whatever the record format holds, and `eventText` is the one place that words them.
+ * Side-rule events (a redeal's shown hand, a swap, a tribute, a win by trumps) are more event
+ * kinds: an event is whatever the record format holds, and `eventText` is the one place that
+ * words them.
  */
 
 import { cardText, moveText } from "./cards.js";
 import { t } from "./i18n.js";
 
-// The deal as the following seat saw it: rules, seats, its seat, its hand, the trump card, who leads.
-export function dealtGame({ rules, players, seat, hand, trump, first_attacker: first }) {
-  return { kind: "record", start: { rules, players, seat, hand: [...hand], trump, first_attacker: first }, events: [] };
+// The deal as the following seat saw it: rules, seats, its seat, its hand, the trump card, who leads,
+// and in a match the game's `match` block and the tribute owed (`match`: {match, tribute} or null).
+export function dealtGame({ rules, players, seat, hand, trump, first_attacker: first, match = null }) {
+  const start = { rules, players, seat, hand: [...hand], trump, first_attacker: first };
+  if (match) {
+    start.match = match.match;
+    if (match.tribute) start.tribute = match.tribute;
+  }
+  return { kind: "record", start, events: [] };
 }
 
 // A position to play on from (the analysis board), and where it came from (a review step, an
@@ -36,9 +43,28 @@ export const recordOf = (game) => ({ ...game.start, events: [...game.events] });
 export const withEvent = (game, event) => ({ ...game, events: [...game.events, event] });
 export const moveEvent = (seat, move) => ({ seat, move });
 export const drawEvent = (cards) => ({ draw: [...cards] });
+// The side rules' events (docs/rules.md §1.7): a redeal with the hand shown (and, the following
+// seat's own, the two hands offered), the match's tribute (its card where the seat sees it, and
+// the hand the receiver inspects), a win by a hand of trumps.
+export function redealEvent(seat, shown, sets = null) {
+  const event = { seat, move: { action: "redeal" }, shown: [...shown] };
+  if (sets) event.sets = [[...sets[0]], [...sets[1]]];
+  return event;
+}
+export function tributeEvent(card, inspected = null) {
+  const event = { tribute: card || null };
+  if (inspected) event.inspected = [...inspected];
+  return event;
+}
+export const allTrumpsEvent = (seat, shown) => ({ all_trumps: seat, shown: [...shown] });
 
 // The game without its last entry (a mistake undone); the same game when nothing was entered.
 export const undone = (game) => (game.events.length ? { ...game, events: game.events.slice(0, -1) } : game);
+
+// The one seat that may move next when nothing else may come (POST /v1/next's `movers`), or null
+// while several entries may (then each is offered under its seat's name).
+export const soleMover = (answer) =>
+  (answer.movers.length === 1 && !answer.tributes.length && !answer.all_trumps.length ? answer.movers[0] : null);
 
 // The moves offered (POST /v1/next's `moves`) split for entry: the cards they play, in the order
 // given, the moves of one card, and the moves that play none (take, pass; setup decisions).
@@ -49,10 +75,18 @@ export const plainMoves = (moves) => moves.filter((m) => !m.card);
 // A seat's name at a real table: seats count from 1 for people, and the following seat is "you".
 export const seatLabel = (seat, mine) => (seat === mine ? t("tableYou", { n: seat + 1 }) : t("tableSeat", { n: seat + 1 }));
 
-// One entry in words: who did what, or what the following seat drew.
+// One entry in words: who did what (a redeal with the hand it showed), what the following seat
+// drew, a tribute, a win by trumps.
 export function eventText(event, mine) {
-  if (event.draw) return t("drewCards", { cards: event.draw.map(cardText).join(" ") });
-  return `${seatLabel(event.seat, mine)}: ${moveText(event.move)}`;
+  const cards = (list) => list.map(cardText).join(" ");
+  if (event.draw) return t("drewCards", { cards: cards(event.draw) });
+  if ("tribute" in event) {
+    const given = event.tribute ? t("tributeCard", { card: cardText(event.tribute) }) : t("tributeUnseen");
+    return event.inspected ? `${given} · ${t("inspectedCards", { cards: cards(event.inspected) })}` : given;
+  }
+  if ("all_trumps" in event) return `${t("allTrumpsWin", { name: seatLabel(event.all_trumps, mine) })}: ${cards(event.shown)}`;
+  const text = `${seatLabel(event.seat, mine)}: ${moveText(event.move)}`;
+  return event.shown ? `${text} (${cards(event.shown)})` : text;
 }
 
 // A new game's secret id on the server (PUT /v1/followed/{id}): 24 random URL-safe characters.
@@ -68,6 +102,13 @@ export function gameOfFollowed(answer) {
     return { kind: "record", start, events: [...events], id: answer.id };
   }
   return { kind: "position", start: answer.position, events: [...(answer.events || [])], from: null, id: answer.id };
+}
+
+// A game opened from a record (its JSON, as POST /v1/records/convert answers it), to go on entering
+// under a new id: its result goes, since entries (or an undo) may follow.
+export function importedGame(record, id) {
+  const { events, result: _result, ...start } = record;
+  return { kind: "record", start, events: [...events], id };
 }
 
 // A game read back from storage, or null when it is not one this page wrote (an older page's, or

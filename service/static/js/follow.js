@@ -8,9 +8,9 @@
  */
 
 import { api } from "./api.js";
-import { cardName, cardText, chanceWord, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
+import { LINE_PLIES, cardName, cardText, chanceWord, lineText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
 import { bar, cardFace, el, miniCard } from "./faces.js";
-import { cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, seatLabel, undone, withEvent } from "./entry.js";
+import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, redealEvent, seatLabel, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
 import { t } from "./i18n.js";
 import { cardPicker } from "./picker.js";
 import { ApiFailure, clearMessage, showError, showMessage } from "./messages.js";
@@ -25,7 +25,8 @@ const button = (text, onClick, className = "secondary") => {
 };
 
 /* A follower draws one game in `root`. `onChange(game)` is told of every accepted entry (to keep
- * it); `actions()` gives the mode's own buttons. `hintBody(follower)` may say what a hint reads. */
+ * it); `actions()` gives the mode's own buttons, `note()` the mode's own lines under the status
+ * (an element, a list of them, or null). */
 export function createFollower({ root, onChange = () => {}, actions = () => [], note = () => null }) {
   const self = {
     game: null, // the entered game (entry.js)
@@ -35,7 +36,8 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     evaluation: null, // POST /v1/evaluate's answer, for `evaluationFor` entries
     evaluationFor: -1,
     card: null, // another seat's card picked, while its moves are chosen
-    drawn: [], // the cards of a draw picked so far
+    naming: null, // cards being named for an entry: {title, need (count, with, from), then(cards)}
+    named: [], // the cards named so far (the draw's, or the `naming`'s)
     busy: false,
   };
 
@@ -65,7 +67,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
   self.load = (game) => work(async () => {
     const answer = await api("POST", "/v1/next", nextBody(game), { retry: ["busy", "network"] });
     clearMessage();
-    Object.assign(self, { game, answer, card: null, drawn: [], hint: null, evaluation: null });
+    Object.assign(self, { game, answer, card: null, naming: null, named: [], hint: null, evaluation: null });
   });
 
   // Enter one event: kept only once the server has accepted it.
@@ -73,7 +75,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     const game = withEvent(self.game, event);
     const answer = await api("POST", "/v1/next", nextBody(game), { retry: ["busy", "network"] });
     clearMessage();
-    Object.assign(self, { game, answer, card: null, drawn: [] });
+    Object.assign(self, { game, answer, card: null, naming: null, named: [] });
     onChange(game);
   });
 
@@ -83,7 +85,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     work(async () => {
       const answer = await api("POST", "/v1/next", nextBody(game), { retry: ["busy", "network"] });
       clearMessage();
-      Object.assign(self, { game, answer, card: null, drawn: [] });
+      Object.assign(self, { game, answer, card: null, naming: null, named: [] });
       onChange(game);
     });
   };
@@ -93,7 +95,8 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
 
   self.askHint = () => work(async () => {
     const at = entries();
-    const hint = await api("POST", "/v1/hint", { ...seenNow(), limits: { iterations: SEARCH_ITERATIONS } }, { retry: true });
+    // `pv`: each move's line, the continuation the search expects (docs/api.md §3 "Lines").
+    const hint = await api("POST", "/v1/hint", { ...seenNow(), limits: { iterations: SEARCH_ITERATIONS }, pv: LINE_PLIES }, { retry: true });
     clearMessage();
     Object.assign(self, { hint, hintFor: at });
   });
@@ -105,21 +108,60 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     Object.assign(self, { evaluation, evaluationFor: at });
   });
 
+  // A move chosen for a seat: entered at once, or, for a redeal, once the cards it shows (and,
+  // the seat's own, the two hands offered to it) are named.
+  function choose(mover, move) {
+    if (move.action !== "redeal") { self.enter(moveEvent(mover.seat, move)); return; }
+    const shown = mover.shown;
+    const withShown = (cards) => {
+      if (!mover.sets) { self.enter(redealEvent(mover.seat, cards)); return; }
+      nameCards(t("nameSet", { n: 1 }), mover.sets, (first) => nameCards(t("nameSet", { n: 2 }),
+        { ...mover.sets, from: mover.sets.from.filter((card) => !first.includes(card)) },
+        (second) => self.enter(redealEvent(mover.seat, cards, [first, second]))));
+    };
+    if (shown.with.length === shown.count) withShown(shown.with);
+    else nameCards(t("nameShown", { name: seatLabel(mover.seat, mine()) }), shown, withShown);
+  }
+
+  // Ask for `need.count` cards of `need.from` (those of `need.with` given), then `then(cards)`.
+  function nameCards(title, need, then) {
+    self.naming = { title, need, then };
+    self.named = [...need.with];
+    render();
+  }
+
   // A card another seat played, picked: its one move is entered, or its moves are offered.
-  function pickCard(card) {
-    const moves = movesOfCard(self.answer.moves, card);
-    if (moves.length === 1) self.enter(moveEvent(self.answer.to_move, moves[0]));
-    else { self.card = card; render(); }
+  function pickCard(mover, card) {
+    const moves = movesOfCard(mover.moves, card);
+    if (moves.length === 1) choose(mover, moves[0]);
+    else { self.card = { seat: mover.seat, card }; render(); }
   }
 
   function refuse(text) {
     showMessage(t("notOffered", { what: text }));
   }
 
-  function pickDrawn(card) {
-    if (!self.drawn.includes(card)) self.drawn = [...self.drawn, card];
-    if (self.drawn.length === self.answer.draw.count) self.enter(drawEvent(self.drawn));
+  // The naming under way: the draw the server asks for, else the one an entry started.
+  const currentNaming = () => self.naming
+    || (self.answer.draw ? { title: t("followDraw", { n: self.answer.draw.count }), need: self.answer.draw, then: (cards) => self.enter(drawEvent(cards)) } : null);
+
+  function pickNamed(card) {
+    const naming = currentNaming();
+    if (!self.named.includes(card)) self.named = [...self.named, card];
+    if (self.named.length === naming.need.count) naming.then(self.named);
     else render();
+  }
+
+  // A tribute entry chosen (for the receiver, by its card): entered once the hand it inspects is named.
+  function chooseTribute(entry) {
+    if (!entry.inspected) { self.enter(tributeEvent(entry.card)); return; }
+    nameCards(t("nameInspected"), entry.inspected, (cards) => self.enter(tributeEvent(entry.card, cards)));
+  }
+
+  function chooseAllTrumps(entry) {
+    const win = (cards) => self.enter(allTrumpsEvent(entry.seat, cards));
+    if (entry.shown.with.length === entry.shown.count) win(entry.shown.with);
+    else nameCards(t("nameShown", { name: seatLabel(entry.seat, mine()) }), entry.shown, win);
   }
 
   // -- drawing ----------------------------------------------------------------------------
@@ -130,13 +172,13 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       const chip = el("div", "follow-seat");
       chip.dataset.seat = String(seat);
       if (seat === pos.seat) chip.classList.add("mine");
-      if (self.answer.to_move === seat) chip.classList.add("to-move");
+      if (self.answer.movers.some((mover) => mover.seat === seat)) chip.classList.add("to-move");
       const head = el("div", "follow-seat-head");
       head.append(el("span", "name", seatLabel(seat, pos.seat)), el("span", "count", t("cards", { n: pos.hand_counts[seat] })));
       const done = pos.finished.includes(seat);
       let role = null;
       if (done) role = t("roleDone");
-      else if (pos.to_move !== null || self.answer.draw) {
+      else if (pos.phase !== "setup" && (pos.to_move !== null || self.answer.draw)) {
         if (seat === pos.attacker) role = t("roleAttacker");
         else if (seat === pos.defender) role = pos.taking ? t("roleTaking") : t("roleDefender");
       }
@@ -211,17 +253,77 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
   function statusText() {
     const answer = self.answer;
     const pos = answer.position;
-    if (answer.draw) return t("followDraw", { n: answer.draw.count });
-    if (answer.to_move === null) return pos.phase === "setup" ? t("followSecret") : t("followOver");
+    const naming = currentNaming();
+    if (naming) return naming.title;
+    if (answer.to_move === null) return answer.movers.length || answer.tributes.length || answer.all_trumps.length ? t("followWhich") : t("followOver");
     if (answer.to_move === pos.seat) return t("followYourMove");
     return t("followTheirMove", { name: seatLabel(answer.to_move, pos.seat) });
   }
 
-  function moveButtons(moves, seat) {
+  function moveButtons(mover, moves) {
     const box = el("div", "follow-moves");
     for (const move of moves) {
-      const b = button(moveText(move), () => self.enter(moveEvent(seat, move)), "action follow-move");
+      const b = button(moveText(move), () => choose(mover, move), "action follow-move");
       b.dataset.move = JSON.stringify(move);
+      b.disabled = self.busy;
+      box.append(b);
+    }
+    return box;
+  }
+
+  // What one seat may do next: its moves as buttons, another seat's cards through the picker.
+  function moverBox(mover, pos, titled, pickerId) {
+    const box = el("div", "follow-mover");
+    box.dataset.seat = String(mover.seat);
+    if (titled) box.append(el("h4", "", seatLabel(mover.seat, pos.seat)));
+    if (mover.seat === pos.seat) { box.append(moveButtons(mover, mover.moves)); return box; }
+    const plain = plainMoves(mover.moves);
+    if (plain.length) box.append(moveButtons(mover, plain));
+    if (self.card && self.card.seat === mover.seat) {
+      box.append(el("p", "small", t("cardDoes", { card: cardName(self.card.card) })));
+      box.append(moveButtons(mover, movesOfCard(mover.moves, self.card.card)));
+      box.append(button(t("cancel"), () => { self.card = null; render(); }));
+    } else if (cardsOfMoves(mover.moves).length) {
+      const label = t("pickTheirCard", { name: seatLabel(mover.seat, pos.seat) });
+      box.append(el("p", "small", label));
+      box.append(cardPicker({ cards: cardsOfMoves(mover.moves), onPick: (card) => pickCard(mover, card), onRefuse: refuse, label, id: pickerId }));
+    }
+    return box;
+  }
+
+  // The cards being named: those chosen so far, the picker for the rest, done once all are in.
+  function namingBox(naming) {
+    const box = el("div", "follow-naming");
+    const { need } = naming;
+    for (const card of need.with) if (!self.named.includes(card)) self.named = [...self.named, card];
+    box.append(el("p", "small", self.named.length ? t("drawnSoFar", { cards: self.named.map(cardText).join(" ") }) : ""));
+    if (self.named.length > need.with.length) box.append(button(t("drawAgain"), () => { self.named = [...need.with]; render(); }));
+    if (self.naming) box.append(button(t("cancel"), () => { self.naming = null; self.named = []; render(); }));
+    if (self.named.length === need.count) {
+      const done = button(t("drawDone"), () => naming.then(self.named), "primary");
+      done.dataset.role = "cards-done";
+      done.disabled = self.busy;
+      box.append(done);
+    } else {
+      const free = need.from.filter((card) => !self.named.includes(card));
+      box.append(cardPicker({ cards: free, onPick: pickNamed, onRefuse: refuse, label: naming.title, id: `${root.id}-entry-picker` }));
+    }
+    return box;
+  }
+
+  // The tribute given next: a button for each entry, or, for the receiver, its card picked.
+  function tributeBox(entries) {
+    const box = el("div", "follow-tribute");
+    box.append(el("h4", "", t("tributeTitle")));
+    const cards = entries.filter((entry) => entry.card).map((entry) => entry.card);
+    if (cards.length > 1) {
+      box.append(el("p", "small", t("pickTribute")));
+      box.append(cardPicker({ cards, onPick: (card) => chooseTribute(entries.find((entry) => entry.card === card)), onRefuse: refuse, label: t("pickTribute"), id: `${root.id}-tribute-picker` }));
+    }
+    for (const entry of entries) {
+      if (cards.length > 1 && entry.card) continue;
+      const b = button(entry.card ? t("tributeCard", { card: cardText(entry.card) }) : t("tributeUnseen"), () => chooseTribute(entry), "action follow-move");
+      b.dataset.tribute = entry.card || "";
       b.disabled = self.busy;
       box.append(b);
     }
@@ -233,35 +335,20 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     const pos = answer.position;
     const panel = el("section", "follow-entry");
     panel.setAttribute("aria-label", t("followEntry"));
-    if (answer.draw) {
-      const free = answer.draw.from.filter((card) => !self.drawn.includes(card));
-      for (const card of answer.draw.with) if (!self.drawn.includes(card)) self.drawn = [...self.drawn, card];
-      const chosen = el("p", "small", self.drawn.length ? t("drawnSoFar", { cards: self.drawn.map(cardText).join(" ") }) : "");
-      panel.append(chosen);
-      if (self.drawn.length) panel.append(button(t("drawAgain"), () => { self.drawn = []; render(); }));
-      if (self.drawn.length === answer.draw.count) {
-        const done = button(t("drawDone"), () => self.enter(drawEvent(self.drawn)), "primary");
-        done.dataset.role = "draw-done";
-        done.disabled = self.busy;
-        panel.append(done);
-      }
-      else panel.append(cardPicker({ cards: free, onPick: pickDrawn, onRefuse: refuse, label: t("followDraw", { n: answer.draw.count }), id: `${root.id}-entry-picker` }));
-      return panel;
+    const naming = currentNaming();
+    if (naming) { panel.append(namingBox(naming)); return panel; }
+    const only = soleMover(answer);
+    let pickerId = `${root.id}-entry-picker`;
+    for (const mover of answer.movers) {
+      panel.append(moverBox(mover, pos, !only, pickerId));
+      if (cardsOfMoves(mover.moves).length) pickerId = `${root.id}-entry-picker-${mover.seat}`;
     }
-    if (answer.to_move === null) return panel;
-    if (answer.to_move === pos.seat) {
-      panel.append(moveButtons(answer.moves, pos.seat));
-      return panel;
-    }
-    const plain = plainMoves(answer.moves);
-    if (plain.length) panel.append(moveButtons(plain, answer.to_move));
-    if (self.card) {
-      panel.append(el("p", "small", t("cardDoes", { card: cardName(self.card) })));
-      panel.append(moveButtons(movesOfCard(answer.moves, self.card), answer.to_move));
-      panel.append(button(t("cancel"), () => { self.card = null; render(); }));
-    } else if (cardsOfMoves(answer.moves).length) {
-      panel.append(el("p", "small", t("pickTheirCard", { name: seatLabel(answer.to_move, pos.seat) })));
-      panel.append(cardPicker({ cards: cardsOfMoves(answer.moves), onPick: pickCard, onRefuse: refuse, label: t("pickTheirCard", { name: seatLabel(answer.to_move, pos.seat) }), id: `${root.id}-entry-picker` }));
+    if (answer.tributes.length) panel.append(tributeBox(answer.tributes));
+    for (const entry of answer.all_trumps) {
+      const b = button(t("allTrumpsWin", { name: seatLabel(entry.seat, pos.seat) }), () => chooseAllTrumps(entry), "action follow-move");
+      b.dataset.allTrumps = String(entry.seat);
+      b.disabled = self.busy;
+      panel.append(b);
     }
     return panel;
   }
@@ -273,10 +360,11 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     undo.disabled = self.busy || !self.game.events.length;
     const hint = button(t("hint"), self.askHint, "hint");
     hint.dataset.role = "hint";
-    hint.disabled = self.busy || self.answer.to_move !== self.answer.position.seat || !!self.answer.draw;
+    const mover = self.answer.movers.find((each) => each.seat === self.answer.position.seat);
+    hint.disabled = self.busy || !mover || !!currentNaming();
     const evaluate = button(t("followEvaluate"), self.askEvaluation);
     evaluate.dataset.role = "evaluate";
-    evaluate.disabled = self.busy || !!self.answer.draw || self.answer.to_move === null;
+    evaluate.disabled = self.busy || !!currentNaming() || !self.answer.movers.length;
     bar.append(undo, hint, evaluate, ...actions(self));
     return bar;
   }
@@ -289,13 +377,16 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     panel.append(el("h3", "", t("hintTitle")));
     const list = el("ol", "hint-moves");
     for (const entry of rankedMoves(hint.moves)) {
-      const row = button("", () => self.enter(moveEvent(hint.seat, entry.move)), "hint-move");
+      const mover = self.answer.movers.find((each) => each.seat === hint.seat) || { seat: hint.seat, moves: [] };
+      const row = button("", () => choose(mover, entry.move), "hint-move");
       row.dataset.move = JSON.stringify(entry.move);
       row.dataset.score = String(entry.score);
       row.disabled = self.busy;
       row.append(el("span", "what", moveText(entry.move)), el("span", "pct", pct(entry.score)), bar(entry.score));
       const item = el("li");
       item.append(row);
+      const line = lineText(entry.line, (seat) => seatLabel(seat, hint.seat));
+      if (line) item.append(el("p", "small muted hint-line", line));
       list.append(item);
     }
     panel.append(el("p", "evaluation", `${t("now")}: ${chanceWord(hint.chance)} ${pct(hint.evaluation.score)}`), list);
@@ -344,8 +435,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     const status = el("p", "status follow-status", statusText());
     status.setAttribute("aria-live", "polite");
     const parts = [status];
-    const told = note(self);
-    if (told) parts.push(told);
+    parts.push(...[note(self)].flat().filter(Boolean));
     parts.push(seatsRow(pos), deckLine(pos), tableView(pos), handView(pos), entryPanel(), toolbar());
     const hint = hintPanel();
     if (hint) parts.push(hint);

@@ -80,12 +80,24 @@ export function buildForm(rules) {
     option.textContent = t(engine.label, null, engine.name);
     select.append(option);
   }
-  const box = $("side-rules");
+  $("side-rules").append(...sideRuleBoxes(rules, "option"));
+  if (state.limits) {
+    $("time-ms").max = String(state.limits.time_ms);
+    $("games").max = String(state.limits.match_games);
+  }
+  showTimeNote();
+}
+
+// A tick box for each side rule of GET /v1/rules (an option with a `toggle`), its name and note in
+// the page's language: the new-game form's and the table assistant's. The box's `data-toggle` is
+// the option's value when ticked, `data-requires` the preset values it needs (syncRuleFields).
+export function sideRuleBoxes(rules, idPrefix) {
+  const boxes = [];
   for (const option of rules.options || []) {
     if (option.toggle === null || option.toggle === undefined) continue;
     const label = document.createElement("label");
     label.className = "check";
-    label.id = `option-${option.name}`;
+    label.id = `${idPrefix}-${option.name}`;
     const input = document.createElement("input");
     input.type = "checkbox";
     input.name = option.name;
@@ -102,14 +114,40 @@ export function buildForm(rules) {
     const text = document.createElement("span");
     text.append(name, " — ", note);
     label.append(input, text);
-    box.append(label);
+    boxes.push(label);
   }
-  if (state.limits) {
-    $("time-ms").max = String(state.limits.time_ms);
-    $("games").max = String(state.limits.match_games);
-  }
-  showTimeNote();
+  return boxes;
 }
+
+// Whether a side rule's box is off for a preset: it needs option values the preset does not have.
+export const ruleUnavailable = (box, preset) =>
+  Object.entries(JSON.parse(box.dataset.requires || "{}")).some(([name, value]) => preset[name] !== value);
+
+// The side rules as a fieldset for a set-up form (the table assistant's, the analysis board's):
+// `options` (name -> value, changed in place) says which are ticked, a rule the `preset` cannot have
+// is off, and `onChange()` follows each tick.
+export function sideRulesFieldset(rules, preset, options, idPrefix, onChange) {
+  const box = document.createElement("fieldset");
+  box.className = "field side-rules";
+  box.id = `${idPrefix}-side-rules`;
+  const legend = document.createElement("legend");
+  legend.textContent = t("sideRules");
+  box.append(legend, ...sideRuleBoxes(rules, `${idPrefix}-option`));
+  for (const tick of box.querySelectorAll("input[type=checkbox]")) {
+    tick.disabled = ruleUnavailable(tick, preset);
+    if (tick.disabled) delete options[tick.name];
+    tick.checked = tick.name in options && JSON.stringify(options[tick.name]) === tick.dataset.toggle;
+    tick.closest("label").classList.toggle("disabled", tick.disabled);
+    tick.addEventListener("change", () => {
+      if (tick.checked) options[tick.name] = JSON.parse(tick.dataset.toggle); else delete options[tick.name];
+      onChange();
+    });
+  }
+  return box;
+}
+
+// The rules a set-up form says: the preset's name, or the preset and the options changed.
+export const rulesOf = (preset, options) => (Object.keys(options).length ? { preset, ...options } : preset);
 
 // Each preset's name with its deck, as GET /v1/rules gives it (before it answers: the name alone).
 export function labelPresets() {
@@ -140,8 +178,7 @@ export function fillPlayers() {
 export function syncRuleFields() {
   const preset = state.presets[$("preset").value] || {};
   for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
-    const requires = JSON.parse(box.dataset.requires || "{}");
-    box.disabled = Object.entries(requires).some(([name, value]) => preset[name] !== value);
+    box.disabled = ruleUnavailable(box, preset);
     box.closest("label").classList.toggle("disabled", box.disabled);
   }
 }

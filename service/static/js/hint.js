@@ -2,7 +2,9 @@
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { certainty, chanceWord, costPoints, digitFor, moveText, outcome, pct, points, rankedMoves, seatName, valueText } from "./cards.js";
+import {
+  LINE_PLIES, certainty, chanceWord, costPoints, digitFor, lineText, moveText, outcome, pct, points, rankedMoves, seatName, valueText,
+} from "./cards.js";
 import { bar } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage } from "./messages.js";
@@ -10,15 +12,6 @@ import { legalMoves } from "./moves.js";
 import { playMove } from "./play.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
-// Plies of each move's line the hint asks for (at most the server's `limits.pv`).
-const LINE_PLIES = 6;
-
-// The line the search expects after a move, for its tooltip: who plays what, then the chance where it ends.
-export function lineText(line) {
-  if (!line || line.moves.length < 2) return "";
-  const plies = line.moves.map((ply) => `${seatName(ply.seat)}: ${moveText(ply.move)}`).join(" → ");
-  return line.score === null ? plies : `${plies} (${pct(line.score)})`;
-}
 
 // The hint folds away (on a phone it is a sheet over the table) until the next one is asked for.
 export function closeHint() {

@@ -1,12 +1,13 @@
 /* The review of a finished game (in a match, of any game that has ended): a job
-   (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}). */
+   (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}); and that game as text. */
 
 import { api } from "./api.js";
 import { busyWith, keepFocus } from "./busy.js";
 import { chanceWord, moveText, points, sameMove, valueText } from "./cards.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
-import { ApiFailure, clearMessage } from "./messages.js";
+import { ApiFailure, clearMessage, showError } from "./messages.js";
+import { gameTextPanel, storedGameText } from "./records.js";
 import { render } from "./render.js";
 import { $, SEARCH_ITERATIONS, state } from "./state.js";
 
@@ -146,6 +147,16 @@ export function reviewLine(text, score, cls, chance, exact) {
   return line;
 }
 
+// The game reviewed (the last one over, in a match) as text, to copy or download.
+export async function showGameText() {
+  if (!canReview()) return;
+  try {
+    const text = await storedGameText(state.id, 0, reviewGame());
+    $("game-text").replaceChildren(gameTextPanel(text, "tan-game", "game-text-area"));
+    $("game-text").hidden = false;
+  } catch (error) { showError(error); }
+}
+
 export function renderReview() {
   const panel = $("review");
   const open = reviewOpen();
@@ -154,6 +165,8 @@ export function renderReview() {
   $("review-button").hidden = !canReview();
   $("review-button").disabled = !!state.busy;
   renderGameChoice();
+  $("text-button").hidden = !canReview();
+  if (!canReview() && !$("game-text").hidden) { $("game-text").hidden = true; $("game-text").replaceChildren(); }
   if (!open) return;
   const { data, at } = state.review;
   $("review-title").textContent = state.review.game === null ? t("reviewTitle") : t("reviewTitleGame", { n: state.review.game });
