@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from solver.core._core import decode_move
+from solver.game.errors import TanError
 from solver.game.position import Position
 from solver.game.rules import Rules
-from solver.players import GreedyPlayer, RandomPlayer
-from solver.search import _greedy
+from solver.players import GreedyPlayer, RandomPlayer, make_player
+from solver.search import Limits, Solver, _greedy
 from tests.support.games import twin_games, variants
+from tests.support.positions import to_move_position
 from tests.support.sweeps import sampled
 
 
@@ -54,3 +56,24 @@ def test_random_player_plays_legal_moves() -> None:
     })
     legal = set(position.legal_moves())
     assert {RandomPlayer().choose(position, seed) for seed in range(40)} <= legal
+
+
+def test_the_engine_before_the_learned_value_is_kept_under_its_own_name() -> None:
+    """`ismcts_playouts` is the default engine as it was: greedy playouts and the others played by
+    the greedy heuristic in three iterations of four, whatever value ships; its options may still
+    be given, and its name is the player's."""
+    position = Position.from_json(to_move_position("durak", seed=5))
+    old = make_player({"engine": "ismcts_playouts", "limits": {"iterations": 500}})
+    assert old.name == "ismcts_playouts"
+    assert (old.solver.value, old.solver.opponent_policy) == (False, 0.75)
+    hint = old.solver.hint(position, Limits(iterations=500), seed=2)
+    assert (hint.stats.model, hint.stats.opponent_policy) == ("playouts", 0.75)
+    same = Solver(value=False, opponent_policy=0.75).hint(position, Limits(iterations=500), seed=2)
+    assert [(m.move, m.visits) for m in hint.moves] == [(m.move, m.visits) for m in same.moves]
+    new = make_player({"engine": "ismcts", "limits": {"iterations": 500}})
+    assert new.name == "ismcts"
+    assert new.solver.hint(position, Limits(iterations=500)).stats.model == "value-durak-2"
+    shared = make_player({"engine": "ismcts_playouts", "opponent_policy": 0.5})
+    assert shared.solver.opponent_policy == 0.5
+    with pytest.raises(TanError, match="ismcts_playouts has no option"):
+        make_player({"engine": "ismcts_playouts", "nonsense": 1})

@@ -39,7 +39,7 @@ stop = StopFlag()
 position = {position}
 threading.Timer(0.2, stop.set).start()
 hint = Solver(stop=stop).hint(position, Limits(iterations=10**12), seed=1)
-print(json.dumps([hint.stats.stop_reason, hint.evaluation.exact]))
+print(json.dumps([hint.stats.stop_reason, hint.evaluation.exact, hint.stats.model]))
 """
 
 
@@ -49,12 +49,13 @@ print(json.dumps([hint.stats.stop_reason, hint.evaluation.exact]))
     ids=["tree search", "exact solve, then the tree search"],
 )
 def test_a_flag_set_from_another_thread_stops_a_running_search(position: str) -> None:
-    """The flag is set while the search runs without the GIL: it ends at once. (In a subprocess,
-    so a search that never reads its flag fails the test instead of hanging it.)"""
+    """The flag is set while the search runs without the GIL — the learned value shipped for durak
+    valuing its leaves, as by default — : it ends at once. (In a subprocess, so a search that never
+    reads its flag, or holds the GIL, fails the test instead of hanging it.)"""
     try:
         # A hang guard, not a speed test: unstopped, either search would run for hours.
         run = subprocess.run([sys.executable, "-c", SCRIPT.format(position=position)], cwd=ROOT,
                              timeout=20, check=True, capture_output=True, text=True)
     except subprocess.TimeoutExpired:
         pytest.fail("the search did not stop when its flag was set")
-    assert json.loads(run.stdout) == ["stopped", False]
+    assert json.loads(run.stdout) == ["stopped", False, "value-durak-2"]
