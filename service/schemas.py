@@ -678,6 +678,11 @@ class StatsOut(BaseModel):
         "heuristic in the tree instead of being searched: with a learned value, 0.75 times the chance that "
         "every other seat is a greedy player as their moves so far read; 0.75 with playouts",
     )
+    value_mix: float = Field(
+        default=0.0,
+        description="the learned value's weight against a greedy playout's result at the tree's leaves: "
+        "1 minus that same chance (1: the net alone, for a bare position); 0 where the leaves were played out",
+    )
 
 
 class ValueOut(BaseModel):

@@ -29,6 +29,7 @@ class SearchStats:
     model: str = "playouts"  # what valued the tree's leaves: greedy playouts or a learned net's name
     # the share of iterations in which the others played the greedy heuristic in the tree (solver.py)
     opponent_policy: float = 0.0
+    value_mix: float = 0.0  # the learned value's weight against a playout at the leaves (0: played out)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +46,7 @@ class SearchStats:
             "calibrated": self.calibrated,
             "model": self.model,
             "opponent_policy": round(self.opponent_policy, 6),
+            "value_mix": round(self.value_mix, 6),
         }
 
 

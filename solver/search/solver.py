@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from solver.core import decode_move
@@ -48,6 +48,18 @@ PLAYOUT_OPPONENT_POLICY = 0.75
 """The share of iterations the other seats play the greedy heuristic in the tree when the leaves are
 played out (no learned value for the rules): measured best against both greedy and searching
 players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
+
+@dataclass(frozen=True)
+class Modelling:
+    """How a search models play (`Solver._modelling`): the share of iterations the others play the
+    greedy heuristic in the tree, the value net's weight against a playout at the leaves (0: the
+    leaves are played out), the net itself (None: none), and what `stats.model` calls it all."""
+
+    opponent_policy: float
+    value_mix: float
+    value: ModelFile | None
+    name: str
+
 
 GREEDY_READING_PRIOR = 0.1
 """With a learned value, the chance — before any of its moves is seen — that another seat is a greedy
@@ -166,7 +178,7 @@ class Solver:
         stop: StopFlag | None = None,
         value: bool = True,
         value_depth: int = 0,
-        value_mix: float = 1.0,
+        value_mix: float | None = None,
         policy_opponent: bool = False,
         policy_playouts: bool = False,
         policy_prior: bool = False,
@@ -211,7 +223,8 @@ class Solver:
         if isinstance(value_depth, bool) or not isinstance(value_depth, int) or value_depth < 0:
             raise TanError(f"value_depth must be a whole number ≥ 0, not {value_depth!r}",
                            ErrorCode.BAD_ALGORITHM)
-        if isinstance(value_mix, bool) or not isinstance(value_mix, int | float) or not 0 <= value_mix <= 1:
+        if value_mix is not None and (isinstance(value_mix, bool) or not isinstance(value_mix, int | float)
+                                      or not 0 <= value_mix <= 1):
             raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
         for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
                            ("policy_prior", policy_prior)):
@@ -231,7 +244,7 @@ class Solver:
                             | (4 if policy_prior else 0))
         self.value = value
         self.value_depth = value_depth
-        self.value_mix = float(value_mix)
+        self.value_mix = None if value_mix is None else float(value_mix)
 
     # -- the two questions -------------------------------------------------------------
 
@@ -273,10 +286,10 @@ class Solver:
         beliefs = self._believe(root, None if single else history, seed, run_limits)
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         line_depth = pv if self.algorithm == "ismcts" else 0
-        share = self._opponent_share(root, beliefs)
-        result = self._run(root, run_limits, seed, line_depth=line_depth, share=share)
+        modelling = self._modelling(root, beliefs)
+        result = self._run(root, run_limits, seed, line_depth=line_depth, modelling=modelling)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
-                            self._model_name(root), share)
+                            modelling)
         moves = [
             MoveValue(
                 decode_move(root_move.code),
@@ -319,8 +332,8 @@ class Solver:
             if exact is not None:
                 return replace(exact, cards=beliefs.card_chances(pos))
         limits = _until(limits, deadline)
-        share = self._opponent_share(root, beliefs)
-        result = self._run(root, limits, seed, share=share)
+        modelling = self._modelling(root, beliefs)
+        result = self._run(root, limits, seed, modelling=modelling)
         n = max(result.iterations, 1)
         value = self._value(result, pos.seat)
         return Evaluation(
@@ -330,7 +343,7 @@ class Solver:
             exact=False,
             scores=[total / n for total in result.seat_sum],
             p_lose=[losses / n for losses in result.seat_losses],
-            stats=self._stats(result, limits, seed, None, beliefs, begun, self._model_name(root), share),
+            stats=self._stats(result, limits, seed, None, beliefs, begun, modelling),
             chance=chance_of(pos.players),
             cards=beliefs.card_chances(pos),
         )
@@ -387,44 +400,44 @@ class Solver:
         model = named_model(name)
         return model if model.players == pos.players and PRESETS[model.rules] == pos.rules else None
 
-    def _opponent_share(self, root: Root, beliefs: Beliefs | None = None) -> float:
-        """The share of iterations in which the other seats play the greedy heuristic in the tree:
-        the one asked for; else, with the leaves played out, `PLAYOUT_OPPONENT_POLICY`; with a
-        learned value, that share times the chance that every other seat still in is a greedy player,
-        as their moves so far read (`Beliefs.kinds`, from `GREEDY_READING_PRIOR`): 0 with no
-        history — the others are searched —
-        and nearly the playouts' share against a seat that has played greedy's moves all along."""
-        if self.opponent_policy is not None:
-            return self.opponent_policy
-        if self._net(root) is None:
-            return PLAYOUT_OPPONENT_POLICY
-        if beliefs is None or not beliefs.evidence:
-            return 0.0
-        pos = root.position
-        others = [seat for seat in range(pos.players) if seat != pos.seat and seat not in pos.finished]
-        greedy = beliefs.chance_all_are("greedy", others, GREEDY_READING_PRIOR)
-        return round(PLAYOUT_OPPONENT_POLICY * greedy, 6)
-
-    def _model_name(self, root: Root) -> str:
-        """What the search's model of play was: `playouts` (greedy), or the shipped nets' names."""
-        names = [model.name for model in (self._net(root), self._policy(root)) if model is not None]
-        return "+".join(names) if names else "playouts"
+    def _modelling(self, root: Root, beliefs: Beliefs | None = None) -> Modelling:
+        """How the search models play: the others' greedy share in the tree and the net's weight at
+        the leaves, as asked; where not asked and a learned value answers, by how greedy the others
+        read (`greedy`: the chance every other seat still in is a greedy player, from its moves so
+        far, `Beliefs.kinds` from `GREEDY_READING_PRIOR`; 0 with no history): the others greedy
+        in `PLAYOUT_OPPONENT_POLICY` × greedy of the iterations, and the leaves the net's value
+        weighed 1 − greedy against a playout's — the engine of before against a seat that has played
+        greedy's moves all along, the others searched and the net alone against one that has not.
+        With no value for the rules, the playouts and `PLAYOUT_OPPONENT_POLICY`."""
+        net = self._net(root)
+        greedy = 0.0
+        if net is not None and beliefs is not None and beliefs.evidence:
+            pos = root.position
+            others = [seat for seat in range(pos.players) if seat != pos.seat and seat not in pos.finished]
+            greedy = round(beliefs.chance_all_are("greedy", others, GREEDY_READING_PRIOR), 6)
+        share = self.opponent_policy
+        if share is None:
+            share = PLAYOUT_OPPONENT_POLICY if net is None else round(PLAYOUT_OPPONENT_POLICY * greedy, 6)
+        mix = self.value_mix if self.value_mix is not None else round(1.0 - greedy, 6)
+        value = net if net is not None and mix > 0 else None
+        names = [model.name for model in (value, self._policy(root)) if model is not None]
+        return Modelling(share, mix if value is not None else 0.0, value, "+".join(names) or "playouts")
 
     def _run(
         self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0,
-        share: float | None = None,
+        modelling: Modelling | None = None,
     ) -> SearchResult:
         """The search on `self.threads` root-parallel threads, their statistics merged
         (`exact_cards`: in place of the solver's own; `line_depth` > 0: each root move's line too,
-        ISMCTS only; `share`: the others' greedy share, by default `_opponent_share` without beliefs)."""
-        if share is None:
-            share = self._opponent_share(root)
+        ISMCTS only; `modelling`: how play is modelled, by default `_modelling` without beliefs)."""
+        if modelling is None:
+            modelling = self._modelling(root)
         iterations = limits.iterations or 1 << 62
         time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
                       for t in range(self.threads)]
 
-        net_file, policy_file = self._net(root), self._policy(root)
+        net_file, policy_file = modelling.value, self._policy(root)
         net = net_file.net if net_file is not None else None
         policy = policy_file.net if policy_file is not None else None
         assert net is None or isinstance(net, ValueModel)
@@ -440,7 +453,7 @@ class Solver:
                 policy=self.policy,
                 noise=self.noise,
                 prior=self.prior,
-                opponent_policy=share,
+                opponent_policy=modelling.opponent_policy,
                 resample=self.algorithm == "ismcts",
                 worlds=self.pimc_worlds,
                 exact_cards=self.exact_cards if exact_cards is None else exact_cards,
@@ -449,7 +462,7 @@ class Solver:
                 stop=self.stop.buffer if self.stop is not None else None,
                 value=net,
                 value_depth=self.value_depth,
-                value_mix=self.value_mix,
+                value_mix=modelling.value_mix if net is not None else 1.0,
                 policy_net=policy,
                 policy_uses=self.policy_uses,
                 line_depth=line_depth,
@@ -473,8 +486,7 @@ class Solver:
         reason: str | None,
         beliefs: Beliefs,
         begun: float | None = None,
-        model: str = "playouts",
-        share: float = PLAYOUT_OPPONENT_POLICY,
+        modelling: Modelling | None = None,
     ) -> SearchStats:
         """The search's statistics; `time_ms` is the whole answer's wall time since `begun` (the
         search's own when None), `iterations_per_s` the search's own rate."""
@@ -496,8 +508,9 @@ class Solver:
             threads=self.threads,
             beliefs=beliefs.mode,
             ess=beliefs.ess if beliefs.weighted else None,
-            model=model,
-            opponent_policy=share,
+            model=modelling.name if modelling is not None else "playouts",
+            opponent_policy=modelling.opponent_policy if modelling is not None else 0.0,
+            value_mix=modelling.value_mix if modelling is not None else 0.0,
         )
 
     @staticmethod

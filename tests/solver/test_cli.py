@@ -212,7 +212,7 @@ HINT_KEYS = {"seat", "best", "moves", "evaluation", "chance", "stats"}
 MOVE_KEYS = {"move", "notation", "score", "ci95", "visits", "exact", "loss", "label"}
 STATS_KEYS = {
     "algorithm", "iterations", "worlds", "time_ms", "iterations_per_s", "stop_reason", "seed", "threads",
-    "beliefs", "ess", "calibrated", "model", "opponent_policy",
+    "beliefs", "ess", "calibrated", "model", "opponent_policy", "value_mix",
 }
 
 

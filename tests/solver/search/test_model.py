@@ -178,6 +178,47 @@ def test_the_default_search_values_its_leaves_where_a_net_ships_and_models_the_o
     assert [(m.move, m.visits) for m in fallback.moves] == [(m.move, m.visits) for m in before.moves]
 
 
+def test_the_others_read_as_greedy_are_modelled_as_greedy_and_the_leaves_played_out() -> None:
+    """With a learned value the search reads the others from their moves: a seat that has played
+    greedy's moves all along is modelled nearly as the engine of before did (the greedy heuristic in
+    the tree, playouts at the leaves), a searching one is searched and the net values the leaves;
+    options given by hand win over the reading."""
+    from solver.game.position import Position
+    from solver.game.reference import Game
+    from solver.players import make_player
+    from solver.players.simple import GreedyPlayer
+    from solver.search.beliefs import HistoryReader
+
+    rules = PRESETS["durak"]
+    read = {}
+    for kind, other in (("greedy", GreedyPlayer()),
+                        ("engine", make_player({"engine": "ismcts_playouts", "limits": {"iterations": 1000}}))):
+        game = Game.deal(rules, 2, deck=random_deck(rules, 101))
+        reader = HistoryReader(0, game.trump)
+        decisions = 0
+        while (decisions < 14 or game.to_move != 0) and not game.over:
+            seat = game.to_move
+            position = Position.from_game(game, seat)
+            move = GreedyPlayer().choose(position) if seat == 0 else other.choose(position, seed=decisions)
+            decisions += seat == 1
+            before = game.clone()
+            game.play(move, seat)
+            reader.observe(seat, move, before, game)
+        seen = Position.from_game(game, 0)
+        read[kind] = Solver().hint(seen, Limits(iterations=300), seed=1, history=reader.history()).stats
+        both = Solver(opponent_policy=0.25, value_mix=0.5).hint(seen, Limits(iterations=300), seed=1,
+                                                               history=reader.history()).stats
+        assert (both.opponent_policy, both.value_mix, both.model) == (0.25, 0.5, "value-durak-2")
+    assert read["greedy"].opponent_policy > 0.5 and read["greedy"].value_mix < 0.3
+    assert read["engine"].opponent_policy < 0.2 and read["engine"].value_mix > 0.7
+    for stats in read.values():
+        assert stats.opponent_policy == pytest.approx(0.75 * (1 - stats.value_mix), abs=1e-5)
+    bare = Solver().hint(durak_position(4), Limits(iterations=300), seed=1).stats
+    assert (bare.opponent_policy, bare.value_mix, bare.model) == (0.0, 1.0, "value-durak-2")
+    played_out = Solver(value_mix=0.0).hint(durak_position(4), Limits(iterations=300), seed=1).stats
+    assert (played_out.value_mix, played_out.model) == (0.0, "playouts")
+
+
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "half", [0.5]])
 def test_a_bad_opponent_share_is_refused(bad: object) -> None:
     from solver.game.errors import TanError
