@@ -46,7 +46,8 @@ def positions(rules: Rules, count: int, seed: int) -> list[Position]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.hint_cost", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hint_cost",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default="ismcts", help="a seat spec: a name or JSON (docs/api.md §3)")
     parser.add_argument("--rules", default="durak")
     parser.add_argument("--iterations", type=int, default=10_000)

@@ -681,7 +681,8 @@ class StatsOut(BaseModel):
     value_mix: float = Field(
         default=0.0,
         description="the learned value's weight against a greedy playout's result at the tree's leaves: "
-        "1 minus that same chance (1: the net alone, for a bare position); 0 where the leaves were played out",
+        "1 minus that same chance (1: the net alone, for a bare position); 0 where the leaves were played "
+        "out",
     )
 
 

@@ -192,7 +192,8 @@ def test_the_others_read_as_greedy_are_modelled_as_greedy_and_the_leaves_played_
     rules = PRESETS["durak"]
     read = {}
     for kind, other in (("greedy", GreedyPlayer()),
-                        ("engine", make_player({"engine": "ismcts_playouts", "limits": {"iterations": 1000}}))):
+                        ("engine", make_player({"engine": "ismcts_playouts",
+                                                "limits": {"iterations": 1000}}))):
         game = Game.deal(rules, 2, deck=random_deck(rules, 101))
         reader = HistoryReader(0, game.trump)
         decisions = 0
