@@ -38,6 +38,7 @@ import numpy as np
 from solver.game.rules import Rules
 from solver.players import searches
 from solver.search.calibration import MAPS_FORMAT, ScoreMap
+from solver.search.learned import answering_model
 from solver.tools.arena import read_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -125,7 +126,8 @@ def fitted_maps(
     arena label `opponents` names, under the engine name it gives (`{"uniform": "ismcts"}`: the
     engine's maps against a searching opponent, fitted on self-play). Fitted on every deal; proven
     values (0, ½, 1: the exact solver's) are left out, as hints never map them. `model`: the search's
-    model of play those seats searched with (`stats.model`), which the maps are for."""
+    model of play those seats searched with (`stats.model`), which the maps are for; `default`: the
+    default search's for each map's rules and seats (`solver.search.learned.answering_model`)."""
     mine = {engine, *seats}
     named = dict(opponents or {})
     rows: dict[tuple[str, int, str], tuple[list[float], list[float], set[str]]] = defaultdict(
@@ -152,11 +154,13 @@ def fitted_maps(
             predicted.append(float(score))
             outcome.append(float(record["scores"][seat]))
             sources.add(record["source"])
-    return [
-        ScoreMap.fit(predicted, outcome, against, Rules.from_json(json.loads(rules)), players,
-                     ", ".join(sorted(sources)), model)
-        for (rules, players, against), (predicted, outcome, sources) in sorted(rows.items())
-    ]
+    maps = []
+    for (rules, players, against), (predicted, outcome, sources) in sorted(rows.items()):
+        chosen = Rules.from_json(json.loads(rules))
+        of = model if model != "default" else answering_model(chosen, players)
+        source = ", ".join(sorted(sources))
+        maps.append(ScoreMap.fit(predicted, outcome, against, chosen, players, source, of))
+    return maps
 
 
 def plot(groups: dict[str, dict[str, Any]], path: Path) -> None:
@@ -222,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         default="playouts",
         metavar="MODEL",
         help="the search's model of play the mapped seats searched with, as a hint's stats.model says it "
-        "(playouts, or a learned value's name such as value-durak-2): the maps are for its scores",
+        "(playouts, or a learned value's name such as value-durak-2; default: the default search's for "
+        "each map's rules and seats): the maps are for its scores",
     )
     args = parser.parse_args(argv)
     opponents: dict[str, str] = {}

@@ -25,7 +25,7 @@ ctypedef struct Tree:
     int cap
     double seat_sum[MAX_SEATS]
     double seat_sq[MAX_SEATS]
-    long seat_losses[MAX_SEATS]
+    double seat_losses[MAX_SEATS]   # each seat's chance of losing, summed over the iterations
     long iterations
     long worlds
     long solve_nodes         # nodes of the endgames solved inside the tree
@@ -61,5 +61,5 @@ cdef enum:
 
 cdef int tree_init(Tree* t, int cap) noexcept nogil
 cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil
-cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores) noexcept nogil
+cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil
 cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil

@@ -124,14 +124,28 @@ cdef void play_out(State* st, const SearchParams* p, Rng* rng) noexcept nogil:
     policy_playout(st, rng, p.policy, p.noise)
 
 
-cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores) noexcept nogil:
-    """The scores a leaf of the tree backs up: a playout's, the learned value's, or a mix of the two.
+cdef inline void count_losses(const double* scores, int players, double weight, double* losses) noexcept nogil:
+    """A game's end: each seat that scored 0 lost it (`weight` of a leaf's losses)."""
+    cdef int seat
+    for seat in range(players):
+        if scores[seat] == 0.0:
+            losses[seat] += weight
+
+
+cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores,
+                      double* losses) noexcept nogil:
+    """The scores a leaf of the tree backs up: a playout's, the learned value's, or a mix of the two;
+    and `losses`, each seat's chance the leaf says it lost (set here): 1 or 0 at a game's end, and
+    1 − the net's value where the net valued it (with two seats in, its score is the chance it does
+    not lose, a draw aside).
 
     With a value, the leaf is played on by `value_depth` greedy plies and then valued by the net;
     a world the net cannot value (more than two seats still in, the setup) is played out.
     """
     cdef double learned[MAX_SEATS]
     cdef int plies = 0, seat
+    for seat in range(st.players):
+        losses[seat] = 0.0
     if p.value != NULL:
         while not st.over and plies < p.value_depth:
             apply_move(st, model_move(p, POLICY_PLAYOUTS, st, rng))
@@ -140,14 +154,18 @@ cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores
             if p.value_mix >= 1.0:
                 for seat in range(st.players):
                     scores[seat] = learned[seat]
+                    losses[seat] = 1.0 - learned[seat]
                 return
             play_out(st, p, rng)
             state_scores(st, scores)
+            count_losses(scores, st.players, 1.0 - p.value_mix, losses)
             for seat in range(st.players):
                 scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
+                losses[seat] += p.value_mix * (1.0 - learned[seat])
             return
     play_out(st, p, rng)
     state_scores(st, scores)
+    count_losses(scores, st.players, 1.0, losses)
 
 
 cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
@@ -158,6 +176,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef double prior[MAX_MOVES]
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
+    cdef double losses[MAX_SEATS]
     cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled
     cdef double best_ucb, ucb, mean, logn
     cdef Node* c
@@ -266,7 +285,10 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             node = child
         # Simulation.
         if not done and not solved_endgame(sv, &st, p, t, scores):
-            leaf_scores(&st, p, rng, scores)
+            leaf_scores(&st, p, rng, scores, losses)
+        else:
+            for seat in range(st.players):
+                losses[seat] = 1.0 if scores[seat] == 0.0 else 0.0
         # Backpropagation (max^n: each node keeps its mover's reward).
         for i in range(depth):
             c = &t.nodes[path[i]]
@@ -277,8 +299,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         for seat in range(st.players):
             t.seat_sum[seat] += scores[seat]
             t.seat_sq[seat] += scores[seat] * scores[seat]
-            if scores[seat] == 0.0:
-                t.seat_losses[seat] += 1
+            t.seat_losses[seat] += losses[seat]
         t.iterations += 1
 
 
@@ -475,7 +496,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     roots = {}
     seat_sum = [0.0] * players
     seat_sq = [0.0] * players
-    seat_losses = [0] * players
+    seat_losses = [0.0] * players
     total_worlds = 0
     solve_nodes = 0
     solves_skipped = 0

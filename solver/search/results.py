@@ -58,7 +58,8 @@ class SearchResult:
     """The root statistics of one search (or several merged).
 
     Per seat, over all iterations: `seat_sum` and `seat_sq` the sum and sum of
-    squares of its score, `seat_losses` how often it scored 0. `time_ms` is the
+    squares of its score, `seat_losses` its chance of losing summed over them (a game's end
+    counts 1 when the seat scored 0; a leaf the learned value judged, 1 − its value). `time_ms` is the
     wall time of the search; `solve_nodes` the nodes of the endgames it solved
     inside the tree, `solves_skipped` those it played out because the solves had
     taken their share (the solver's `exact_average`). `lines`: by root move code, its principal
@@ -71,7 +72,7 @@ class SearchResult:
     moves: tuple[RootMove, ...]
     seat_sum: tuple[float, ...]
     seat_sq: tuple[float, ...]
-    seat_losses: tuple[int, ...]
+    seat_losses: tuple[float, ...]
     solve_nodes: int = 0
     solves_skipped: int = 0
     lines: dict[int, tuple[LinePly, ...]] = field(default_factory=dict)

@@ -226,6 +226,9 @@ def _stats_line(stats: dict[str, Any]) -> str:
         f"{stats['algorithm']}: {stats['iterations']} iterations, {stats['worlds']} worlds in "
         f"{stats['time_ms']:.0f} ms ({stats['iterations_per_s']:,.0f}/s, stopped by "
         f"{stats['stop_reason']}), seed {stats['seed']}, {stats['threads']} thread(s)"
+        + (f", model {stats['model']}" if stats.get("model") else "")
+        + (f" (others greedy {stats['opponent_policy']:.2f}, net {stats['value_mix']:.2f})"
+           if stats.get("model", "playouts") != "playouts" and stats.get("opponent_policy") else "")
         + (f", beliefs {stats['beliefs']} (ESS {stats['ess']:.0f})" if stats.get("ess") is not None else "")
         + (f"; win chances calibrated against {stats['calibrated']}" if stats.get("calibrated") else "")
     )
