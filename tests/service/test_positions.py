@@ -40,6 +40,8 @@ STATS_KEYS = {
     "ess",
     "calibrated",
     "model",
+    "opponent_policy",
+    "value_mix",
 }
 
 

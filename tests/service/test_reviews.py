@@ -268,7 +268,8 @@ def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
 
 def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestClient) -> None:
     """The review is not lenient: seat 0 takes at its first defence where a card of the attacked suit
-    beats; taking then is at least an inaccuracy (and the hint, at the same budget, said so too)."""
+    beats; taking then is at least an inaccuracy (and the hint, at the same budget, said so too).
+    At 2,000 iterations: at 200 the take's loss (0.014) is within the search's noise."""
     game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=4)
     token = bearer(game["tokens"][0])
     seen = view(client, game, 0)
@@ -288,7 +289,7 @@ def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestCl
         seen = answer.json()
     assert taken_at is not None and seen["status"] == "over"
     path = f"/v1/games/{game['id']}/analysis"
-    review = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
+    review = client.get(path, params={"seat": 0, "iterations": 2000}, headers=token).json()
     taken = next(m for m in review["moves"] if m["ply"] == taken_at)
     assert taken["move"] == {"action": "take"}
     assert taken["label"] in ("inaccuracy", "mistake", "blunder"), taken
