@@ -21,7 +21,8 @@ each engine that does not search (and against searching seats named with
 `--map-opponent LABEL=ENGINE`, the default engine's own seat labelled as
 `--map-seat` says) and writes them as Tấn ships them
 (`solver/search/calibration.json`, applied to hints in stored games against
-that engine).
+that engine); maps already in FILE for another opponent, rule set or model
+are kept.
 """
 
 from __future__ import annotations
@@ -190,6 +191,19 @@ def plot(groups: dict[str, dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
+def _map_key(m: ScoreMap) -> str:
+    """What one map answers for: its opponent, rules, seats and model of play."""
+    return json.dumps([m.against, m.rules.to_json(), m.players, m.model], sort_keys=True)
+
+
+def kept_maps(path: Path) -> list[ScoreMap]:
+    """The maps already in `path` (none if it does not exist): `--fit-map` replaces only those it
+    fits again, so the shipped file is made by one run per set of games (BENCHMARKS.md)."""
+    if not path.exists():
+        return []
+    return [ScoreMap.from_json(item) for item in json.loads(path.read_text())["maps"]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.calibration", description=__doc__.split("\n\n")[0]
@@ -274,10 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     args.output.write_text(json.dumps(report, indent=2) + "\n")
     if args.fit_map is not None:
         maps = fitted_maps(records, seats=args.map_seat, opponents=opponents, model=args.map_model)
-        lines = ",\n".join(json.dumps(m.to_json()) for m in maps)  # a map a line
+        kept = [m for m in kept_maps(args.fit_map) if _map_key(m) not in {_map_key(n) for n in maps}]
+        lines = ",\n".join(json.dumps(m.to_json()) for m in [*maps, *kept])  # a map a line
         args.fit_map.write_text(f'{{"format": {MAPS_FORMAT}, "maps": [\n{lines}\n]}}\n')
         for m in maps:
             print(f"score map against {m.label}: {len(m.x)} knots from {m.predictions} predictions")
+        if kept:
+            print(f"kept {len(kept)} map(s) of {args.fit_map} this run does not fit")
     if report["groups"]:
         plot(report["groups"], args.plot)
     return 0

@@ -72,3 +72,24 @@ def test_fit_map_against_a_searching_seat_it_is_told_of(tmp_path: Path, full: bo
         if record["engines"][seat] == "weighted" and score not in (0.0, 0.5, 1.0)
     )
     assert maps[0].predictions == weighted > 0
+
+
+def test_fit_map_keeps_the_maps_it_does_not_fit_again(tmp_path: Path) -> None:
+    """A second run's maps replace only those of the same opponent, rules, seats and model, so the
+    shipped file is remade by one run per set of games (a value's maps beside the playouts')."""
+    games = tmp_path / "games.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,greedy", "--iterations", "40",
+                "--deals", "1", "--seed", "3", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    maps_file = tmp_path / "maps.json"
+    common = [str(games), "--output", str(tmp_path / "r.json"), "--plot", str(tmp_path / "r.png"),
+              "--fit-map", str(maps_file)]
+
+    def shipped() -> list[tuple[str, str]]:
+        return [(m["against"], m["model"]) for m in json.loads(maps_file.read_text())["maps"]]
+
+    assert calibration.main([*common, "--map-model", "playouts"]) == 0
+    assert shipped() == [("greedy", "playouts")]
+    assert calibration.main([*common, "--map-model", "value-durak-2"]) == 0
+    assert shipped() == [("greedy", "value-durak-2"), ("greedy", "playouts")]
+    assert calibration.main([*common, "--map-model", "value-durak-2"]) == 0
+    assert shipped() == [("greedy", "value-durak-2"), ("greedy", "playouts")]
