@@ -31,8 +31,8 @@ from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.players import GreedyPlayer
-from solver.search import Limits, Solver
+from solver.players import ENGINES, GreedyPlayer, SearchPlayer, make_player, searches
+from solver.search import Limits
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PRESETS = ("durak", "tan")
@@ -97,11 +97,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--short", action="store_true", help="20 decisions of each kind per rule set")
     parser.add_argument("--output", type=Path)
+    parser.add_argument(
+        "--engine", default="ismcts", choices=[name for name in ENGINES if searches(name)],
+        help="the searching engine whose hints are timed (its registry name; default: the default engine)",
+    )
     args = parser.parse_args(argv)
     count = 20 if args.short else args.positions
     output = args.output or RESULTS / ("overshoot-short.json" if args.short else "overshoot.json")
     limits = Limits(iterations=10**12, time_ms=args.time_ms)
-    solver = Solver()
+    player = make_player(args.engine)
+    assert isinstance(player, SearchPlayer)
+    solver = player.solver
     kinds: dict[str, dict[str, list[Any]]] = {}
     for preset in PRESETS:
         for kind, positions in decisions(preset, count, args.seed).items():
@@ -114,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows["reason"].append(hint.stats.stop_reason)
     result = {
         "time_ms": args.time_ms,
+        "engine": args.engine,
         "machine": platform.processor() or platform.machine(),
         "kinds": {
             name: summary(v["wall"], v["reported"], v["reason"], args.time_ms) for name, v in kinds.items()
