@@ -65,7 +65,7 @@ GREEDY_READING_PRIOR = 0.1
 """With a learned value, the chance — before any of its moves is seen — that another seat is a greedy
 player, when the search decides how to model it: lower than the weighing's even odds, because a
 searching player plays greedy's move often in the opening, and modelling it as greedy costs more
-than searching a greedy one (BENCHMARKS.md, "Reading the other seats")."""
+than searching a greedy one (benchmarks/HISTORY.md, "Reading the other seats")."""
 
 
 POLICIES = ("random", "heuristic")
