@@ -288,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     args.output.write_text(json.dumps(report, indent=2) + "\n")
     if args.fit_map is not None:
         maps = fitted_maps(records, seats=args.map_seat, opponents=opponents, model=args.map_model)
-        kept = [m for m in kept_maps(args.fit_map) if _map_key(m) not in {_map_key(n) for n in maps}]
+        fitted = {_map_key(m) for m in maps}
+        kept = [m for m in kept_maps(args.fit_map) if _map_key(m) not in fitted]
         lines = ",\n".join(json.dumps(m.to_json()) for m in [*maps, *kept])  # a map a line
         args.fit_map.write_text(f'{{"format": {MAPS_FORMAT}, "maps": [\n{lines}\n]}}\n')
         for m in maps:
