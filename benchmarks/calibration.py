@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         default="playouts",
         metavar="MODEL",
         help="the search's model of play the mapped seats searched with, as a hint's stats.model says it "
-        "(playouts, or a learned value's name such as value-durak-2; default: the default search's for "
-        "each map's rules and seats): the maps are for its scores",
+        "(playouts, the default; a learned value's name such as value-durak-2; or `default`: the default "
+        "search's for each map's rules and seats): the maps are for its scores",
     )
     args = parser.parse_args(argv)
     opponents: dict[str, str] = {}
