@@ -15,7 +15,7 @@ from solver.game.rules import PRESETS, Rules
 from solver.search import Limits, Solver
 from solver.search._model import FEATURES, ValueModel, features
 from solver.search.features import world_features
-from solver.search.learned import GENERATIONS, MODELS, load_model, model_for, model_names
+from solver.search.learned import GENERATIONS, MODELS, answering_model, load_model, model_for, model_names
 from solver.tools.arena import build_tasks, play_game
 from solver.tools.train import examples, fit_value, replay
 
@@ -132,6 +132,15 @@ def test_every_shipped_model_loads_and_says_how_it_was_made() -> None:
             assert 0.0 < model.net.value(game, 0) < 1.0
         else:
             assert sum(model.net.probabilities(game).values()) == pytest.approx(1.0)
+
+
+def test_every_preset_has_a_learned_value_for_two_seats_and_none_elsewhere() -> None:
+    """Issue 23's "every preset": the default search of each preset's 2-seat game is valued by
+    its own net; 3 seats and a side rule fall back to the playouts."""
+    for preset, rules in PRESETS.items():
+        assert answering_model(rules, 2) == f"value-{preset}-2"
+        assert answering_model(rules, 3) == "playouts"
+    assert answering_model(PRESETS["tan"].with_options(tribute=True), 2) == "playouts"
 
 
 def durak_position(seed: int) -> dict:
