@@ -51,7 +51,6 @@ ctypedef struct SearchParams:
     double value_mix         # the value's weight against a playout's result (1: no playout)
     const PolicyNet* policy_net  # a learned policy (NULL: none), used where `policy_uses` says:
     int policy_uses          # POLICY_OPPONENT | POLICY_PLAYOUTS | POLICY_PRIOR
-    int tree_depth           # the tree grows no deeper than this many plies (0: no cap)
 
 
 cdef enum:

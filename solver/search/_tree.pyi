@@ -29,5 +29,4 @@ def run_search(
     line_depth: int = ...,
     line_visits: int = ...,
     line_worlds: int = ...,
-    tree_depth: int = ...,
 ) -> SearchResult: ...

@@ -201,9 +201,6 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
-            # A capped tree values the state at its floor (net or playout) instead of growing on.
-            if p.tree_depth > 0 and depth >= p.tree_depth:
-                break
             if depth > 0 and solved_endgame(sv, &st, p, t, scores):
                 done = 1
                 break
@@ -440,8 +437,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                int exact_cards=10, long exact_budget=20000, long exact_average=256,
                unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
                double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0,
-               int line_depth=0, int line_visits=1, int line_worlds=1,
-               int tree_depth=0) -> SearchResult:
+               int line_depth=0, int line_visits=1, int line_worlds=1) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
@@ -453,8 +449,6 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
     of at most that many plies, through children visited at least `line_visits` times and cut
     where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).
-    `tree_depth` > 0: the tree grows no deeper than that many plies from the root; an iteration
-    that reaches the floor values the state there as it would a new leaf.
 
     Returns the root statistics as a `SearchResult`: per root move its visits,
     reward sum and sum of squares for the searcher and availability, plus
@@ -491,9 +485,6 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.value_mix = value_mix
     p.policy_net = &policy_net.net if policy_net is not None else NULL
     p.policy_uses = policy_uses if policy_net is not None else 0
-    if tree_depth < 0:
-        raise ValueError("tree_depth must not be negative")
-    p.tree_depth = tree_depth
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")

@@ -153,9 +153,7 @@ class Solver:
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
-    so far (an exact solve then gives way to the tree search, which stops too); `tree_depth`: the
-    tree grows no deeper than that many plies and values the states at its floor as new leaves
-    (0: no cap) — a probe of where more iterations stop helping.
+    so far (an exact solve then gives way to the tree search, which stops too).
     """
 
     def __init__(
@@ -186,7 +184,6 @@ class Solver:
         policy_prior: bool = False,
         value_model: str = "",
         policy_model: str = "",
-        tree_depth: int = 0,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -241,10 +238,6 @@ class Solver:
                 known = ", ".join(n for n in model_names() if named_model(n).kind == kind)
                 raise TanError(f"{name} {chosen!r} is not a {kind} model (known: {known})",
                                ErrorCode.BAD_ALGORITHM)
-        if isinstance(tree_depth, bool) or not isinstance(tree_depth, int) or not 0 <= tree_depth <= 4000:
-            raise TanError(f"tree_depth must be a whole number from 0 to 4000, not {tree_depth!r}",
-                           ErrorCode.BAD_ALGORITHM)
-        self.tree_depth = tree_depth
         self.value_model = value_model
         self.policy_model = policy_model
         self.policy_uses = ((1 if policy_opponent else 0) | (2 if policy_playouts else 0)
@@ -475,7 +468,6 @@ class Solver:
                 line_depth=line_depth,
                 line_visits=PV.min_visits,
                 line_worlds=PV.worlds,
-                tree_depth=self.tree_depth,
             )
 
         start = time.perf_counter()

@@ -216,20 +216,3 @@ def test_the_docs_quote_the_declared_option() -> None:
     for text in (f"`--pv` alone asks for {PV.asked} plies", f"(0 to {PV.maximum}; 0: none)",
                  f"fewer than {PV.min_visits} times"):
         assert text in cli, text
-
-
-def test_a_capped_tree_draws_no_line_deeper_than_its_cap() -> None:
-    """`tree_depth` stops the tree growing: no line runs past the cap, where the uncapped tree's do."""
-    position = to_move_position("durak", 2, seed=3, plies=20)
-    free = _hint(position, pv=8, iterations=4000)
-    capped = _hint(position, pv=8, iterations=4000, tree_depth=2)
-    assert max(len(value.line.moves) for value in free.moves if value.line is not None) > 2
-    assert all(value.line is None or len(value.line.moves) <= 2 for value in capped.moves)
-    assert capped.stats.iterations == free.stats.iterations == 4000
-
-
-@pytest.mark.parametrize("depth", [-1, 4001, 1.5, True, "2"])
-def test_a_tree_depth_out_of_range_is_refused(depth: Any) -> None:
-    with pytest.raises(TanError) as error:
-        Solver(tree_depth=depth)
-    assert error.value.code is ErrorCode.BAD_ALGORITHM
