@@ -27,7 +27,7 @@ from solver.game.rules import PRESETS
 from solver.search import _endgame, _tree
 from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
-from solver.search.beliefs import Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
+from solver.search.beliefs import KINDS, Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
 from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
@@ -48,6 +48,19 @@ PLAYOUT_OPPONENT_POLICY = 0.75
 """The share of iterations the other seats play the greedy heuristic in the tree when the leaves are
 played out (no learned value for the rules): measured best against both greedy and searching
 players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
+
+def known_kinds(others: str | None) -> tuple[Kind, ...] | None:
+    """The kinds of player (`solver.search.beliefs.KINDS`) the other seats are weighed as when
+    they are known to be `others` (None: not known, read from their moves); a name that is no kind
+    is refused."""
+    if others is None:
+        return None
+    chosen = tuple(kind for kind in KINDS if isinstance(others, str) and kind.name == others)
+    if not chosen:
+        names = ", ".join(kind.name for kind in KINDS)
+        raise TanError(f"others must be one of {names} (or null), not {others!r}", ErrorCode.BAD_ALGORITHM)
+    return chosen
+
 
 @dataclass(frozen=True)
 class Modelling:
@@ -153,7 +166,11 @@ class Solver:
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
-    so far (an exact solve then gives way to the tree search, which stops too).
+    so far (an exact solve then gives way to the tree search, which stops too); `others`: the kind
+    of player (`solver.search.beliefs.KINDS`: `greedy`, `engine`) every other seat is known to be
+    from outside the game (an arena's or a bot's known opponent), so that the worlds are weighed
+    as that kind alone and the search models them so from the first move instead of reading them
+    from their moves (null: read).
     """
 
     def __init__(
@@ -184,6 +201,7 @@ class Solver:
         policy_prior: bool = False,
         value_model: str = "",
         policy_model: str = "",
+        others: str | None = None,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -238,6 +256,8 @@ class Solver:
                 known = ", ".join(n for n in model_names() if named_model(n).kind == kind)
                 raise TanError(f"{name} {chosen!r} is not a {kind} model (known: {known})",
                                ErrorCode.BAD_ALGORITHM)
+        known_kinds(others)  # refused here when it names no kind of player
+        self.others = others
         self.value_model = value_model
         self.policy_model = policy_model
         self.policy_uses = ((1 if policy_opponent else 0) | (2 if policy_playouts else 0)
@@ -370,10 +390,13 @@ class Solver:
         self, root: Root, history: History | None, seed: int, limits: Limits | None = None
     ) -> Beliefs:
         """The worlds the search draws: weighed by `history` when beliefs are on, within
-        `WEIGH_SHARE` of `limits`' time (the time left of the answer) and the stop flag."""
+        `WEIGH_SHARE` of `limits`' time (the time left of the answer) and the stop flag — as the
+        kind of player the others are known to be (`others`) when known, else as `model` says."""
         weighed = history if self.beliefs and root.position.phase is Phase.PLAY else None
         time_ms = None if limits is None or limits.time_ms is None else limits.time_ms * WEIGH_SHARE
-        return weigh(root, weighed, self.model, self.particles, _seed_of(seed, 1 << 20),
+        kinds = known_kinds(self.others)
+        model = kinds if kinds is not None else self.model
+        return weigh(root, weighed, model, self.particles, _seed_of(seed, 1 << 20),
                      time_ms=time_ms, stop=self.stop)
 
     # -- search --------------------------------------------------------------------------
@@ -408,13 +431,16 @@ class Solver:
         in `PLAYOUT_OPPONENT_POLICY` × greedy of the iterations, and the leaves the net's value
         weighed 1 − greedy against a playout's — the engine of before against a seat that has played
         greedy's moves all along, the others searched and the net alone against one that has not.
-        With no value for the rules, the playouts and `PLAYOUT_OPPONENT_POLICY`."""
+        With no value for the rules, the playouts and `PLAYOUT_OPPONENT_POLICY`. The others known
+        (`others`) stand for the reading: g 1 for `greedy`, else 0."""
         net = self._net(root)
         greedy = 0.0
-        if net is not None and beliefs is not None and beliefs.evidence:
+        if self.others is not None:
+            greedy = 1.0 if self.others == "greedy" else 0.0
+        elif net is not None and beliefs is not None and beliefs.evidence:
             pos = root.position
-            others = [seat for seat in range(pos.players) if seat != pos.seat and seat not in pos.finished]
-            greedy = round(beliefs.chance_all_are("greedy", others, GREEDY_READING_PRIOR), 6)
+            seats = [seat for seat in range(pos.players) if seat != pos.seat and seat not in pos.finished]
+            greedy = round(beliefs.chance_all_are("greedy", seats, GREEDY_READING_PRIOR), 6)
         share = self.opponent_policy
         if share is None:
             share = PLAYOUT_OPPONENT_POLICY if net is None else round(PLAYOUT_OPPONENT_POLICY * greedy, 6)

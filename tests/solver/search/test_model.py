@@ -229,6 +229,24 @@ def test_the_others_read_as_greedy_are_modelled_as_greedy_and_the_leaves_played_
     assert (played_out.value_mix, played_out.model) == (0.0, "playouts")
 
 
+def test_others_known_from_outside_the_game_stand_for_the_reading() -> None:
+    """`others` (a stored game's engine seats): known greedy, the others are modelled as greedy from
+    the first move and the leaves played out; known a searcher, they are searched and the net values
+    the leaves; a name that is no kind of player is refused."""
+    from solver.game.errors import TanError
+
+    limits = Limits(iterations=300)
+    greedy = Solver(others="greedy").hint(durak_position(4), limits, seed=1).stats
+    assert (greedy.opponent_policy, greedy.value_mix, greedy.model) == (0.75, 0.0, "playouts")
+    searcher = Solver(others="engine").hint(durak_position(4), limits, seed=1).stats
+    assert (searcher.opponent_policy, searcher.value_mix, searcher.model) == (0.0, 1.0, "value-durak-2")
+    evaluation = Solver(others="greedy").evaluate(durak_position(4), limits, seed=1)
+    assert evaluation.stats.model == "playouts"
+    for bad in ("expert", 1, ["greedy"]):
+        with pytest.raises(TanError, match="others must be one of greedy, engine"):
+            Solver(others=bad)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("bad", [-0.1, 1.5, "half", [0.5]])
 def test_a_bad_opponent_share_is_refused(bad: object) -> None:
     from solver.game.errors import TanError
