@@ -53,9 +53,10 @@ class Searcher:
 
     # -- searches -----------------------------------------------------------------------------
 
-    def _solver(self, algorithm: str, stop: StopFlag | None = None) -> Solver:
+    def _solver(self, algorithm: str, stop: StopFlag | None = None, others: str | None = None) -> Solver:
         s = self.settings
-        return Solver(algorithm, threads=s.threads, beliefs=s.beliefs, particles=s.particles, stop=stop)
+        return Solver(algorithm, threads=s.threads, beliefs=s.beliefs, particles=s.particles, stop=stop,
+                      others=others)
 
     @staticmethod
     def check_to_move(position: Position) -> None:
@@ -84,13 +85,15 @@ class Searcher:
         stop: StopFlag | None = None,
         begun: float | None = None,
         pv: int = 0,
+        others: str | None = None,
     ) -> Hint:
         """Ranked moves for the seat to move (runs in a search slot); `history` is what the seat
         saw the others do; `stop` ends the search at once when set (the pool's flag); the time
         limit counts from `begun` (a replay before it counts too); `pv` plies of each move's line
-        (solver/search/lines.py)."""
+        (solver/search/lines.py); `others`: the kind of player every other seat is known to be
+        (`Solver`'s option; None: read from their moves)."""
         self.check_to_move(position)
-        solver = self._solver(algorithm, stop)
+        solver = self._solver(algorithm, stop, others)
         hint = solver.hint(position, limits, seed=seed, multipv=multipv, history=history, begun=begun, pv=pv)
         self.metrics.record_search(kind, hint.stats.iterations, hint.stats.time_ms)
         return hint

@@ -21,6 +21,7 @@ from solver.game.position import POSITION_FIELDS
 from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 from solver.search import ALGORITHMS
+from solver.search.beliefs import KINDS
 from solver.search.lines import PV
 from solver.search.review import LABELS, Label
 
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     RefusalName = str
     ChanceName = str
     LeadReasonName = str
+    KindName = str
 else:  # Literals of the solver's own lists, so that a new entry is in the schema at once
     AlgorithmName = Literal[tuple(ALGORITHMS)]
     ActionName = Literal[tuple(action.value for action in Action)]
@@ -71,6 +73,7 @@ else:  # Literals of the solver's own lists, so that a new entry is in the schem
     RefusalName = Literal[tuple(reason.value for reason in Refusal)]
     ChanceName = Literal[tuple(chance.value for chance in Chance)]
     LeadReasonName = Literal[tuple(reason.value for reason in LeadReason)]
+    KindName = Literal[tuple(kind.name for kind in KINDS)]
 
 
 def _quoted(names: Any) -> str:
@@ -337,6 +340,12 @@ class HintRequest(_Strict):
         description="; ".join(f"`{name}`: {meaning}" for name, meaning in ALGORITHMS.items()),
     )
     pv: int = Field(PV.default, ge=0, le=PV.maximum, description=PV.meaning)
+    others: KindName | None = Field(
+        None,
+        description="the kind of player every other seat is known to be, for a bot that knows its "
+        f"opponent ({_quoted(kind.name for kind in KINDS)}): the worlds are weighed as that kind and "
+        "the search models it so from the first move; null (the default): read from their moves",
+    )
 
 
 class EvaluateRequest(_Strict):

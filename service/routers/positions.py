@@ -141,7 +141,7 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
     def work(stop: StopFlag) -> Hint:
         position, history, begun = replayed(given)
         return searcher.hint(position, limits, body.seed, body.multipv, body.algorithm, history=history,
-                             stop=stop, begun=begun, pv=body.pv)
+                             stop=stop, begun=begun, pv=body.pv, others=body.others)
 
     answer = await services.pool.run(work, request)
     return JSONResponse(answer.to_json())

@@ -184,6 +184,20 @@ def test_the_pv_option_is_declared_once(client: TestClient) -> None:
     assert client.get("/v1/rules").json()["limits"]["pv"] == PV.maximum
 
 
+def test_a_hint_against_a_known_greedy_opponent_models_it_so_from_the_first_move(client: TestClient) -> None:
+    """`others`: greedy known, the others are the greedy heuristic in three iterations of four and
+    the leaves played out, where a bare position read alone leaves them searched and the net at the
+    leaves; the kinds come from the beliefs' list, anything else is refused before any search."""
+    request = {"position": to_move_position("durak", 2, seed=5), "limits": {"iterations": 300}, "seed": 3}
+    read = client.post("/v1/hint", json=request).json()["stats"]
+    known = client.post("/v1/hint", json={**request, "others": "greedy"}).json()["stats"]
+    assert (read["model"], read["opponent_policy"], read["value_mix"]) == ("value-durak-2", 0.0, 1.0)
+    assert (known["model"], known["opponent_policy"], known["value_mix"]) == ("playouts", 0.75, 0.0)
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["HintRequest"]["properties"]
+    assert {"greedy", "engine"} <= set(json.dumps(schema["others"]).replace('"', " ").split())
+    error(client.post("/v1/hint", json={**request, "others": "expert"}), 422, "invalid_request")
+
+
 def test_hint_is_reproducible_with_a_seed(client: TestClient) -> None:
     request = {"position": to_move_position(seed=5), "limits": {"iterations": 300}, "seed": 11}
     first, second = (client.post("/v1/hint", json=request).json() for _ in range(2))
