@@ -304,9 +304,9 @@ class Solver:
         run_limits = _until(short if single else limits, deadline)
         started = time.perf_counter()
         beliefs = self._believe(root, None if single else history, seed, run_limits)
+        modelling = self._modelling(root, beliefs)  # may load a model: before the time left is taken
         run_limits = _less_time(run_limits, (time.perf_counter() - started) * 1000.0)
         line_depth = pv if self.algorithm == "ismcts" else 0
-        modelling = self._modelling(root, beliefs)
         result = self._run(root, run_limits, seed, line_depth=line_depth, modelling=modelling)
         stats = self._stats(result, run_limits, seed, "single_move" if single else None, beliefs, begun,
                             modelling)
@@ -351,8 +351,8 @@ class Solver:
             exact = self._exact_evaluation(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
                 return replace(exact, cards=beliefs.card_chances(pos))
+        modelling = self._modelling(root, beliefs)  # may load a model: before the time left is taken
         limits = _until(limits, deadline)
-        modelling = self._modelling(root, beliefs)
         result = self._run(root, limits, seed, modelling=modelling)
         n = max(result.iterations, 1)
         value = self._value(result, pos.seat)
@@ -456,16 +456,19 @@ class Solver:
         """The search on `self.threads` root-parallel threads, their statistics merged
         (`exact_cards`: in place of the solver's own; `line_depth` > 0: each root move's line too,
         ISMCTS only; `modelling`: how play is modelled, by default `_modelling` without beliefs)."""
+        entered = time.perf_counter()
         if modelling is None:
             modelling = self._modelling(root)
         iterations = limits.iterations or 1 << 62
-        time_ms = float(limits.time_ms or 0.0)
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
                       for t in range(self.threads)]
 
         net_file, policy_file = modelling.value, self._policy(root)
         net = net_file.net if net_file is not None else None
         policy = policy_file.net if policy_file is not None else None
+        # A model read from its file the first time it is asked for (a few ms) comes off the time.
+        spent_ms = (time.perf_counter() - entered) * 1000.0
+        time_ms = max(float(limits.time_ms) - spent_ms, 1.0) if limits.time_ms else 0.0
         assert net is None or isinstance(net, ValueModel)
         assert policy is None or isinstance(policy, PolicyModel)
 
