@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.sweeps import sampled
 from tests.support.web import (
     IDLE,
     Server,
@@ -200,10 +201,12 @@ def _why_not_is_the_apis(page: Page, server: Server, lang: str, size: dict[str, 
     return True
 
 
+# Every size in both languages under `make test-long`; in `make test` the phone in Vietnamese (the
+# size players complained of) and a seeded one of the others.
 CASES = [
-    ("phone", "vi"), ("sideways", "en"), ("desktop", "en"), ("laptop", "vi"),
-    *(pytest.param(size, lang, marks=pytest.mark.long)
-      for size, lang in (("phone", "en"), ("sideways", "vi"), ("desktop", "vi"), ("laptop", "en"))),
+    pytest.param("phone", "vi", marks=pytest.mark.sampled),
+    *sampled([(size, lang) for size in SIZES for lang in ("vi", "en") if (size, lang) != ("phone", "vi")],
+             1, "main-screens"),
 ]
 
 
