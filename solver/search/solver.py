@@ -49,6 +49,7 @@ PLAYOUT_OPPONENT_POLICY = 0.75
 played out (no learned value for the rules): measured best against both greedy and searching
 players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
 
+
 def known_kinds(others: str | None) -> tuple[Kind, ...] | None:
     """The kinds of player (`solver.search.beliefs.KINDS`) the other seats are weighed as when
     they are known to be `others` (None: not known, read from their moves); a name that is no kind
