@@ -106,11 +106,12 @@ class Searcher:
         history: History | None = None,
         stop: StopFlag | None = None,
         begun: float | None = None,
+        others: str | None = None,
     ) -> Evaluation:
         """How good the position is for its seat, and where the cards it cannot see lie (runs in a
-        search slot; the time limit counts from `begun`)."""
-        evaluation = self._solver("ismcts", stop).evaluate(position, limits, seed=seed, history=history,
-                                                           begun=begun)
+        search slot; the time limit counts from `begun`; `others` as for `hint`)."""
+        solver = self._solver("ismcts", stop, others)
+        evaluation = solver.evaluate(position, limits, seed=seed, history=history, begun=begun)
         self.metrics.record_search("evaluate", evaluation.stats.iterations, evaluation.stats.time_ms)
         return evaluation
 

@@ -313,6 +313,16 @@ class MovesRequest(_Strict):
     position: PositionIn
 
 
+OthersField = Annotated[
+    KindName | None,
+    Field(
+        description="the kind of player every other seat is known to be, for a bot that knows its "
+        f"opponent ({_quoted(kind.name for kind in KINDS)}): the worlds are weighed as that kind and "
+        "the search models it so from the first move; null (the default): read from their moves",
+    ),
+]
+
+
 class HintRequest(_Strict):
     """A position whose seat is to move, and how hard to search."""
 
@@ -340,12 +350,7 @@ class HintRequest(_Strict):
         description="; ".join(f"`{name}`: {meaning}" for name, meaning in ALGORITHMS.items()),
     )
     pv: int = Field(PV.default, ge=0, le=PV.maximum, description=PV.meaning)
-    others: KindName | None = Field(
-        None,
-        description="the kind of player every other seat is known to be, for a bot that knows its "
-        f"opponent ({_quoted(kind.name for kind in KINDS)}): the worlds are weighed as that kind and "
-        "the search models it so from the first move; null (the default): read from their moves",
-    )
+    others: OthersField = None
 
 
 class EvaluateRequest(_Strict):
@@ -359,6 +364,7 @@ class EvaluateRequest(_Strict):
     record: RecordIn | None = Field(None, description=f"instead of `position`: {RECORD_MEANING}")
     limits: Limits = None
     seed: SeedField = 0
+    others: OthersField = None
 
 
 EXAMPLE_RECORD: dict[str, Any] = {

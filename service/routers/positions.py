@@ -160,7 +160,7 @@ async def evaluate(body: EvaluateRequest, request: Request, services: ServicesDe
 
     def work(stop: StopFlag) -> Evaluation:
         position, history, begun = replayed(given)
-        return searcher.evaluate(position, limits, body.seed, history, stop, begun)
+        return searcher.evaluate(position, limits, body.seed, history, stop, begun, others=body.others)
 
     answer = await services.pool.run(work, request)
     return JSONResponse(answer.to_json())

@@ -185,9 +185,10 @@ def test_the_pv_option_is_declared_once(client: TestClient) -> None:
 
 
 def test_a_hint_against_a_known_greedy_opponent_models_it_so_from_the_first_move(client: TestClient) -> None:
-    """`others`: greedy known, the others are the greedy heuristic in three iterations of four and
-    the leaves played out, where a bare position read alone leaves them searched and the net at the
-    leaves; the kinds come from the beliefs' list, anything else is refused before any search."""
+    """`others` (hints and evaluations): greedy known, the others are the greedy heuristic in three
+    iterations of four and the leaves played out, where a bare position read alone leaves them
+    searched and the net at the leaves; the kinds come from the beliefs' list, anything else is
+    refused before any search."""
     request = {"position": to_move_position("durak", 2, seed=5), "limits": {"iterations": 300}, "seed": 3}
     read = client.post("/v1/hint", json=request).json()["stats"]
     known = client.post("/v1/hint", json={**request, "others": "greedy"}).json()["stats"]
@@ -196,6 +197,9 @@ def test_a_hint_against_a_known_greedy_opponent_models_it_so_from_the_first_move
     schema = client.get("/openapi.json").json()["components"]["schemas"]["HintRequest"]["properties"]
     assert {"greedy", "engine"} <= set(json.dumps(schema["others"]).replace('"', " ").split())
     error(client.post("/v1/hint", json={**request, "others": "expert"}), 422, "invalid_request")
+    evaluated = client.post("/v1/evaluate", json={**request, "others": "greedy"}).json()["stats"]
+    assert (evaluated["model"], evaluated["opponent_policy"]) == ("playouts", 0.75)
+    error(client.post("/v1/evaluate", json={**request, "others": 1}), 422, "invalid_request")
 
 
 def test_hint_is_reproducible_with_a_seed(client: TestClient) -> None:
