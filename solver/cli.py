@@ -38,7 +38,7 @@ from solver.game.record import Record
 from solver.game.rules import PRESETS, RULE_OPTIONS, Rules
 from solver.players import ENGINES
 from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
-from solver.search.beliefs import History, read_record
+from solver.search.beliefs import KINDS, History, read_record
 from solver.search.lines import PV, check_pv
 from solver.search.review import review
 from solver.tools.arena import (
@@ -225,7 +225,7 @@ def _hint(args: argparse.Namespace) -> int:
     if args.multipv is not None and args.multipv < 1:
         raise TanError(f"multipv must be at least 1, not {args.multipv}", ErrorCode.BAD_LIMITS)
     position, history = _read_position(args.file, args.record)
-    solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs)
+    solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs, others=args.others)
     limits = _limits(args, Limits())
     hint = solver.hint(position, limits, seed=args.seed, multipv=args.multipv, history=history,
                        pv=check_pv(args.pv))
@@ -236,7 +236,7 @@ def _hint(args: argparse.Namespace) -> int:
 def _evaluate(args: argparse.Namespace) -> int:
     """How good a position is for its seat (docs/api.md §3 evaluate answer)."""
     position, history = _read_position(args.file, args.record)
-    solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs)
+    solver = Solver(args.algorithm, threads=args.threads, beliefs=args.beliefs, others=args.others)
     evaluation = solver.evaluate(position, _limits(args, Limits()), seed=args.seed, history=history)
     return _answer(args, position, evaluation, format_evaluation(evaluation))
 
@@ -516,6 +516,10 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
                 "--record",
                 action="store_true",
                 help="FILE is a game record (docs/api.md §2.3): what the seat saw from the deal on",
+            )
+            sub.add_argument(
+                "--others", choices=[kind.name for kind in KINDS],
+                help="the kind of player every other seat is known to be (default: read from their moves)",
             )
         if name == "hint":
             sub.add_argument("--multipv", type=int, help="how many ranked moves to show")

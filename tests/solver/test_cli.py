@@ -284,6 +284,21 @@ def test_hint_json_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: p
     assert again == answer  # an iteration-limited search with a seed is reproducible
 
 
+def test_hint_and_evaluate_against_a_known_opponent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--others greedy` models the other seat as greedy from the first move, as the API's `others`."""
+    for command in ("hint", "evaluate"):
+        argv = [command, "-", "--json", "--iterations", "300", "--others", "greedy"]
+        status, out, _ = _run(argv, capsys, stdin=json.dumps(_position()), monkeypatch=monkeypatch)
+        stats = json.loads(out)["stats"]
+        assert status == 0 and (stats["model"], stats["opponent_policy"]) == ("playouts", 0.75)
+    with pytest.raises(SystemExit) as refused:
+        _run(["hint", "-", "--others", "expert"], capsys, stdin=json.dumps(_position()),
+             monkeypatch=monkeypatch)
+    assert refused.value.code == 2 and "invalid choice: 'expert'" in capsys.readouterr().err
+
+
 def test_hint_of_an_endgame_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "endgame.json"
     path.write_text(json.dumps(_endgame()))
