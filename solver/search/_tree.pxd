@@ -17,7 +17,8 @@ ctypedef struct Node:
     int avail
     double reward
     double reward_sq
-    double prior         # 1 when the greedy heuristic plays this move where it was first seen
+    double prior         # the policy's probability of this move where it was first seen (with the
+                         # policy as the prior), else 1 when the greedy heuristic plays it there
 
 ctypedef struct Tree:
     Node* nodes
@@ -41,6 +42,7 @@ ctypedef struct SearchParams:
     Playouts policy
     int noise                # heuristic playouts: random moves in 64
     double prior_weight     # progressive bias towards the greedy move: weight / (visits + 1)
+    double puct             # > 0 with the policy as the prior: PUCT selection with this constant
     int opponent_policy      # in 64 iterations, how many let other seats play the heuristic in the tree
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands

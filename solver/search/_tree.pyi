@@ -14,6 +14,7 @@ def run_search(
     policy: str = ...,
     noise: int = ...,
     prior: float = ...,
+    puct: float = ...,
     opponent_policy: float = ...,
     resample: bool = ...,
     worlds: int = ...,

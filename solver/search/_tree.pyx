@@ -177,9 +177,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
     cdef double losses[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled
+    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct
+    cdef long visits
     cdef double best_ucb, ucb, mean, logn
     cdef Node* c
+    puct = p.puct > 0 and p.policy_net != NULL and (p.policy_uses & POLICY_PRIOR) != 0
     if not p.resample:
         sample_world(smp, &world, rng)
         t.worlds += 1
@@ -198,6 +200,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         node = 0
         depth = 0
         done = 0
+        greedy = -1
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
@@ -223,6 +226,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                     if child < 0:
                         return
                     t.nodes[child].avail = 1
+                    if puct:  # the policy's probability, for PUCT when the seat is searched here
+                        policy_probabilities(p.policy_net, &st, moves, n, prior)
+                        for i in range(n):
+                            if moves[i] == greedy:
+                                t.nodes[child].prior = prior[i]
                     apply_move(&st, greedy)
                     path[depth] = child
                     depth += 1
@@ -232,9 +240,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 depth += 1
                 node = child
                 continue
-            if untried > 0:
+            if untried > 0 and (not puct or depth == 0 or untried == n):
                 # Expand the greedy move first when it is untried, else a random untried move;
-                # with the policy as the prior, the untried move it likes best.
+                # with the policy as the prior, the untried move it likes best (at the root and at
+                # a new node always, so that every root move has a row; deeper, PUCT below weighs
+                # the untried moves against the tried ones).
                 pick = -1
                 greedy = -1
                 if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
@@ -257,32 +267,66 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                                 pick = i
                                 break
                             pick -= 1
-                child = tree_add(t, node, moves[pick], st.to_move)
-                if child < 0:
-                    return
-                t.nodes[child].avail = 1
-                if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
-                    t.nodes[child].prior = prior[pick]
-                else:
-                    t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
-                apply_move(&st, moves[pick])
+            elif puct:
+                # PUCT (AlphaZero's rule over availability counts): the policy's probability keeps
+                # its weight as the node's visits grow, so the search spends them on the moves the
+                # policy likes; an untried move counts the tried ones' mean for its own.
+                pick = -1
+                if untried > 0:
+                    policy_probabilities(p.policy_net, &st, moves, n, prior)
+                visits = 0
+                mean = 0.0
+                for i in range(n):
+                    if legal_child[i] >= 0:
+                        visits += t.nodes[legal_child[i]].visits
+                        mean += t.nodes[legal_child[i]].reward
+                mean = mean / visits if visits > 0 else 0.5
+                logn = sqrt(<double>(visits + 1))
+                best_ucb = -1.0e300
+                for i in range(n):
+                    if legal_child[i] < 0:
+                        ucb = mean + p.puct * prior[i] * logn
+                    else:
+                        c = &t.nodes[legal_child[i]]
+                        ucb = c.reward / c.visits + p.puct * c.prior * sqrt(<double>c.avail) / (c.visits + 1)
+                    if ucb > best_ucb:
+                        best_ucb = ucb
+                        pick = i
+                if legal_child[pick] >= 0:
+                    child = legal_child[pick]
+                    apply_move(&st, t.nodes[child].move)
+                    path[depth] = child
+                    depth += 1
+                    node = child
+                    continue
+            else:
+                best_ucb = -1.0e300
+                child = -1
+                for i in range(n):
+                    c = &t.nodes[legal_child[i]]
+                    mean = c.reward / c.visits
+                    ucb = (mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
+                           + p.prior_weight * c.prior / (c.visits + 1))
+                    if ucb > best_ucb:
+                        best_ucb = ucb
+                        child = legal_child[i]
+                apply_move(&st, t.nodes[child].move)
                 path[depth] = child
                 depth += 1
-                break
-            best_ucb = -1.0e300
-            child = -1
-            for i in range(n):
-                c = &t.nodes[legal_child[i]]
-                mean = c.reward / c.visits
-                ucb = (mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
-                       + p.prior_weight * c.prior / (c.visits + 1))
-                if ucb > best_ucb:
-                    best_ucb = ucb
-                    child = legal_child[i]
-            apply_move(&st, t.nodes[child].move)
+                node = child
+                continue
+            child = tree_add(t, node, moves[pick], st.to_move)
+            if child < 0:
+                return
+            t.nodes[child].avail = 1
+            if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+                t.nodes[child].prior = prior[pick]
+            else:
+                t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
+            apply_move(&st, moves[pick])
             path[depth] = child
             depth += 1
-            node = child
+            break
         # Simulation.
         if not done and not solved_endgame(sv, &st, p, t, scores):
             leaf_scores(&st, p, rng, scores, losses)
@@ -432,7 +476,7 @@ _PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
 
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
-               double exploration=1.0, str policy="random", int noise=1, double prior=0.0,
+               double exploration=1.0, str policy="random", int noise=1, double prior=0.0, double puct=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
                int exact_cards=10, long exact_budget=20000, long exact_average=256,
                unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
@@ -445,7 +489,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
     `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
     `policy_net`: a learned policy, used where `policy_uses` says (bits: 1 the other seats' modelled
-    moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`).
+    moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`; with `puct`
+    > 0, selection is PUCT with that constant instead, UCB1 and the fading bias set aside).
     `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
     of at most that many plies, through children visited at least `line_visits` times and cut
     where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).
@@ -473,6 +518,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.policy = _PLAYOUTS[policy]
     p.noise = noise
     p.prior_weight = prior
+    p.puct = puct
     p.opponent_policy = <int>(opponent_policy * 64 + 0.5)
     p.resample = resample
     p.exact_cards = exact_cards

@@ -163,7 +163,9 @@ class Solver:
     rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
     `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
     only what its mover sees) for the other seats' modelled moves instead of the greedy
-    heuristic, for the playouts, and as the tree's prior (weighted by `prior`); `value_model`,
+    heuristic, for the playouts, and as the tree's prior (weighted by `prior`; with `puct` > 0 the
+    tree selects by PUCT with that constant instead of UCB1, so the policy keeps its weight as the
+    visits grow, and below the root it tries an untried move only when PUCT prefers it); `value_model`,
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
@@ -182,6 +184,7 @@ class Solver:
         policy: str = "heuristic",
         noise: int = 1,
         prior: float = 0.0,
+        puct: float = 0.0,
         opponent_policy: float | None = None,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
@@ -218,6 +221,11 @@ class Solver:
         self.policy = policy
         self.noise = noise
         self.prior = prior
+        if isinstance(puct, bool) or not isinstance(puct, int | float) or puct < 0:
+            raise TanError(f"puct must be a number ≥ 0, not {puct!r}", ErrorCode.BAD_ALGORITHM)
+        if puct > 0 and not policy_prior:
+            raise TanError("puct selects by the policy's prior: it needs policy_prior", ErrorCode.BAD_ALGORITHM)
+        self.puct = float(puct)
         if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
                                             or not 0 <= opponent_policy <= 1):
             raise TanError(f"opponent_policy must lie between 0 and 1 (or be null), not {opponent_policy!r}",
@@ -483,6 +491,7 @@ class Solver:
                 policy=self.policy,
                 noise=self.noise,
                 prior=self.prior,
+                puct=self.puct,
                 opponent_policy=modelling.opponent_policy,
                 resample=self.algorithm == "ismcts",
                 worlds=self.pimc_worlds,

@@ -369,6 +369,27 @@ def test_the_search_uses_the_shipped_policy_where_asked() -> None:
     assert both.stats.model == "value-durak-2+policy-durak-2"
 
 
+def test_puct_selects_by_the_policy_and_still_ranks_every_root_move() -> None:
+    """PUCT (`puct` > 0 with the policy as the prior) changes the search, answers the same for the
+    same seed, and still gives every legal move at the root a row of its own."""
+    position = durak_position(4)
+    limits = Limits(iterations=2000, time_ms=None)
+    bias = Solver(policy_prior=True, prior=3.0).hint(position, limits, seed=3)
+    puct = Solver(policy_prior=True, puct=1.0).hint(position, limits, seed=3)
+    again = Solver(policy_prior=True, puct=1.0).hint(position, limits, seed=3)
+    assert [(m.move, m.visits) for m in puct.moves] == [(m.move, m.visits) for m in again.moves]
+    assert [(m.move, m.visits) for m in puct.moves] != [(m.move, m.visits) for m in bias.moves]
+    assert {m.move for m in puct.moves} == {m.move for m in bias.moves}
+    assert all(m.visits >= 1 for m in puct.moves)
+    assert puct.stats.iterations == 2000
+
+
+@pytest.mark.parametrize("bad", [{"puct": -1.0}, {"puct": True}, {"puct": "high"}, {"puct": 1.0}])
+def test_bad_puct_options_are_refused(bad: dict) -> None:
+    with pytest.raises(TanError, match="puct"):
+        Solver(**bad)
+
+
 def test_a_search_may_name_an_earlier_generation() -> None:
     position = durak_position(4)
     limits = Limits(iterations=600, time_ms=None)
