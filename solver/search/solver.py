@@ -224,7 +224,8 @@ class Solver:
         if isinstance(puct, bool) or not isinstance(puct, int | float) or puct < 0:
             raise TanError(f"puct must be a number ≥ 0, not {puct!r}", ErrorCode.BAD_ALGORITHM)
         if puct > 0 and not policy_prior:
-            raise TanError("puct selects by the policy's prior: it needs policy_prior", ErrorCode.BAD_ALGORITHM)
+            raise TanError("puct selects by the policy's prior: it needs policy_prior",
+                           ErrorCode.BAD_ALGORITHM)
         self.puct = float(puct)
         if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
                                             or not 0 <= opponent_policy <= 1):
