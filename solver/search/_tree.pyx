@@ -201,6 +201,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         depth = 0
         done = 0
         greedy = -1
+        pick = 0
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
@@ -292,16 +293,8 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                     if ucb > best_ucb:
                         best_ucb = ucb
                         pick = i
-                if legal_child[pick] >= 0:
-                    child = legal_child[pick]
-                    apply_move(&st, t.nodes[child].move)
-                    path[depth] = child
-                    depth += 1
-                    node = child
-                    continue
             else:
                 best_ucb = -1.0e300
-                child = -1
                 for i in range(n):
                     c = &t.nodes[legal_child[i]]
                     mean = c.reward / c.visits
@@ -309,7 +302,9 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                            + p.prior_weight * c.prior / (c.visits + 1))
                     if ucb > best_ucb:
                         best_ucb = ucb
-                        child = legal_child[i]
+                        pick = i
+            if legal_child[pick] >= 0:  # a tried move: down the tree
+                child = legal_child[pick]
                 apply_move(&st, t.nodes[child].move)
                 path[depth] = child
                 depth += 1
