@@ -179,7 +179,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef double losses[MAX_SEATS]
     cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct
     cdef long visits
-    cdef double best_ucb, ucb, mean, logn
+    cdef double best_ucb, ucb, mean, sqrt_n
     cdef Node* c
     puct = p.puct > 0 and p.policy_net != NULL and (p.policy_uses & POLICY_PRIOR) != 0
     if not p.resample:
@@ -282,11 +282,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                         visits += t.nodes[legal_child[i]].visits
                         mean += t.nodes[legal_child[i]].reward
                 mean = mean / visits if visits > 0 else 0.5
-                logn = sqrt(<double>(visits + 1))
+                sqrt_n = sqrt(<double>(visits + 1))  # an untried move's √N: the visits of the tried ones
                 best_ucb = -1.0e300
                 for i in range(n):
                     if legal_child[i] < 0:
-                        ucb = mean + p.puct * prior[i] * logn
+                        ucb = mean + p.puct * prior[i] * sqrt_n
                     else:
                         c = &t.nodes[legal_child[i]]
                         ucb = c.reward / c.visits + p.puct * c.prior * sqrt(<double>c.avail) / (c.visits + 1)
