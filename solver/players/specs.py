@@ -48,7 +48,8 @@ def search_options() -> dict[str, Any]:
     return options
 
 
-PLAYOUTS_ENGINE: dict[str, Any] = {"value": False, "opponent_policy": PLAYOUT_OPPONENT_POLICY}
+PLAYOUTS_ENGINE: dict[str, Any] = {"value": False, "policy_prior": False, "puct": 0.0,
+                                   "opponent_policy": PLAYOUT_OPPONENT_POLICY}
 """The options of `ismcts_playouts`: the default engine as it was before the learned value."""
 
 SEARCH_LIMITS = Limits(iterations=None, time_ms=100)

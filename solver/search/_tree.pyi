@@ -4,6 +4,8 @@ from solver.search._model import PolicyModel, ValueModel
 from solver.search._sampling import Sampler
 from solver.search.results import SearchResult
 
+POLICY_USES: tuple[int, int, int]
+
 def run_search(
     sampler: Sampler,
     *,

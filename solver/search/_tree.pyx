@@ -468,6 +468,8 @@ cdef dict tree_lines(const SamplerC* smp, const Tree* t, int depth, int min_visi
 
 # Playout policies by name (the `Solver`'s `policy` option); the tree reads the enum.
 _PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
+POLICY_USES = (POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR)
+"""`run_search`'s `policy_uses` bits, for Python: the others' modelled moves, playouts, the prior."""
 
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,

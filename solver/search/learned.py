@@ -90,9 +90,10 @@ def model_for(rules: Rules, players: int, kind: str = "value") -> ModelFile | No
 
 def answering_model(rules: Rules, players: int) -> str:
     """What the default search's model of play is for these rules and seats (its `stats.model`):
-    the learned value shipped for them, else `playouts` (the greedy model)."""
-    model = model_for(rules, players, "value")
-    return model.name if model is not None else "playouts"
+    the learned value and the learned policy (the tree's prior) shipped for them, joined by `+`,
+    else `playouts` (the greedy model)."""
+    names = [model.name for kind in ("value", "policy") if (model := model_for(rules, players, kind))]
+    return "+".join(names) or "playouts"
 
 
 @functools.cache

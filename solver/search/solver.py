@@ -67,13 +67,20 @@ def known_kinds(others: str | None) -> tuple[Kind, ...] | None:
 class Modelling:
     """How a search models play (`Solver._modelling`): the share of iterations the others play the
     greedy heuristic in the tree, the value net's weight against a playout at the leaves (0: the
-    leaves are played out), the net itself (None: none), and what `stats.model` calls it all."""
+    leaves are played out), the net itself (None: none), the learned policy and where it is used
+    (`policy_uses`' bits; None and 0: nowhere), and what `stats.model` calls it all."""
 
     opponent_policy: float
     value_mix: float
     value: ModelFile | None
     name: str
+    policy: ModelFile | None = None
+    policy_uses: int = 0
 
+
+POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR = _tree.POLICY_USES
+"""Where a search uses the learned policy: the others' modelled moves, the playouts, the tree's
+prior (expansion order, and PUCT's P)."""
 
 GREEDY_READING_PRIOR = 0.1
 """With a learned value, the chance — before any of its moves is seen — that another seat is a greedy
@@ -163,9 +170,11 @@ class Solver:
     rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
     `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
     only what its mover sees) for the other seats' modelled moves instead of the greedy
-    heuristic, for the playouts, and as the tree's prior (weighted by `prior`; with `puct` > 0 the
-    tree selects by PUCT with that constant instead of UCB1, so the policy keeps its weight as the
-    visits grow, and below the root it tries an untried move only when PUCT prefers it); `value_model`,
+    heuristic, for the playouts, and as the tree's prior (on by default: the tree expands moves in
+    the policy's order and, with `puct` > 0, selects by PUCT with that constant instead of UCB1, so
+    the policy keeps its weight as the visits grow, and below the root it tries an untried move only
+    when PUCT prefers it; with `puct` 0, UCB1 and the policy's fading bias weighted by `prior`; where
+    no policy ships for the rules, or the others are known greedy, UCB1 as before); `value_model`,
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
@@ -184,7 +193,7 @@ class Solver:
         policy: str = "heuristic",
         noise: int = 1,
         prior: float = 0.0,
-        puct: float = 0.0,
+        puct: float = 1.0,
         opponent_policy: float | None = None,
         pimc_worlds: int = 16,
         exact_cards: int = 10,
@@ -202,7 +211,7 @@ class Solver:
         value_mix: float | None = None,
         policy_opponent: bool = False,
         policy_playouts: bool = False,
-        policy_prior: bool = False,
+        policy_prior: bool = True,
         value_model: str = "",
         policy_model: str = "",
         others: str | None = None,
@@ -223,9 +232,6 @@ class Solver:
         self.prior = prior
         if isinstance(puct, bool) or not isinstance(puct, int | float) or puct < 0:
             raise TanError(f"puct must be a number ≥ 0, not {puct!r}", ErrorCode.BAD_ALGORITHM)
-        if puct > 0 and not policy_prior:
-            raise TanError("puct selects by the policy's prior: it needs policy_prior",
-                           ErrorCode.BAD_ALGORITHM)
         self.puct = float(puct)
         if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
                                             or not 0 <= opponent_policy <= 1):
@@ -270,8 +276,9 @@ class Solver:
         self.others = others
         self.value_model = value_model
         self.policy_model = policy_model
-        self.policy_uses = ((1 if policy_opponent else 0) | (2 if policy_playouts else 0)
-                            | (4 if policy_prior else 0))
+        self.policy_uses = ((POLICY_OPPONENT if policy_opponent else 0)
+                            | (POLICY_PLAYOUTS if policy_playouts else 0)
+                            | (POLICY_PRIOR if policy_prior else 0))
         self.value = value
         self.value_depth = value_depth
         self.value_mix = None if value_mix is None else float(value_mix)
@@ -417,9 +424,9 @@ class Solver:
             return None
         return self._chosen(root, self.value_model, "value")
 
-    def _policy(self, root: Root) -> ModelFile | None:
-        """The learned policy the search uses somewhere, if it asks for one and one was shipped."""
-        if not self.policy_uses:
+    def _policy(self, root: Root, uses: int) -> ModelFile | None:
+        """The learned policy the search uses somewhere (`uses`), if one was shipped for the rules."""
+        if not uses:
             return None
         return self._chosen(root, self.policy_model, "policy")
 
@@ -456,8 +463,12 @@ class Solver:
             share = PLAYOUT_OPPONENT_POLICY if net is None else round(PLAYOUT_OPPONENT_POLICY * greedy, 6)
         mix = self.value_mix if self.value_mix is not None else round(1.0 - greedy, 6)
         value = net if net is not None and mix > 0 else None
-        names = [model.name for model in (value, self._policy(root)) if model is not None]
-        return Modelling(share, mix if value is not None else 0.0, value, "+".join(names) or "playouts")
+        # Others known greedy: the engine of before, whose model of play greedy is (no policy prior).
+        uses = self.policy_uses & ~POLICY_PRIOR if self.others == "greedy" else self.policy_uses
+        policy = self._policy(root, uses)
+        names = [model.name for model in (value, policy) if model is not None]
+        return Modelling(share, mix if value is not None else 0.0, value, "+".join(names) or "playouts",
+                         policy, uses if policy is not None else 0)
 
     def _run(
         self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0,
@@ -473,7 +484,7 @@ class Solver:
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
                       for t in range(self.threads)]
 
-        net_file, policy_file = modelling.value, self._policy(root)
+        net_file, policy_file = modelling.value, modelling.policy
         net = net_file.net if net_file is not None else None
         policy = policy_file.net if policy_file is not None else None
         # A model read from its file the first time it is asked for (a few ms) comes off the time.
@@ -504,7 +515,7 @@ class Solver:
                 value_depth=self.value_depth,
                 value_mix=modelling.value_mix if net is not None else 1.0,
                 policy_net=policy,
-                policy_uses=self.policy_uses,
+                policy_uses=modelling.policy_uses,
                 line_depth=line_depth,
                 line_visits=PV.min_visits,
                 line_worlds=PV.worlds,

@@ -73,13 +73,15 @@ def test_the_map_is_chosen_by_opponent_rules_and_seats() -> None:
 def test_a_map_is_for_the_scores_of_one_model_of_play() -> None:
     """A learned value's scores are another scale than the playouts': a map fitted on one model's
     predictions is never applied to another's, and by default the model is the one the default
-    search answers with for the rules (the shipped value for durak with 2 seats, playouts for 3)."""
+    search answers with for the rules (the shipped value and policy for durak with 2 seats, playouts
+    for 3)."""
     playouts = ScoreMap("greedy", DURAK, 2, (0.0, 1.0), (0.2, 1.0))
-    valued = ScoreMap("greedy", DURAK, 2, (0.0, 1.0), (0.1, 1.0), model="value-durak-2")
+    valued = ScoreMap("greedy", DURAK, 2, (0.0, 1.0), (0.1, 1.0), model="value-durak-2+policy-durak-2")
     three = ScoreMap("greedy", DURAK, 3, (0.0, 1.0), (0.2, 1.0))
     maps = [playouts, valued, three]
     assert score_map(DURAK, 2, ["greedy"], maps, "playouts") is playouts
-    assert score_map(DURAK, 2, ["greedy"], maps, "value-durak-2") is valued
+    assert score_map(DURAK, 2, ["greedy"], maps, "value-durak-2+policy-durak-2") is valued
+    assert score_map(DURAK, 2, ["greedy"], maps, "value-durak-2") is None
     assert score_map(DURAK, 2, ["greedy"], maps) is valued
     assert score_map(DURAK, 3, ["greedy", "greedy"], maps) is three
     assert score_map(DURAK, 2, ["greedy"], [playouts]) is None

@@ -10,6 +10,8 @@ import pytest
 
 from solver.core import CoreGame
 from solver.game.errors import TanError
+from solver.game.position import Position
+from solver.game.reference import Game
 from solver.game.reference import random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.search import Limits, Solver
@@ -134,12 +136,18 @@ def test_every_shipped_model_loads_and_says_how_it_was_made() -> None:
             assert sum(model.net.probabilities(game).values()) == pytest.approx(1.0)
 
 
-def test_every_preset_has_a_learned_value_for_two_seats_and_none_elsewhere() -> None:
+def test_every_preset_has_a_learned_value_and_policy_for_two_seats_and_none_elsewhere() -> None:
     """Issue 23's "every preset": the default search of each preset's 2-seat game is valued by
-    its own net; 3 seats and a side rule fall back to the playouts."""
+    its own net and guided by its own policy; 3 seats and a side rule fall back to the playouts
+    — and the default search's `stats.model` is what `answering_model` says (the score maps' key)."""
     for preset, rules in PRESETS.items():
-        assert answering_model(rules, 2) == f"value-{preset}-2"
+        assert answering_model(rules, 2) == f"value-{preset}-2+policy-{preset}-2"
         assert answering_model(rules, 3) == "playouts"
+        for players in (2, 3):
+            game = Game.deal(rules, players, deck=random_deck(rules, 5))
+            position = Position.from_game(game, game.to_move)
+            hint = Solver().hint(position, Limits(iterations=50, time_ms=None), seed=1)
+            assert hint.stats.model == answering_model(rules, players)
     assert answering_model(PRESETS["tan"].with_options(tribute=True), 2) == "playouts"
 
 
@@ -156,8 +164,8 @@ def test_the_search_values_its_leaves_with_the_shipped_net() -> None:
     position = durak_position(4)
     with_net = Solver(value=True).hint(position, Limits(iterations=600, time_ms=None), seed=2)
     without = Solver(value=False).hint(position, Limits(iterations=600, time_ms=None), seed=2)
-    assert with_net.stats.model == "value-durak-2"
-    assert without.stats.model == "playouts"
+    assert with_net.stats.model == "value-durak-2+policy-durak-2"
+    assert without.stats.model == "policy-durak-2"
     assert with_net.stats.iterations == 600
     again = Solver(value=True).hint(position, Limits(iterations=600, time_ms=None), seed=2)
     assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in with_net.moves]
@@ -170,7 +178,7 @@ def test_the_default_search_values_its_leaves_where_a_net_ships_and_models_the_o
     position = durak_position(4)
     limits = Limits(iterations=600, time_ms=None)
     default = Solver().hint(position, limits, seed=2)
-    assert default.stats.model == "value-durak-2"
+    assert default.stats.model == "value-durak-2+policy-durak-2"
     plain = Solver(opponent_policy=0.0).hint(position, limits, seed=2)
     assert [(m.move, m.visits) for m in default.moves] == [(m.move, m.visits) for m in plain.moves]
     greedy_share = Solver(opponent_policy=0.75).hint(position, limits, seed=2)
@@ -218,14 +226,15 @@ def test_the_others_read_as_greedy_are_modelled_as_greedy_and_the_leaves_played_
         read[kind] = Solver().hint(seen, Limits(iterations=300), seed=1, history=reader.history()).stats
         both = Solver(opponent_policy=0.25, value_mix=0.5).hint(seen, Limits(iterations=300), seed=1,
                                                                history=reader.history()).stats
-        assert (both.opponent_policy, both.value_mix, both.model) == (0.25, 0.5, "value-durak-2")
+        assert (both.opponent_policy, both.value_mix, both.model) == (0.25, 0.5, "value-durak-2+policy-durak-2")
     assert read["greedy"].opponent_policy > 0.5 and read["greedy"].value_mix < 0.3
     assert read["engine"].opponent_policy < 0.2 and read["engine"].value_mix > 0.7
     for stats in read.values():
         assert stats.opponent_policy == pytest.approx(0.75 * (1 - stats.value_mix), abs=1e-5)
     bare = Solver().hint(durak_position(4), Limits(iterations=300), seed=1).stats
-    assert (bare.opponent_policy, bare.value_mix, bare.model) == (0.0, 1.0, "value-durak-2")
-    played_out = Solver(value_mix=0.0).hint(durak_position(4), Limits(iterations=300), seed=1).stats
+    assert (bare.opponent_policy, bare.value_mix, bare.model) == (0.0, 1.0, "value-durak-2+policy-durak-2")
+    played_out = Solver(value_mix=0.0, policy_prior=False).hint(durak_position(4), Limits(iterations=300),
+                                                                seed=1).stats
     assert (played_out.value_mix, played_out.model) == (0.0, "playouts")
 
 
@@ -239,7 +248,7 @@ def test_others_known_from_outside_the_game_stand_for_the_reading() -> None:
     greedy = Solver(others="greedy").hint(durak_position(4), limits, seed=1).stats
     assert (greedy.opponent_policy, greedy.value_mix, greedy.model) == (0.75, 0.0, "playouts")
     searcher = Solver(others="engine").hint(durak_position(4), limits, seed=1).stats
-    assert (searcher.opponent_policy, searcher.value_mix, searcher.model) == (0.0, 1.0, "value-durak-2")
+    assert (searcher.opponent_policy, searcher.value_mix, searcher.model) == (0.0, 1.0, "value-durak-2+policy-durak-2")
     evaluation = Solver(others="greedy").evaluate(durak_position(4), limits, seed=1)
     assert evaluation.stats.model == "playouts"
     for bad in ("expert", 1, ["greedy"]):
@@ -359,24 +368,30 @@ def test_a_policy_learns_the_visits_and_the_same_data_gives_the_same_weights() -
 def test_the_search_uses_the_shipped_policy_where_asked() -> None:
     position = durak_position(4)
     limits = Limits(iterations=800, time_ms=None)
-    plain = Solver(value=False).hint(position, limits, seed=3)
+    plain = Solver(value=False, policy_prior=False).hint(position, limits, seed=3)
+    assert plain.stats.model == "playouts"
     for option in ("policy_opponent", "policy_prior", "policy_playouts"):
-        hint = Solver(**{option: True, "prior": 1.0, "value": False}).hint(position, limits, seed=3)
+        asked = {"policy_prior": False, "puct": 0.0, option: True, "prior": 1.0, "value": False}
+        hint = Solver(**asked).hint(position, limits, seed=3)
         assert hint.stats.model == "policy-durak-2"
         assert hint.stats.iterations == 800
         assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
-    both = Solver(value=True, policy_opponent=True).hint(position, limits, seed=3)
+    both = Solver(value=True, policy_prior=False, policy_opponent=True).hint(position, limits, seed=3)
     assert both.stats.model == "value-durak-2+policy-durak-2"
 
 
 def test_puct_selects_by_the_policy_and_still_ranks_every_root_move() -> None:
-    """PUCT (`puct` > 0 with the policy as the prior) changes the search, answers the same for the
-    same seed, and still gives every legal move at the root a row of its own."""
+    """PUCT (`puct` > 0 with the policy as the prior: the default) changes the search, answers the
+    same for the same seed, and still gives every legal move at the root a row of its own; without
+    the prior `puct` changes nothing (UCB1)."""
     position = durak_position(4)
     limits = Limits(iterations=2000, time_ms=None)
-    bias = Solver(policy_prior=True, prior=3.0).hint(position, limits, seed=3)
-    puct = Solver(policy_prior=True, puct=1.0).hint(position, limits, seed=3)
+    bias = Solver(puct=0.0, prior=3.0).hint(position, limits, seed=3)
+    puct = Solver().hint(position, limits, seed=3)
     again = Solver(policy_prior=True, puct=1.0).hint(position, limits, seed=3)
+    no_prior = Solver(policy_prior=False).hint(position, limits, seed=3)
+    ucb = Solver(policy_prior=False, puct=0.0).hint(position, limits, seed=3)
+    assert [(m.move, m.visits) for m in no_prior.moves] == [(m.move, m.visits) for m in ucb.moves]
     assert [(m.move, m.visits) for m in puct.moves] == [(m.move, m.visits) for m in again.moves]
     assert [(m.move, m.visits) for m in puct.moves] != [(m.move, m.visits) for m in bias.moves]
     assert {m.move for m in puct.moves} == {m.move for m in bias.moves}
@@ -384,7 +399,7 @@ def test_puct_selects_by_the_policy_and_still_ranks_every_root_move() -> None:
     assert puct.stats.iterations == 2000
 
 
-@pytest.mark.parametrize("bad", [{"puct": -1.0}, {"puct": True}, {"puct": "high"}, {"puct": 1.0}])
+@pytest.mark.parametrize("bad", [{"puct": -1.0}, {"puct": True}, {"puct": "high"}])
 def test_bad_puct_options_are_refused(bad: dict) -> None:
     with pytest.raises(TanError, match="puct"):
         Solver(**bad)

@@ -58,4 +58,4 @@ def test_a_flag_set_from_another_thread_stops_a_running_search(position: str) ->
                              timeout=20, check=True, capture_output=True, text=True)
     except subprocess.TimeoutExpired:
         pytest.fail("the search did not stop when its flag was set")
-    assert json.loads(run.stdout) == ["stopped", False, "value-durak-2"]
+    assert json.loads(run.stdout) == ["stopped", False, "value-durak-2+policy-durak-2"]
