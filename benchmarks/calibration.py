@@ -23,12 +23,18 @@ each engine that does not search (and against searching seats named with
 (`solver/search/calibration.json`, applied to hints in stored games against
 that engine); maps already in FILE for another opponent, rule set or model
 are kept.
+
+Self-play of one seat spec (`--engines '["ismcts","ismcts"]'`) labels its seats
+`ismcts@100ms#1` and `#2`; both are one engine, so the number is dropped and
+the games make one group, `ismcts@100ms vs ismcts@100ms` (its map: `--map-seat
+ismcts@100ms --map-opponent ismcts@100ms=ismcts`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -54,6 +60,12 @@ def _rules_name(rules: Any) -> str:
     return f"{rules.get('preset', 'custom')}" + (f"+{len(extra)} options" if extra else "")
 
 
+def engine_of(label: str) -> str:
+    """The engine an arena label names: a spec played in several seats is one engine, whose labels
+    differ only in a trailing `#n` (solver/tools/arena/tasks.py)."""
+    return re.sub(r"#\d+$", "", label)
+
+
 def predictions(
     records: Iterable[dict[str, Any]],
 ) -> dict[tuple[str, int, str], list[tuple[int, float, float]]]:
@@ -64,11 +76,12 @@ def predictions(
         if record.get("match") is not None or not record.get("predictions"):
             continue
         for _ply, seat, score in record["predictions"]:
-            others = sorted({label for other, label in enumerate(record["engines"]) if other != seat})
+            labels = record["engines"]
+            others = sorted({engine_of(label) for other, label in enumerate(labels) if other != seat})
             key = (
                 _rules_name(record["rules"]),
                 record["players"],
-                f"{record['engines'][seat]} vs {','.join(others)}",
+                f"{engine_of(record['engines'][seat])} vs {','.join(others)}",
             )
             groups[key].append((record["deal"], float(score), float(record["scores"][seat])))
     return groups
@@ -138,9 +151,9 @@ def fitted_maps(
         if record.get("match") is not None or not record.get("predictions") or record.get("source") is None:
             continue
         for _ply, seat, score in record["predictions"]:
-            if record["engines"][seat] not in mine or float(score) in PROVEN:
+            if engine_of(record["engines"][seat]) not in mine or float(score) in PROVEN:
                 continue  # a proven value (or one no different from it) stays as it is: not mapped
-            others = {label for other, label in enumerate(record["engines"]) if other != seat}
+            others = {engine_of(label) for other, label in enumerate(record["engines"]) if other != seat}
             if len(others) != 1:
                 continue
             (label,) = others

@@ -74,6 +74,28 @@ def test_fit_map_against_a_searching_seat_it_is_told_of(tmp_path: Path, full: bo
     assert maps[0].predictions == weighted > 0
 
 
+def test_self_play_of_one_spec_is_one_engine(tmp_path: Path) -> None:
+    """Self-play of one seat spec labels its seats `#1` and `#2`: one group, and its map against
+    itself from every seat's predictions."""
+    games = tmp_path / "self.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", '["ismcts","ismcts"]', "--iterations", "40",
+                "--deals", "1", "--seed", "5", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    assert sorted(records[0]["engines"]) == ["ismcts@40it#1", "ismcts@40it#2"]
+    maps_file = tmp_path / "maps.json"
+    assert calibration.main([str(games), "--output", str(tmp_path / "r.json"), "--plot",
+                             str(tmp_path / "r.png"), "--fit-map", str(maps_file),
+                             "--map-seat", "ismcts@40it", "--map-opponent", "ismcts@40it=ismcts"]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert list(report["groups"]) == ["durak 2p ismcts@40it vs ismcts@40it"]
+    maps = [ScoreMap.from_json(entry) for entry in json.loads(maps_file.read_text())["maps"]]
+    unproven = sum(1 for record in records for _ply, _seat, score in record["predictions"]
+                   if score not in (0.0, 0.5, 1.0))
+    assert [(m.against, m.predictions) for m in maps] == [("ismcts", unproven)]
+    assert report["groups"]["durak 2p ismcts@40it vs ismcts@40it"]["predictions"] == len(
+        [p for record in records for p in record["predictions"]])
+
+
 def test_fit_map_keeps_the_maps_it_does_not_fit_again(tmp_path: Path) -> None:
     """A second run's maps replace only those of the same opponent, rules, seats and model, so the
     shipped file is remade by one run per set of games (a value's maps beside the playouts')."""
@@ -89,7 +111,7 @@ def test_fit_map_keeps_the_maps_it_does_not_fit_again(tmp_path: Path) -> None:
 
     assert calibration.main([*common, "--map-model", "playouts"]) == 0
     assert shipped() == [("greedy", "playouts")]
-    assert calibration.main([*common, "--map-model", "value-durak-2"]) == 0
-    assert shipped() == [("greedy", "value-durak-2"), ("greedy", "playouts")]
-    assert calibration.main([*common, "--map-model", "value-durak-2"]) == 0
-    assert shipped() == [("greedy", "value-durak-2"), ("greedy", "playouts")]
+    assert calibration.main([*common, "--map-model", "value-durak-2+policy-durak-2"]) == 0
+    assert shipped() == [("greedy", "value-durak-2+policy-durak-2"), ("greedy", "playouts")]
+    assert calibration.main([*common, "--map-model", "value-durak-2+policy-durak-2"]) == 0
+    assert shipped() == [("greedy", "value-durak-2+policy-durak-2"), ("greedy", "playouts")]

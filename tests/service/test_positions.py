@@ -192,7 +192,8 @@ def test_a_hint_against_a_known_greedy_opponent_models_it_so_from_the_first_move
     request = {"position": to_move_position("durak", 2, seed=5), "limits": {"iterations": 300}, "seed": 3}
     read = client.post("/v1/hint", json=request).json()["stats"]
     known = client.post("/v1/hint", json={**request, "others": "greedy"}).json()["stats"]
-    assert (read["model"], read["opponent_policy"], read["value_mix"]) == ("value-durak-2+policy-durak-2", 0.0, 1.0)
+    default = ("value-durak-2+policy-durak-2", 0.0, 1.0)
+    assert (read["model"], read["opponent_policy"], read["value_mix"]) == default
     assert (known["model"], known["opponent_policy"], known["value_mix"]) == ("playouts", 0.75, 0.0)
     schema = client.get("/openapi.json").json()["components"]["schemas"]["HintRequest"]["properties"]
     assert {"greedy", "engine"} <= set(json.dumps(schema["others"]).replace('"', " ").split())

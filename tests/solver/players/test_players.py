@@ -69,7 +69,8 @@ def test_the_engine_before_the_learned_value_is_kept_under_its_own_name() -> Non
         False, 0.75, 0, 0.0)
     hint = old.solver.hint(position, Limits(iterations=500), seed=2)
     assert (hint.stats.model, hint.stats.opponent_policy) == ("playouts", 0.75)
-    same = Solver(value=False, opponent_policy=0.75, policy_prior=False, puct=0.0).hint(position, Limits(iterations=500), seed=2)
+    same = Solver(value=False, opponent_policy=0.75, policy_prior=False, puct=0.0).hint(
+        position, Limits(iterations=500), seed=2)
     assert [(m.move, m.visits) for m in hint.moves] == [(m.move, m.visits) for m in same.moves]
     new = make_player({"engine": "ismcts", "limits": {"iterations": 500}})
     assert new.name == "ismcts"

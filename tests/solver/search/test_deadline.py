@@ -115,8 +115,8 @@ def test_a_model_read_from_its_file_comes_off_the_searchs_time(
     monkeypatch: pytest.MonkeyPatch, clock: Clock
 ) -> None:
     """The first search of a rule set reads its learned value and policy from their files (a few ms
-    each; 6 here): that time is the answer's too, in a hint, an evaluation and the search that orders a lost endgame's
-    moves (`practical`), so the answer still ends at its limit."""
+    each; 6 here): that time is the answer's too, in a hint, an evaluation and the search that
+    orders a lost endgame's moves (`practical`), so the answer still ends at its limit."""
     asked = stand_ins(monkeypatch, clock, exact_ms=0.0)
     real_model_for = solver_module.model_for
 

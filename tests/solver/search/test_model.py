@@ -11,8 +11,7 @@ import pytest
 from solver.core import CoreGame
 from solver.game.errors import TanError
 from solver.game.position import Position
-from solver.game.reference import Game
-from solver.game.reference import random_deck
+from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.search import Limits, Solver
 from solver.search._model import FEATURES, ValueModel, features
@@ -151,6 +150,9 @@ def test_every_preset_has_a_learned_value_and_policy_for_two_seats_and_none_else
     assert answering_model(PRESETS["tan"].with_options(tribute=True), 2) == "playouts"
 
 
+DEFAULT_MODEL = "value-durak-2+policy-durak-2"  # the default search's models for durak, 2 seats
+
+
 def durak_position(seed: int) -> dict:
     rules = PRESETS["durak"]
     from solver.game.position import Position
@@ -226,7 +228,7 @@ def test_the_others_read_as_greedy_are_modelled_as_greedy_and_the_leaves_played_
         read[kind] = Solver().hint(seen, Limits(iterations=300), seed=1, history=reader.history()).stats
         both = Solver(opponent_policy=0.25, value_mix=0.5).hint(seen, Limits(iterations=300), seed=1,
                                                                history=reader.history()).stats
-        assert (both.opponent_policy, both.value_mix, both.model) == (0.25, 0.5, "value-durak-2+policy-durak-2")
+        assert (both.opponent_policy, both.value_mix, both.model) == (0.25, 0.5, DEFAULT_MODEL)
     assert read["greedy"].opponent_policy > 0.5 and read["greedy"].value_mix < 0.3
     assert read["engine"].opponent_policy < 0.2 and read["engine"].value_mix > 0.7
     for stats in read.values():
@@ -248,7 +250,7 @@ def test_others_known_from_outside_the_game_stand_for_the_reading() -> None:
     greedy = Solver(others="greedy").hint(durak_position(4), limits, seed=1).stats
     assert (greedy.opponent_policy, greedy.value_mix, greedy.model) == (0.75, 0.0, "playouts")
     searcher = Solver(others="engine").hint(durak_position(4), limits, seed=1).stats
-    assert (searcher.opponent_policy, searcher.value_mix, searcher.model) == (0.0, 1.0, "value-durak-2+policy-durak-2")
+    assert (searcher.opponent_policy, searcher.value_mix, searcher.model) == (0.0, 1.0, DEFAULT_MODEL)
     evaluation = Solver(others="greedy").evaluate(durak_position(4), limits, seed=1)
     assert evaluation.stats.model == "playouts"
     for bad in ("expert", 1, ["greedy"]):
