@@ -3,7 +3,7 @@
     python -m benchmarks.hint_cost --engine ismcts_playouts --rules durak --iterations 10000 --hints 5
 
 Timed as a whole process against another engine's, in alternating pairs (BENCHMARKS.md, "What the
-learned value costs"), so that a machine whose speed drifts moves both alike. The positions are
+learned models cost"), so that a machine whose speed drifts moves both alike. The positions are
 the seat to move after 2, 6, 10, … random plies of seeded deals (the same for every engine), and
 each hint searches the position with the engine's options and `--iterations`; the process prints
 the iterations and the search time it saw, so a run can also be read alone.
