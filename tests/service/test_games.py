@@ -357,9 +357,10 @@ def test_a_hint_against_greedy_gives_calibrated_win_chances(
     mapped = score_map(Rules.from_json("durak"), 2, ["greedy"])
     assert mapped is not None
     assert [m["notation"] for m in calibrated["moves"]] == [m["notation"] for m in raw["moves"]]
+    # The answers are rounded to 6 places: the raw one rounded, mapped, moves by the map's slope.
     for fixed, searched in zip(calibrated["moves"], raw["moves"], strict=True):
-        assert fixed["score"] == pytest.approx(mapped(searched["score"]), abs=1e-6)
-    assert calibrated["evaluation"]["score"] == pytest.approx(mapped(raw["evaluation"]["score"]), abs=1e-6)
+        assert fixed["score"] == pytest.approx(mapped(searched["score"]), abs=2e-5)
+    assert calibrated["evaluation"]["score"] == pytest.approx(mapped(raw["evaluation"]["score"]), abs=2e-5)
     for seats, label in (
         (["human", "ismcts"], "ismcts (durak, 2 seats)"),
         (["human", "human"], None),

@@ -19,11 +19,12 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
+from solver.players.specs import PLAYOUTS_ENGINE
 from solver.search import Limits, Solver, _endgame, _greedy, _tree, prepare
 from solver.search._model import FEATURES, POLICY_FEATURES, PolicyModel, ValueModel
 from solver.search.beliefs import read_record
 
-PLAYOUTS = {"value": False, "opponent_policy": 0.75}
+PLAYOUTS = dict(PLAYOUTS_ENGINE)
 """The engine without a learned model (`ismcts_playouts`): the shipped models change with each
 generation, the figures pinned here do not."""
 

@@ -41,7 +41,8 @@ def test_a_two_thread_hint_is_the_merge_of_its_threads() -> None:
     game = Game.deal(Rules.preset_named("durak"), 2, seed=21)
     position = Position.from_game(game, game.to_move)
     seed, iterations = 7, 3000
-    hint = Solver(threads=2, value=False).hint(position, Limits(iterations=iterations), seed=seed)
+    hint = Solver(threads=2, value=False, policy_prior=False).hint(position, Limits(iterations=iterations),
+                                                                   seed=seed)
     root = prepare(position)
     threads = [
         _tree.run_search(root.sampler, iterations=iterations // 2, time_ms=0.0, seed=_seed_of(seed, t),
