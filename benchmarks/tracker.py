@@ -1,7 +1,7 @@
 """How good the card tracker is: its chances against where the cards really were.
 
     python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--games N]
-        [--rejuvenate N] [--others KIND] [--output FILE]
+        [--others KIND] [--output FILE]
 
 Every game `tan arena --out` recorded (its moves included) is replayed from
 its deck. Every `--every` plies, for each seat still holding cards, the
@@ -64,13 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=4, help="measure every this many plies")
     parser.add_argument("--particles", type=int, default=16384)
     parser.add_argument("--games", type=int, default=None, help="only the first N games of each file")
-    parser.add_argument("--rejuvenate", type=int, default=0,
-                        help="Metropolis-Hastings steps a world where the weights would be tempered (weigh)")
-    parser.add_argument("--draws", type=int, default=1, help="samples of the draws a world (weigh)")
-    parser.add_argument("--others", default=None,
-                        help="weigh the other seats as this kind of player alone (KINDS), as engine option others does")
+    parser.add_argument("--others", default=None, help="weigh the other seats as this kind of player "
+                        "alone (solver.search.beliefs.KINDS), as the engine option others does")
     parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
     args = parser.parse_args(argv)
+    kinds = known_kinds(args.others)
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
     shares: dict[str, list[float]] = defaultdict(list)  # the weighted worlds' ESS / worlds drawn
     for path in args.results:
@@ -92,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                         watched = _engine(record["seats"][1 - seat]) if record["players"] == 2 else None
                         name = f"{preset} {record['players']}p" + (f", watching {watched}" if watched else "")
                         for mode, history in (("weighted", reader.history()), ("uniform", None)):
-                            beliefs = weigh(prepare(position), history, known_kinds(args.others), args.particles, seed=ply,
-                                            rejuvenate=args.rejuvenate, draws=args.draws)
+                            beliefs = weigh(prepare(position), history, kinds, args.particles, seed=ply)
                             if mode == "weighted" and beliefs.weighted:
                                 shares[name].append(beliefs.ess / len(beliefs.weights))
                             found = score(beliefs.card_chances(position), game)

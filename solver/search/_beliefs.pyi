@@ -16,18 +16,3 @@ def weigh_worlds(
     time_ms: float = 0.0,
     stop: bytearray | None = None,
 ) -> tuple[int, int]: ...
-
-def rejuvenate_worlds(
-    sampler: Sampler,
-    states: list[CoreGame],
-    ops: np.ndarray,
-    models: np.ndarray,
-    log_priors: np.ndarray,
-    powers: np.ndarray,
-    seed: int,
-    hands: np.ndarray,
-    seat_weights: np.ndarray,
-    moves: int,
-    time_ms: float = 0.0,
-    stop: bytearray | None = None,
-) -> tuple[int, int]: ...

@@ -9,14 +9,14 @@ model built on the greedy policy (solver/search/_greedy.pxd). Without the
 interpreter.
 """
 
-from libc.math cimport exp, fabs, log
+from libc.math cimport log
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from solver.core._core cimport (
     MAX_MOVES, MAX_SEATS, MK_ATTACK, MK_DEFEND, MK_TRANSFER, Rng, State, card_cost, gen_moves, move_card,
-    move_kind, rng_below, rng_next, rng_seed, tan_popcount, tan_select,
+    move_kind, rng_below, rng_seed, tan_popcount, tan_select,
 )
 
 from solver.core._core cimport CoreGame
@@ -114,50 +114,37 @@ cdef int seat_log_likelihood(State* states, const long long* ops, int n_ops, int
     return 1
 
 
-cdef int draws_log_likelihood(State* states, const long long* ops, int n_ops, int seat, uint64_t hand,
-                              const double* models, int n_types, int n_roles, Rng* rng, int draws,
-                              double* logp) noexcept nogil:
-    """`seat_log_likelihood` averaged over `draws` samples of which cards were drawn when (the log
-    of the mean likelihood, for each model): a less noisy estimate of the sum over them, which a
-    long history of nearly determined moves needs (one sample seldom puts each card where it was
-    drawn). Returns 0 when no sample lets the hand come about."""
-    cdef double one[MAX_TYPES]
-    cdef double acc[MAX_TYPES]
-    cdef int d, t, ok = 0
-    if draws <= 1:
-        return seat_log_likelihood(states, ops, n_ops, seat, hand, models, n_types, n_roles, rng, logp)
-    for d in range(draws):
-        for t in range(n_types):
-            one[t] = 0.0
-        if not seat_log_likelihood(states, ops, n_ops, seat, hand, models, n_types, n_roles, rng, one):
-            continue
-        for t in range(n_types):
-            if not ok:
-                acc[t] = one[t]
-            else:
-                acc[t] = max(acc[t], one[t]) + log(1.0 + exp(-fabs(acc[t] - one[t])))
-        ok += 1
-    if not ok:
-        return 0
-    for t in range(n_types):
-        logp[t] += acc[t] - log(<double>draws)
-    return 1
+def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, :, ::1] models,
+                 uint64_t seed, uint64_t[:, ::1] hands, double[:, :, ::1] log_weights, double time_ms=0,
+                 unsigned char[::1] stop=None) -> tuple:
+    """Draw `hands.shape[0]` uniform worlds of `sampler` (its weights ignored) into `hands`
+    (a row of `MAX_SEATS` hands each) and, for each seat and each kind of player of `models`
+    (types × kinds of decision × (ε, λ, κ)), the log-likelihood of that seat's decisions in the
+    history `ops` if it were that kind of player into `log_weights[world, seat, type]` (-1e300
+    everywhere in a world the history rules out). Returns (worlds weighed, worlds ruled out).
 
-
-
-cdef State* load_history(Sampler sampler, list states, const long long[:, ::1] ops,
-                         const double[:, :, ::1] models, uint64_t* weighed) except NULL:
-    """Check a history's ops and models against `sampler`'s game and copy its snapshots into C
-    (the caller frees them); `weighed`: the seats whose hands the history says something of."""
-    cdef int n_states = len(states), n_ops = ops.shape[0], i
-    cdef int n_types = models.shape[0], n_roles = models.shape[1]
+    A long history makes each world dear (its decisions are walked one by one), so the walk ends
+    early after `time_ms` (0: no limit) or once another thread sets `stop` (a one-byte buffer, as
+    in `run_search`), checked before each world: only the first `worlds weighed` rows are then
+    filled in. Releases the GIL."""
+    cdef int n = hands.shape[0], n_states = len(states), n_ops = ops.shape[0], i, t, seat, ruled_out = 0
+    cdef int n_types = models.shape[0], n_roles = models.shape[1], possible, done = 0
+    cdef double deadline_ms = now_ms() + time_ms if time_ms > 0 else 0
+    cdef volatile unsigned char* stop_at = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
+    cdef uint64_t weighed = 0
     cdef size_t head
     cdef State* snaps
+    cdef State world
+    cdef Rng rng
+    cdef double lw[MAX_SEATS][MAX_TYPES]
+    cdef SamplerC uniform = sampler.c
+    if (hands.shape[1] != MAX_SEATS or log_weights.shape[0] != n or log_weights.shape[1] != MAX_SEATS
+            or log_weights.shape[2] != n_types):
+        raise ValueError("hands need MAX_SEATS columns and log_weights (worlds, MAX_SEATS, types)")
     if n_ops and ops.shape[1] != 8:
         raise ValueError("ops need 8 columns")
     if not 1 <= n_types <= MAX_TYPES or n_roles < 1 or models.shape[2] != 3:
         raise ValueError(f"models need 1 to {MAX_TYPES} types of (ε, λ, κ) for each kind of decision")
-    weighed[0] = 0
     for i in range(n_ops):
         if ops[i, COL_KIND] == OP_DECIDE and not 0 <= ops[i, COL_STATE] < n_states:
             raise ValueError("an op names a snapshot that is not there")
@@ -166,7 +153,7 @@ cdef State* load_history(Sampler sampler, list states, const long long[:, ::1] o
         if not 0 <= ops[i, COL_SEAT] < sampler.c.template.players or ops[i, COL_SEAT] == sampler.seat:
             raise ValueError("an op names the searcher or a seat outside the game")
         if ops[i, COL_KIND] != OP_DECIDE:
-            weighed[0] |= <uint64_t>1 << ops[i, COL_SEAT]
+            weighed |= <uint64_t>1 << ops[i, COL_SEAT]
     snaps = <State*>malloc(max(n_states, 1) * sizeof(State))
     if snaps == NULL:
         raise MemoryError("no memory for the snapshots")
@@ -179,37 +166,7 @@ cdef State* load_history(Sampler sampler, list states, const long long[:, ::1] o
         if snaps[i].over or snaps[i].to_move < 0:
             free(snaps)
             raise ValueError("a snapshot has no seat to move")
-        weighed[0] |= <uint64_t>1 << snaps[i].to_move
-    return snaps
-
-
-def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, :, ::1] models,
-                 uint64_t seed, uint64_t[:, ::1] hands, double[:, :, ::1] log_weights, double time_ms=0,
-                 unsigned char[::1] stop=None, int draws=1) -> tuple:
-    """Draw `hands.shape[0]` uniform worlds of `sampler` (its weights ignored) into `hands`
-    (a row of `MAX_SEATS` hands each) and, for each seat and each kind of player of `models`
-    (types × kinds of decision × (ε, λ, κ)), the log-likelihood of that seat's decisions in the
-    history `ops` if it were that kind of player into `log_weights[world, seat, type]` (-1e300
-    everywhere in a world the history rules out). Returns (worlds weighed, worlds ruled out).
-
-    A long history makes each world dear (its decisions are walked one by one), so the walk ends
-    early after `time_ms` (0: no limit) or once another thread sets `stop` (a one-byte buffer, as
-    in `run_search`), checked before each world: only the first `worlds weighed` rows are then
-    filled in. Releases the GIL."""
-    cdef int n = hands.shape[0], n_ops = ops.shape[0], i, t, seat, ruled_out = 0
-    cdef int n_types = models.shape[0], n_roles = models.shape[1], possible, done = 0
-    cdef double deadline_ms = now_ms() + time_ms if time_ms > 0 else 0
-    cdef volatile unsigned char* stop_at = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
-    cdef uint64_t weighed = 0
-    cdef State* snaps
-    cdef State world
-    cdef Rng rng
-    cdef double lw[MAX_SEATS][MAX_TYPES]
-    cdef SamplerC uniform = sampler.c
-    if (hands.shape[1] != MAX_SEATS or log_weights.shape[0] != n or log_weights.shape[1] != MAX_SEATS
-            or log_weights.shape[2] != n_types):
-        raise ValueError("hands need MAX_SEATS columns and log_weights (worlds, MAX_SEATS, types)")
-    snaps = load_history(sampler, states, ops, models, &weighed)
+        weighed |= <uint64_t>1 << snaps[i].to_move
     uniform.n_particles = 0
     rng_seed(&rng, seed)
     with nogil:
@@ -223,9 +180,9 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
                     lw[seat][t] = 0.0
                 hands[i, seat] = world.hands[seat] if seat < world.players else 0
                 if possible and seat < world.players and (weighed >> seat) & 1:
-                    possible = draws_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat,
-                                                    world.hands[seat], &models[0, 0, 0], n_types, n_roles,
-                                                    &rng, draws, lw[seat])
+                    possible = seat_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat,
+                                                   world.hands[seat], &models[0, 0, 0], n_types, n_roles,
+                                                   &rng, lw[seat])
             ruled_out += not possible
             for seat in range(MAX_SEATS):
                 for t in range(n_types):
@@ -233,127 +190,3 @@ def weigh_worlds(Sampler sampler, list states, const long long[:, ::1] ops, cons
             done += 1
     free(snaps)
     return done, ruled_out
-
-
-cdef double mixed_log_likelihood(State* snaps, const long long* ops, int n_ops, int seat, uint64_t hand,
-                                 const double* models, int n_types, int n_roles, const double* log_priors,
-                                 const double* powers, Rng* rng, int* possible) noexcept nogil:
-    """log Σ_kind prior · likelihood^power of `seat`'s decisions had it held `hand` (one sample of
-    its draws, as `seat_log_likelihood`); `possible` set to 0 when the hand cannot have come about."""
-    cdef double logp[MAX_TYPES]
-    cdef double top, total = 0.0
-    cdef int t
-    for t in range(n_types):
-        logp[t] = 0.0
-    possible[0] = seat_log_likelihood(snaps, ops, n_ops, seat, hand, models, n_types, n_roles, rng, logp)
-    if not possible[0]:
-        return -1e300
-    top = log_priors[0] + powers[0] * logp[0]
-    for t in range(1, n_types):
-        top = max(top, log_priors[t] + powers[t] * logp[t])
-    for t in range(n_types):
-        total += exp(log_priors[t] + powers[t] * logp[t] - top)
-    return top + log(total)
-
-
-def rejuvenate_worlds(Sampler sampler, list states, const long long[:, ::1] ops, const double[:, :, ::1] models,
-                      const double[::1] log_priors, const double[::1] powers, uint64_t seed,
-                      uint64_t[:, ::1] hands, double[:, ::1] seat_weights, int moves, double time_ms=0,
-                      unsigned char[::1] stop=None) -> tuple:
-    """Move each world of `hands` (a row of `MAX_SEATS` hands, as `weigh_worlds` deals them) by
-    `moves` Metropolis–Hastings steps whose stationary law is the worlds weighed by the history:
-    a step swaps one unseen card of another seat's hand with an unseen card it does not hold (in
-    another hand or the stock) and is kept with probability min(1, the ratio of the new world's
-    weight to the old one's), the weight of a world being Π_seat Σ_kind prior · likelihood^power
-    (`log_priors`, `powers`, one per kind of `models`). `seat_weights[world, seat]`: each seat's
-    log of that sum for the world as it is (kept up to date; -1e300 rules a world out, and it is
-    not moved). Where uniform worlds consistent with a long history of nearly determined
-    moves are rare, the few found are spread this way over the worlds near them, rather than
-    the weights flattened. Ends early after `time_ms` (0: no limit) or once `stop` is set,
-    checked between sweeps over the worlds. Returns (sweeps done, steps kept). Releases the GIL."""
-    cdef int n = hands.shape[0], n_ops = ops.shape[0], i, m, seat, players, held, pick, other, t
-    cdef int n_types = models.shape[0], n_roles = models.shape[1], possible, sweeps = 0, kept = 0
-    cdef double deadline_ms = now_ms() + time_ms if time_ms > 0 else 0
-    cdef volatile unsigned char* stop_at = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
-    cdef uint64_t weighed = 0, pool = 0, mine, cand, card_out, card_in, hand_a, hand_b
-    cdef double before, after, new_a, new_b, u
-    cdef int seats[MAX_SEATS]
-    cdef int n_seats = 0
-    cdef State* snaps
-    cdef Rng rng
-    if hands.shape[1] != MAX_SEATS or seat_weights.shape[0] != n or seat_weights.shape[1] != MAX_SEATS:
-        raise ValueError("hands and seat_weights need a row of MAX_SEATS columns for each world")
-    if log_priors.shape[0] != models.shape[0] or powers.shape[0] != models.shape[0]:
-        raise ValueError("one prior and one power for each kind of player")
-    if moves < 0:
-        raise ValueError("moves must not be negative")
-    snaps = load_history(sampler, states, ops, models, &weighed)
-    players = sampler.c.template.players
-    for i in range(sampler.c.n_pool):
-        pool |= <uint64_t>1 << sampler.c.pool[i]
-    for seat in range(players):
-        if seat != sampler.seat and sampler.c.slots[seat] > 0:
-            seats[n_seats] = seat
-            n_seats += 1
-    rng_seed(&rng, seed)
-    with nogil:
-        for m in range(moves if n_seats else 0):
-            if (stop_at != NULL and stop_at[0]) or (deadline_ms > 0 and now_ms() >= deadline_ms):
-                break
-            for i in range(n):
-                if seat_weights[i, seats[0]] <= -1e299:
-                    continue
-                # The card that leaves: uniform over the unseen cards the other seats hold.
-                held = 0
-                for t in range(n_seats):
-                    held += tan_popcount(hands[i, seats[t]] & pool)
-                pick = rng_below(&rng, held)
-                for t in range(n_seats):
-                    mine = hands[i, seats[t]] & pool
-                    if pick < tan_popcount(mine):
-                        seat = seats[t]
-                        break
-                    pick -= tan_popcount(mine)
-                card_out = <uint64_t>1 << tan_select(mine, pick)
-                # The card that comes in: uniform over the unseen cards that seat does not hold
-                # (a count that does not depend on the world, so the step is symmetric).
-                cand = pool & ~hands[i, seat]
-                if not cand:
-                    continue
-                card_in = <uint64_t>1 << tan_select(cand, rng_below(&rng, tan_popcount(cand)))
-                other = -1
-                for t in range(n_seats):
-                    if hands[i, seats[t]] & card_in:
-                        other = seats[t]
-                hand_a = (hands[i, seat] & ~card_out) | card_in
-                before = seat_weights[i, seat]
-                new_a = seat_weights[i, seat]
-                new_b = 0.0
-                possible = 1
-                if (weighed >> seat) & 1:
-                    new_a = mixed_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, seat, hand_a,
-                                                 &models[0, 0, 0], n_types, n_roles, &log_priors[0],
-                                                 &powers[0], &rng, &possible)
-                after = new_a
-                if other >= 0:
-                    hand_b = (hands[i, other] & ~card_in) | card_out
-                    before += seat_weights[i, other]
-                    new_b = seat_weights[i, other]
-                    if possible and (weighed >> other) & 1:
-                        new_b = mixed_log_likelihood(snaps, &ops[0, 0] if n_ops else NULL, n_ops, other,
-                                                     hand_b, &models[0, 0, 0], n_types, n_roles,
-                                                     &log_priors[0], &powers[0], &rng, &possible)
-                    after += new_b
-                if not possible:
-                    continue
-                u = ((rng_next(&rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0)
-                if after - before >= 0 or log(u) < after - before:
-                    hands[i, seat] = hand_a
-                    seat_weights[i, seat] = new_a
-                    if other >= 0:
-                        hands[i, other] = hand_b
-                        seat_weights[i, other] = new_b
-                    kept += 1
-            sweeps += 1
-    free(snaps)
-    return sweeps, kept

@@ -21,7 +21,6 @@ are not weighed.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -389,8 +388,6 @@ def weigh(
     budget: int | None = 1 << 17,
     time_ms: float | None = None,
     stop: StopFlag | None = None,
-    rejuvenate: int = 0,
-    draws: int = 1,
 ) -> Beliefs:
     """`particles` worlds of `root` weighed by `history` (uniform weights without one); from then
     on the sampler of `root` draws its worlds' hands from them when they are weighted.
@@ -401,13 +398,7 @@ def weigh(
     weighed — by drawing fewer worlds for a long history (never fewer than 1,024), so a hint
     with a long record costs about as much as a short one. The weighing also ends after
     `time_ms` or once `stop` is set, with the worlds weighed by then (`unweighed`, uniform, when
-    that is none): it counts against its answer's time like the search after it.
-
-    `rejuvenate` > 0: where the weights would be tempered (too few worlds explain the history),
-    `min_ess` worlds are drawn from them by their weights as they are and each is moved that many
-    Metropolis–Hastings steps towards worlds the history explains (`_rejuvenated`), in what is
-    left of `time_ms`: equally weighted worlds, the mode `weighted`."""
-    started = time.perf_counter()
+    that is none): it counts against its answer's time like the search after it."""
     kinds = _kinds(model)
     if particles < 1:
         raise ValueError(f"particles must be positive, not {particles!r}")
@@ -424,7 +415,7 @@ def weigh(
     models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
     done, _ruled_out = _beliefs.weigh_worlds(
         root.sampler, list(history.states), history.ops, models, seed, hands, per_kind,
-        time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None, draws=draws,
+        time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
     )
     if not len(history.ops):
         return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform")
@@ -440,56 +431,12 @@ def weigh(
     mixed = np.logaddexp.reduce(prior + power * per_kind[possible], axis=2).sum(axis=1)
     weights = np.zeros(particles)
     weights[possible], ess, temper = _tempered(mixed, min(min_ess, float(possible.sum())))
+    root.sampler.set_particles(hands, weights)
     mode = "weighted" if temper == 1.0 else "tempered"
     deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
     priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
-    evidence = kind_evidence(per_kind[possible], kinds, deciding)
-    if temper < 1.0 and rejuvenate:
-        spent = (time.perf_counter() - started) * 1000.0
-        left = None if time_ms is None else time_ms - spent
-        if left is None or left > 0:
-            hands, weights, ess = _rejuvenated(
-                root, history, kinds, models, hands, per_kind, possible, mixed, min_ess, rejuvenate, seed,
-                left, stop,
-            )
-            mode, temper = "weighted", 1.0
-    root.sampler.set_particles(hands, weights)
-    return Beliefs(hands, weights, ess, mode, temper, history.decisions, evidence, priors)
-
-
-def _rejuvenated(
-    root: Root,
-    history: History,
-    kinds: Sequence[Kind],
-    models: np.ndarray,
-    hands: np.ndarray,
-    per_kind: np.ndarray,
-    possible: np.ndarray,
-    mixed: np.ndarray,
-    min_ess: float,
-    sweeps: int,
-    seed: int,
-    time_ms: float | None,
-    stop: StopFlag | None,
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """`min_ess` worlds drawn from the weighed ones by their untempered weights, then moved
-    `sweeps` Metropolis–Hastings steps each towards worlds the history explains
-    (`_beliefs.rejuvenate_worlds`): equally weighted worlds of the same law as the weights, but
-    many distinct ones where tempering would have flattened the few the uniform draws found.
-    Their hands, weights and effective sample size (the worlds' count)."""
-    count = max(1, int(min_ess))
-    rng = np.random.default_rng(seed)
-    chances = np.exp(mixed - mixed.max())
-    chosen = rng.choice(np.flatnonzero(possible), size=count, p=chances / chances.sum())
-    prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
-    power = np.array([kind.power for kind in kinds], dtype=np.float64)
-    seat_weights = np.ascontiguousarray(np.logaddexp.reduce(prior + power * per_kind[chosen], axis=2))
-    moved = np.ascontiguousarray(hands[chosen])
-    _beliefs.rejuvenate_worlds(
-        root.sampler, list(history.states), history.ops, models, prior, power, seed ^ 0x5EED, moved,
-        seat_weights, sweeps, time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
-    )
-    return moved, np.full(count, 1.0 / count), float(count)
+    return Beliefs(hands, weights, ess, mode, temper, history.decisions,
+                   kind_evidence(per_kind[possible], kinds, deciding), priors)
 
 
 def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:

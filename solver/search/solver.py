@@ -164,9 +164,7 @@ class Solver:
     `particles` worlds by how likely the other seats' moves are under `model`
     and search those — `model` is the kinds of player the others may be
     (default `solver.search.beliefs.KINDS`) — (off: every consistent world is
-    equally likely), and where too few of them explain the history, move `rejuvenate` steps each
-    towards worlds that do (`solver.search.beliefs.weigh`; 0: temper the weights instead);
-    `value`: value the tree's leaves with the learned net shipped for the
+    equally likely); `value`: value the tree's leaves with the learned net shipped for the
     position's rules and seats (solver.search.learned), after `value_depth` greedy plies, mixed
     with a playout's result by `value_mix` (1: the net alone) — where no net was trained for the
     rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
@@ -206,7 +204,6 @@ class Solver:
         practical: bool = True,
         beliefs: bool = True,
         particles: int = 16384,
-        rejuvenate: int = 0,
         model: OpponentModel | Sequence[Kind] | None = None,
         stop: StopFlag | None = None,
         value: bool = True,
@@ -253,9 +250,6 @@ class Solver:
         self.practical = practical
         self.beliefs = beliefs
         self.particles = particles
-        if isinstance(rejuvenate, bool) or not isinstance(rejuvenate, int) or rejuvenate < 0:
-            raise TanError(f"rejuvenate must be a whole number ≥ 0, not {rejuvenate!r}", ErrorCode.BAD_ALGORITHM)
-        self.rejuvenate = rejuvenate
         self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
         self.stop = stop
         if not isinstance(value, bool):
@@ -420,7 +414,7 @@ class Solver:
         kinds = known_kinds(self.others)
         model = kinds if kinds is not None else self.model
         return weigh(root, weighed, model, self.particles, _seed_of(seed, 1 << 20),
-                     time_ms=time_ms, stop=self.stop, rejuvenate=self.rejuvenate)
+                     time_ms=time_ms, stop=self.stop)
 
     # -- search --------------------------------------------------------------------------
 

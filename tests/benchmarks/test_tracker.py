@@ -21,3 +21,17 @@ def test_the_tracker_is_scored_per_engine_watched(tmp_path: Path) -> None:
         assert group["weighted"]["cards"] == group["uniform"]["cards"] > 0
         assert 0.0 < group["uniform"]["log_loss"] < 2.0 and 0.0 < group["weighted"]["brier"] < 2.0
         assert 0.0 < group["ess_share"]["p10"] <= group["ess_share"]["median"] <= 1.0
+
+
+def test_the_others_known_are_weighed_as_that_kind_alone(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,greedy", "--iterations", "30",
+                "--deals", "2", "--seed", "8", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    read, known = tmp_path / "read.json", tmp_path / "known.json"
+    assert tracker.main([str(games), "--particles", "512", "--output", str(read)]) == 0
+    assert tracker.main([str(games), "--particles", "512", "--others", "greedy", "--output", str(known)]) == 0
+    by_reading = json.loads(read.read_text())["groups"]["durak 2p, watching greedy"]
+    by_kind = json.loads(known.read_text())["groups"]["durak 2p, watching greedy"]
+    assert by_kind["uniform"] == by_reading["uniform"]
+    assert by_kind["weighted"]["cards"] == by_reading["weighted"]["cards"]
+    assert by_kind["weighted"]["log_loss"] != by_reading["weighted"]["log_loss"]
