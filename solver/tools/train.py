@@ -55,23 +55,37 @@ def replay(record: Mapping[str, Any]) -> Iterator[CoreGame]:
 
 @dataclass
 class Examples:
-    """Features (one row per seat and state), the seat's final score, and each row's deal."""
+    """Features (one row per seat and state), the seat's final score, and each row's deal; `target`
+    what the net learns where it is not the final score (`examples`' `root_mix`)."""
 
     x: np.ndarray
     y: np.ndarray
     deal: np.ndarray
+    target: np.ndarray | None = None
+
+    @property
+    def learned(self) -> np.ndarray:
+        """What the net learns: `target`, or the final scores."""
+        return self.y if self.target is None else self.target
 
 
-def examples(records: Iterable[Mapping[str, Any]]) -> Examples:
-    """One example per seat still in, for every state of the play with exactly two seats in."""
+def examples(records: Iterable[Mapping[str, Any]], root_mix: float = 0.0) -> Examples:
+    """One example per seat still in, for every state of the play with exactly two seats in.
+
+    `root_mix` > 0: at a state where a seat searched (the record's `predictions`: the root's mean
+    score), each seat learns that share of the searching seat's mean (1 − it for the other seat)
+    and the rest of the final score — a target with less of the deal's luck in it than the outcome
+    alone (the held-out figures stay on the final scores)."""
     rows: list[np.ndarray] = []
     labels: list[float] = []
+    targets: list[float] = []
     deals: list[int] = []
     for record in records:
         if record.get("match") or record.get("games"):
             continue
         scores = [float(score) for score in record["scores"]]
-        for game in replay(record):
+        searched = {int(ply): (int(seat), float(mean)) for ply, seat, mean in record.get("predictions") or ()}
+        for ply, game in enumerate(replay(record)):
             snapshot = game.snapshot()
             seats = [seat for seat in range(snapshot["players"]) if seat not in snapshot["finished"]]
             if len(seats) != 2 or snapshot["phase"] != "play" or snapshot["over"]:
@@ -79,10 +93,16 @@ def examples(records: Iterable[Mapping[str, Any]]) -> Examples:
             for seat in seats:
                 rows.append(features(game, seat))
                 labels.append(scores[seat])
+                target = scores[seat]
+                if root_mix and ply in searched and searched[ply][0] in seats:
+                    searcher, mean = searched[ply]
+                    target += root_mix * ((mean if seat == searcher else 1.0 - mean) - target)
+                targets.append(target)
                 deals.append(int(record["deal"]))
     if not rows:
         return Examples(np.zeros((0, FEATURES)), np.zeros(0), np.zeros(0, dtype=np.int64))
-    return Examples(np.vstack(rows), np.asarray(labels), np.asarray(deals, dtype=np.int64))
+    return Examples(np.vstack(rows), np.asarray(labels), np.asarray(deals, dtype=np.int64),
+                    np.asarray(targets) if root_mix else None)
 
 
 GREEDY_DEALS = 1_000_000
@@ -100,8 +120,11 @@ def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) ->
 
 
 def concatenate(first: Examples, second: Examples) -> Examples:
+    target = None
+    if first.target is not None or second.target is not None:
+        target = np.concatenate([first.learned, second.learned])
     return Examples(np.vstack([first.x, second.x]), np.concatenate([first.y, second.y]),
-                    np.concatenate([first.deal, second.deal]))
+                    np.concatenate([first.deal, second.deal]), target)
 
 
 @dataclass
@@ -132,7 +155,7 @@ def fit_value(
         raise ValueError("no examples to learn from")
     rng = np.random.default_rng(seed)
     held = data.deal % holdout == 0 if holdout else np.zeros(len(data.y), dtype=bool)
-    train_x, train_y = data.x[~held], data.y[~held]
+    train_x, train_y, learned = data.x[~held], data.y[~held], data.learned[~held]
     mean = train_x.mean(axis=0)
     std = train_x.std(axis=0)
     scale = np.where(std > 1e-6, 1.0 / np.maximum(std, 1e-6), 0.0)
@@ -151,7 +174,7 @@ def fit_value(
         order = rng.permutation(len(train_y))
         for begin in range(0, len(order), batch):
             rows = order[begin:begin + batch]
-            zb, yb = z[rows], train_y[rows]
+            zb, yb = z[rows], learned[rows]
             logit, h = _forward(zb, w)
             p = 1.0 / (1.0 + np.exp(-logit))
             g = (p - yb) / len(rows)  # d loss / d logit
@@ -337,6 +360,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--root-mix", type=float, default=0.0,
+                        help="a value learns this share of the searching seat's root mean where it searched "
+                        "(the rest: the final score)")
     parser.add_argument("--sharpen", type=float, default=4.0,
                         help="a policy learns the visit shares raised to this power (1: as they are)")
     parser.add_argument("--out", type=Path, required=True)
@@ -352,7 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if args.kind == "policy":
         return _main_policy(args, records)
-    data = examples(records)
+    if not 0.0 <= args.root_mix <= 1.0:
+        parser.error("--root-mix must lie between 0 and 1")
+    data = examples(records, args.root_mix)
     if args.greedy_games:
         data = concatenate(data, greedy(rules, args.players, args.greedy_games, args.seed, args.greedy_noise))
     print(f"{len(records)} recorded games, {args.greedy_games} greedy games, {len(data.y)} examples",

@@ -117,6 +117,28 @@ def test_training_learns_something(games: list[dict]) -> None:
     assert fit.figures["train"]["log_loss"] < fit.figures["train"]["constant_log_loss"]
 
 
+def test_a_value_may_learn_the_searching_seats_root_means_beside_the_outcome() -> None:
+    records = [play_game(task) for task in build_tasks(
+        [{"engine": "ismcts", "beliefs": False, "limits": {"iterations": 200}}], 1, rules="durak", seed=3)]
+    plain, mixed = examples(records), examples(records, root_mix=0.25)
+    assert plain.target is None and np.array_equal(plain.learned, plain.y)
+    assert np.array_equal(mixed.y, plain.y) and np.array_equal(mixed.x, plain.x)
+    # The rows come a state's two seats at a time: each pair's targets still sum to the pair's scores.
+    assert np.allclose(mixed.target[0::2] + mixed.target[1::2], plain.y[0::2] + plain.y[1::2])
+    moved = mixed.target != mixed.y
+    assert moved.any() and np.all(np.abs(mixed.target - mixed.y)[moved] <= 0.25 + 1e-12)
+    means = {int(ply): (int(seat), mean) for ply, seat, mean in records[0]["predictions"]}
+    ply, (seat, mean) = next(iter(means.items()))
+    first = next(iter(replay(records[0])))
+    assert ply == 0 and first.snapshot()["to_move"] == seat
+    assert mixed.target[seat] == pytest.approx(0.75 * plain.y[seat] + 0.25 * mean)
+    # The net learns the mixed targets, and its figures stay on the final scores.
+    learned = fit_value(mixed, hidden=4, epochs=2, seed=3, holdout=0)
+    outcomes = fit_value(plain, hidden=4, epochs=2, seed=3, holdout=0)
+    assert json.dumps(learned.weights) != json.dumps(outcomes.weights)
+    assert learned.figures["train"]["constant_log_loss"] == outcomes.figures["train"]["constant_log_loss"]
+
+
 def test_every_shipped_model_loads_and_says_how_it_was_made() -> None:
     paths = sorted(MODELS.glob("*.json"))
     assert {load_model(path).kind for path in paths} == {"value", "policy"}
