@@ -858,8 +858,13 @@ class PostgresStore(GameStore):
 
     @contextmanager
     def transaction(self, write: bool = True, timeout: float | None = None) -> Iterator[Db]:
+        """A read (`write` false) sees one snapshot from its first statement to its last: under
+        PostgreSQL's default, each statement sees what was committed before it, and a game read as
+        its row, then its moves, could lose its moves to a sweep between the two."""
         self._start()
         with self._transaction(timeout) as db:
+            if not write:
+                db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield db
 
     @contextmanager

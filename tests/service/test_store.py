@@ -78,6 +78,21 @@ def test_round_trip(database: Path | str) -> None:
     assert store.plies("g1") == 1 and store.load("nope") is None and store.plies("nope") is None
 
 
+def test_a_read_sees_one_snapshot_while_a_sweep_deletes(database: Path | str) -> None:
+    """A game read as its row and then its moves, deleted between the two, reads whole: a reader
+    that raced the sweep used to find the row and none of its moves (a 500 on PostgreSQL)."""
+    store = store_of(database)
+    store.create("g1", {"format": 1}, [(0, "attack 7c"), (1, "take")], "over")
+    with store.transaction(write=False) as reader:
+        row = reader.execute("SELECT plies FROM games WHERE id = ?", ("g1",)).fetchone()
+        with store.transaction() as sweeper:
+            sweeper.execute("DELETE FROM moves WHERE game_id = ?", ("g1",))
+            sweeper.execute("DELETE FROM games WHERE id = ?", ("g1",))
+        moves = reader.execute("SELECT seat, move FROM moves WHERE game_id = ?", ("g1",)).fetchall()
+    assert row is not None and row[0] == len(moves) == 2
+    assert store.load("g1") is None
+
+
 def test_a_stale_append_is_refused(database: Path | str) -> None:
     """Two writers that read the same ply: the second one's moves are not stored."""
     store = store_of(database)
