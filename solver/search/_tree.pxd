@@ -52,13 +52,14 @@ ctypedef struct SearchParams:
     int value_depth          # greedy plies played before the value is asked
     double value_mix         # the value's weight against a playout's result (1: no playout)
     const PolicyNet* policy_net  # a learned policy (NULL: none), used where `policy_uses` says:
-    int policy_uses          # POLICY_OPPONENT | POLICY_PLAYOUTS | POLICY_PRIOR
+    int policy_uses          # POLICY_OPPONENT | POLICY_PLAYOUTS | POLICY_PRIOR | POLICY_WORLD
 
 
 cdef enum:
     POLICY_OPPONENT = 1   # the other seats' modelled moves in the tree are drawn from the policy
     POLICY_PLAYOUTS = 2   # playouts draw their moves from the policy
     POLICY_PRIOR = 4      # the tree's moves are expanded in the policy's order, biased by it
+    POLICY_WORLD = 8      # with PUCT, the other seats' priors come from each iteration's world
 
 
 cdef int tree_init(Tree* t, int cap) noexcept nogil

@@ -4,7 +4,7 @@ from solver.search._model import PolicyModel, ValueModel
 from solver.search._sampling import Sampler
 from solver.search.results import SearchResult
 
-POLICY_USES: tuple[int, int, int]
+POLICY_USES: tuple[int, int, int, int]
 
 def run_search(
     sampler: Sampler,

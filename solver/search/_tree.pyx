@@ -177,7 +177,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
     cdef double losses[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct
+    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, fresh
     cdef long visits
     cdef double best_ucb, ucb, mean, sqrt_n
     cdef Node* c
@@ -273,7 +273,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 # its weight as the node's visits grow, so the search spends them on the moves the
                 # policy likes; an untried move counts the tried ones' mean for its own.
                 pick = -1
-                if untried > 0:
+                # With POLICY_WORLD, another seat's tried moves are weighed by the policy on the
+                # hand this iteration's world gave it, not by the prior stored when the node was
+                # made from one world: the node's statistics are shared, its steer follows the hand.
+                fresh = (p.policy_uses & POLICY_WORLD) != 0 and st.to_move != smp.seat
+                if untried > 0 or fresh:
                     policy_probabilities(p.policy_net, &st, moves, n, prior)
                 visits = 0
                 mean = 0.0
@@ -289,7 +293,8 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                         ucb = mean + p.puct * prior[i] * sqrt_n
                     else:
                         c = &t.nodes[legal_child[i]]
-                        ucb = c.reward / c.visits + p.puct * c.prior * sqrt(<double>c.avail) / (c.visits + 1)
+                        ucb = (c.reward / c.visits
+                               + p.puct * (prior[i] if fresh else c.prior) * sqrt(<double>c.avail) / (c.visits + 1))
                     if ucb > best_ucb:
                         best_ucb = ucb
                         pick = i
@@ -468,8 +473,9 @@ cdef dict tree_lines(const SamplerC* smp, const Tree* t, int depth, int min_visi
 
 # Playout policies by name (the `Solver`'s `policy` option); the tree reads the enum.
 _PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
-POLICY_USES = (POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR)
-"""`run_search`'s `policy_uses` bits, for Python: the others' modelled moves, playouts, the prior."""
+POLICY_USES = (POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR, POLICY_WORLD)
+"""`run_search`'s `policy_uses` bits, for Python: the others' modelled moves, playouts, the prior,
+the others' prior from each iteration's world."""
 
 
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
@@ -487,7 +493,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
     `policy_net`: a learned policy, used where `policy_uses` says (bits: 1 the other seats' modelled
     moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`; with `puct`
-    > 0, selection is PUCT with that constant instead, UCB1 and the fading bias set aside).
+    > 0, selection is PUCT with that constant instead, UCB1 and the fading bias set aside; 8 with
+    PUCT, the other seats' prior from the policy on each iteration's world).
     `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
     of at most that many plies, through children visited at least `line_visits` times and cut
     where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).

@@ -78,7 +78,7 @@ class Modelling:
     policy_uses: int = 0
 
 
-POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR = _tree.POLICY_USES
+POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR, POLICY_WORLD = _tree.POLICY_USES
 """Where a search uses the learned policy: the others' modelled moves, the playouts, the tree's
 prior (expansion order, and PUCT's P)."""
 
@@ -174,7 +174,10 @@ class Solver:
     the policy's order and, with `puct` > 0, selects by PUCT with that constant instead of UCB1, so
     the policy keeps its weight as the visits grow, and below the root it tries an untried move only
     when PUCT prefers it; with `puct` 0, UCB1 and the policy's fading bias weighted by `prior`; where
-    no policy ships for the rules, or the others are known greedy, UCB1 as before); `value_model`,
+    no policy ships for the rules, or the others are known greedy, UCB1 as before); `policy_world`:
+    with PUCT, weigh the other seats' tried moves by the policy on the hand each iteration's world
+    gives them instead of by the prior stored when their node was made (off: it tied the default
+    at 30,000 iterations, benchmarks/HISTORY.md "The others' prior from each world"); `value_model`,
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
@@ -212,6 +215,7 @@ class Solver:
         policy_opponent: bool = False,
         policy_playouts: bool = False,
         policy_prior: bool = True,
+        policy_world: bool = False,
         value_model: str = "",
         policy_model: str = "",
         others: str | None = None,
@@ -261,7 +265,7 @@ class Solver:
                                       or not 0 <= value_mix <= 1):
             raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
         for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
-                           ("policy_prior", policy_prior)):
+                           ("policy_prior", policy_prior), ("policy_world", policy_world)):
             if not isinstance(flag, bool):
                 raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
         for name, chosen, kind in (("value_model", value_model, "value"),
@@ -278,7 +282,8 @@ class Solver:
         self.policy_model = policy_model
         self.policy_uses = ((POLICY_OPPONENT if policy_opponent else 0)
                             | (POLICY_PLAYOUTS if policy_playouts else 0)
-                            | (POLICY_PRIOR if policy_prior else 0))
+                            | (POLICY_PRIOR if policy_prior else 0)
+                            | (POLICY_WORLD if policy_world else 0))
         self.value = value
         self.value_depth = value_depth
         self.value_mix = None if value_mix is None else float(value_mix)

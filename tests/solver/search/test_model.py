@@ -423,6 +423,25 @@ def test_puct_selects_by_the_policy_and_still_ranks_every_root_move() -> None:
     assert puct.stats.iterations == 2000
 
 
+def test_the_others_prior_may_follow_each_worlds_hand() -> None:
+    """`policy_world` weighs the other seat's tried moves by the policy on the hand each world gives
+    it: a different search from the stored prior's, the same for the same seed, and nothing changed
+    where PUCT is off (UCB1 reads no prior there)."""
+    position = durak_position(6)
+    limits = Limits(iterations=3000, time_ms=None)
+    stored = Solver().hint(position, limits, seed=5)
+    world = Solver(policy_world=True).hint(position, limits, seed=5)
+    again = Solver(policy_world=True).hint(position, limits, seed=5)
+    assert [(m.move, m.visits) for m in world.moves] == [(m.move, m.visits) for m in again.moves]
+    assert [(m.move, m.visits) for m in world.moves] != [(m.move, m.visits) for m in stored.moves]
+    assert {m.move for m in world.moves} == {m.move for m in stored.moves}
+    ucb = Solver(puct=0.0).hint(position, limits, seed=5)
+    ucb_world = Solver(puct=0.0, policy_world=True).hint(position, limits, seed=5)
+    assert [(m.move, m.visits) for m in ucb.moves] == [(m.move, m.visits) for m in ucb_world.moves]
+    with pytest.raises(TanError, match="policy_world"):
+        Solver(policy_world="yes")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("bad", [{"puct": -1.0}, {"puct": True}, {"puct": "high"}])
 def test_bad_puct_options_are_refused(bad: dict) -> None:
     with pytest.raises(TanError, match="puct"):
