@@ -80,7 +80,7 @@ class Modelling:
 
 POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR, POLICY_WORLD = _tree.POLICY_USES
 """Where a search uses the learned policy: the others' modelled moves, the playouts, the tree's
-prior (expansion order, and PUCT's P)."""
+prior (expansion order, and PUCT's P), and that prior for the others from each iteration's world."""
 
 GREEDY_READING_PRIOR = 0.1
 """With a learned value, the chance — before any of its moves is seen — that another seat is a greedy
