@@ -54,10 +54,15 @@ cdef class ValueModel:
 cdef enum:
     P_FEATURES = 333    # kind, card, target, same rank, hand sizes, table (see _model.pyx)
     P_ACTIVE = 6        # at most this many features are on for one move
+    P_VIEW = 66         # the mover's view of the state, which a contextual policy weighs them by
 
 ctypedef struct PolicyNet:
     double w[P_FEATURES]
     double temperature  # the softmax's: 1 as trained, lower sharper
+    int context         # 1: each move feature's weight also depends on the mover's view (`u`)
+    double u[P_FEATURES * P_VIEW]  # row f: move feature f's weights on the view (P_VIEW apart)
+
+cdef void mover_view(const State* s, double* out) noexcept nogil
 
 cdef int move_features(const State* s, int move, int* idx) noexcept nogil
 cdef int policy_probabilities(const PolicyNet* net, const State* s, const int* moves, int n,

@@ -151,6 +151,13 @@ cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcep
 #   274 a lead's cards of its rank in the mover's hand (1–4) × stock                  8
 #   282 kind × (mover's cards − the fewest of another seat still in: ≤−3, −2…−1, 0, 1…2, ≥3)  35
 #   317 take or pass × attack cards on the table (1, 2, 3, 4+) × stock               16
+#
+# A contextual policy (`PolicyNet.context`) adds to each move feature's weight its dot product
+# with the mover's view of the state (`mover_view`, P_VIEW numbers): the world features of the
+# mover less what only the world knows — the others' hands (26–51), their trumps (89) and whose
+# trump is highest (90). So a move's score depends on the hand, the table and the stock it is
+# played into, not on its kind, card and hand sizes alone, and it still reads only what the
+# mover sees.
 
 cdef enum:
     K_LEAD = 0
@@ -210,17 +217,51 @@ cdef int move_features(const State* s, int move, int* idx) noexcept nogil:
     return n
 
 
+cdef void mover_view(const State* s, double* out) noexcept nogil:
+    """The P_VIEW numbers of the mover's view of `s` (the header above): its world features
+    without the others' hands, their trumps and whose trump is highest."""
+    cdef double x[N_FEATURES]
+    cdef int i, n = 0
+    world_features(s, s.to_move, x)
+    for i in range(N_FEATURES):
+        if i < SLOTS or 2 * SLOTS <= i < 89 or i > 90:
+            out[n] = x[i]
+            n += 1
+
+
 cdef int policy_probabilities(const PolicyNet* net, const State* s, const int* moves, int n,
                               double* out) noexcept nogil:
     """The policy's probability of each of the `n` `moves` (legal in `s`) in `out`; returns n."""
     cdef int idx[P_ACTIVE]
-    cdef int i, j, m
-    cdef double top = -1.0e300, total = 0.0, score
+    cdef double view[P_VIEW]
+    cdef int on[P_VIEW]             # the view's nonzero entries: most card slots are empty
+    cdef double by_feature[P_FEATURES]
+    cdef unsigned char known[P_FEATURES]  # a feature's context term, computed once per call
+    cdef int i, j, k, m, f, n_on = 0
+    cdef double top = -1.0e300, total = 0.0, score, dot
+    cdef const double* row
+    if net.context:
+        mover_view(s, view)
+        for k in range(P_VIEW):
+            if view[k] != 0.0:
+                on[n_on] = k
+                n_on += 1
+        memset(known, 0, P_FEATURES)
     for i in range(n):
         m = move_features(s, moves[i], idx)
         score = 0.0
         for j in range(m):
-            score += net.w[idx[j]]
+            f = idx[j]
+            score += net.w[f]
+            if net.context:
+                if not known[f]:
+                    row = &net.u[f * P_VIEW]
+                    dot = 0.0
+                    for k in range(n_on):
+                        dot += row[on[k]] * view[on[k]]
+                    by_feature[f] = dot
+                    known[f] = 1
+                score += by_feature[f]
         out[i] = score / net.temperature
         if out[i] > top:
             top = out[i]
@@ -255,6 +296,7 @@ FEATURES = N_FEATURES
 HIDDEN_MAX = MAX_HIDDEN
 POLICY_FEATURES = P_FEATURES
 POLICY_ACTIVE = P_ACTIVE
+POLICY_VIEW = P_VIEW
 
 
 def policy_features(CoreGame game, int code) -> list[int]:
@@ -267,19 +309,45 @@ def policy_features(CoreGame game, int code) -> list[int]:
     return [idx[i] for i in range(n)]
 
 
+def policy_view(CoreGame game) -> np.ndarray:
+    """The mover's view of `game` that a contextual policy weighs its move features by
+    (float64, POLICY_VIEW long)."""
+    if game.state.over:
+        raise ValueError("the game is over: no one is to move")
+    out = np.zeros(P_VIEW, dtype=np.float64)
+    cdef double[::1] view = out
+    mover_view(&game.state, &view[0])
+    return out
+
+
 cdef class PolicyModel:
     """A policy's weights in C, for the search (`net` is read without the GIL)."""
 
-    def __init__(self, weights, double temperature=1.0):
-        cdef int i
+    def __init__(self, weights, double temperature=1.0, context=None):
+        cdef int i, k
         weights = np.asarray(weights, dtype=np.float64)
         if weights.shape != (P_FEATURES,) or not np.isfinite(weights).all():
             raise ValueError(f"a policy needs {P_FEATURES} finite weights")
         if not temperature > 0.0:
             raise ValueError("the policy's temperature must be positive")
+        if context is not None:
+            context = np.asarray(context, dtype=np.float64)
+            if context.shape != (P_FEATURES, P_VIEW) or not np.isfinite(context).all():
+                raise ValueError(f"a contextual policy needs {P_FEATURES} × {P_VIEW} finite weights")
+        memset(&self.net, 0, sizeof(PolicyNet))
         for i in range(P_FEATURES):
             self.net.w[i] = weights[i]
         self.net.temperature = temperature
+        if context is not None:
+            self.net.context = 1
+            for i in range(P_FEATURES):
+                for k in range(P_VIEW):
+                    self.net.u[i * P_VIEW + k] = context[i, k]
+
+    @property
+    def contextual(self) -> bool:
+        """Whether a move's score depends on the mover's view of the state too."""
+        return self.net.context == 1
 
     def probabilities(self, CoreGame game) -> dict[int, float]:
         """The policy's probability of each legal move code of the seat to move."""

@@ -1,7 +1,8 @@
 """The learned models that ship with Tấn: which rules they were trained for, and loading them.
 
 A model file (solver/search/models/*.json) holds the weights of a value net
-or a policy (solver/search/_model.pyx) and how it was made: the command, the seed, the
+or a policy (solver/search/_model.pyx; a contextual policy's `context` weights with the size of
+its `view`) and how it was made: the command, the seed, the
 games it learned from and its held-out figures, so anyone can remake it
 (`python -m solver.tools.train`). A model answers only for the rules and table
 size it was trained on; for anything else the search plays its leaves out
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game.rules import PRESETS, Rules
-from solver.search._model import FEATURES, POLICY_FEATURES, PolicyModel, ValueModel
+from solver.search._model import FEATURES, POLICY_FEATURES, POLICY_VIEW, PolicyModel, ValueModel
 
 __all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "load_model", "model_for",
            "model_from_json", "model_names", "named_model"]
@@ -46,7 +47,7 @@ class ModelFile:
             self.net = ValueModel(data["mean"], data["scale"], data["w1"], data["b1"], data["w2"],
                                   data["skip"], float(data["b2"]))
         else:
-            self.net = PolicyModel(data["weights"], float(data.get("temperature", 1.0)))
+            self.net = PolicyModel(data["weights"], float(data.get("temperature", 1.0)), data.get("context"))
 
     def __repr__(self) -> str:
         return f"ModelFile({self.name!r}, rules={self.rules!r}, players={self.players})"
@@ -60,6 +61,9 @@ def model_from_json(name: str, data: Mapping[str, Any]) -> ModelFile:
     features = FEATURES if kind == "value" else POLICY_FEATURES
     if data.get("features") != features:
         raise ValueError(f"model {name}: made for {data.get('features')} features, this build has {features}")
+    if kind == "policy" and "context" in data and data.get("view") != POLICY_VIEW:
+        raise ValueError(f"model {name}: a contextual policy for a view of {data.get('view')} numbers, "
+                         f"this build has {POLICY_VIEW}")
     if data.get("rules") not in PRESETS:
         raise ValueError(f"model {name}: rules {data.get('rules')!r} are not a preset")
     return ModelFile(name, data)

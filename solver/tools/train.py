@@ -33,7 +33,15 @@ from solver.core import CoreGame, decode_move
 from solver.game.cards import Card
 from solver.game.rules import PRESETS, Rules
 from solver.search import _greedy
-from solver.search._model import FEATURES, POLICY_ACTIVE, POLICY_FEATURES, features, policy_features
+from solver.search._model import (
+    FEATURES,
+    POLICY_ACTIVE,
+    POLICY_FEATURES,
+    POLICY_VIEW,
+    features,
+    policy_features,
+    policy_view,
+)
 from solver.search.learned import FORMAT
 from solver.tools.arena import read_results
 
@@ -235,13 +243,15 @@ def fit_value(
 @dataclass
 class Decisions:
     """The searched decisions of recorded games: each legal move's policy features (padded with
-    POLICY_FEATURES), which moves are there, the root's visit shares, and each decision's deal."""
+    POLICY_FEATURES), which moves are there, the root's visit shares, each decision's deal, and
+    the mover's view of the state (what a contextual policy weighs the move features by)."""
 
     features: np.ndarray  # (decisions, moves, POLICY_ACTIVE) int
     legal: np.ndarray     # (decisions, moves) bool
     target: np.ndarray    # (decisions, moves) visit shares
     deal: np.ndarray
     greedy: np.ndarray    # the move the greedy heuristic plays, by index
+    view: np.ndarray      # (decisions, POLICY_VIEW)
 
 
 def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
@@ -250,6 +260,7 @@ def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
     targets: list[list[float]] = []
     deals: list[int] = []
     greedy: list[int] = []
+    views: list[np.ndarray] = []
     for record in records:
         wanted = {int(ply): counts for ply, _seat, counts in record.get("visits") or ()}
         if not wanted or record.get("match"):
@@ -266,6 +277,7 @@ def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
             targets.append([counts.get(decode_move(code).notation, 0) / total for code in codes])
             deals.append(int(record["deal"]))
             greedy.append(codes.index(_greedy.greedy_code(game)))
+            views.append(policy_view(game))
     width = max((len(row) for row in rows), default=1)
     features_ = np.full((len(rows), width, POLICY_ACTIVE), POLICY_FEATURES, dtype=np.int64)
     legal = np.zeros((len(rows), width), dtype=bool)
@@ -275,35 +287,55 @@ def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
             features_[d, m, : len(on)] = on
             legal[d, m] = True
             target[d, m] = shares[m]
+    view = np.vstack(views) if views else np.zeros((0, POLICY_VIEW))
     return Decisions(features_, legal, target, np.asarray(deals, dtype=np.int64),
-                     np.asarray(greedy, dtype=np.int64))
+                     np.asarray(greedy, dtype=np.int64), view)
 
 
-def _policy_probabilities(theta: np.ndarray, data: Decisions) -> np.ndarray:
+def _policy_probabilities(theta: np.ndarray, data: Decisions,
+                          context: np.ndarray | None = None) -> np.ndarray:
+    """Each decision's move probabilities: the move features' weights summed (padding adds 0), and
+    for a contextual policy each feature's row of `context` dotted with the mover's view."""
     padded = np.append(theta, 0.0)
     scores = padded[data.features].sum(axis=2)
+    if context is not None:
+        by_feature = np.concatenate([data.view @ context.T, np.zeros((len(data.deal), 1))], axis=1)
+        scores = scores + by_feature[np.arange(len(data.deal))[:, None, None], data.features].sum(axis=2)
     scores = np.where(data.legal, scores, -np.inf)
     scores -= scores.max(axis=1, keepdims=True)
     p = np.exp(scores)
     return p / p.sum(axis=1, keepdims=True)
 
 
+CONTEXT_RATE = 0.02
+CONTEXT_L2 = 1e-5
+"""A contextual policy's Adam step and weight decay on minibatches: the rate and decay that fitted
+`tan`'s self-play visits best of the few tried (2026-12-05, docs/learning.md)."""
+
+
 def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float = 1e-4,
-               holdout: int = 5, sharpen: float = 1.0) -> Fit:
+               holdout: int = 5, sharpen: float = 1.0, context: bool = False, epochs: int = 20,
+               batch: int = 2048, seed: int = 1) -> Fit:
     """Fit the policy's weights to the visit shares raised to the power `sharpen` (1: as they are;
-    large: the most visited move alone), by cross-entropy and full-batch Adam, holding out the
-    decisions of every deal with `deal % holdout == 0`. Deterministic: no random draws."""
+    large: the most visited move alone), by cross-entropy and Adam, holding out the decisions of
+    every deal with `deal % holdout == 0`. The move features alone: `steps` of full-batch Adam,
+    no random draws. `context`: a contextual policy (each feature's weights on the mover's view
+    too), too large for full batches — `epochs` over minibatches of `batch` decisions in an order
+    drawn from `seed` (`CONTEXT_RATE`, `CONTEXT_L2`). Either way the same data and options give
+    the same weights."""
     if sharpen != 1.0:
         top = np.maximum(data.target.max(axis=1, keepdims=True), 1e-12)
         target = np.where(data.legal, data.target / top, 0.0) ** sharpen
         target /= target.sum(axis=1, keepdims=True)
-        data = Decisions(data.features, data.legal, target, data.deal, data.greedy)
+        data = Decisions(data.features, data.legal, target, data.deal, data.greedy, data.view)
     if not len(data.deal):
         raise ValueError("no decisions to learn from")
     held = data.deal % holdout == 0 if holdout else np.zeros(len(data.deal), dtype=bool)
-    parts = (data.features, data.legal, data.target, data.deal, data.greedy)
+    parts = (data.features, data.legal, data.target, data.deal, data.greedy, data.view)
     train = Decisions(*(part[~held] for part in parts))
     test = Decisions(*(part[held] for part in parts))
+    if context:
+        return _fit_contextual(train, test, CONTEXT_RATE, CONTEXT_L2, epochs, batch, seed)
     theta = np.zeros(POLICY_FEATURES)
     m = np.zeros_like(theta)
     v = np.zeros_like(theta)
@@ -319,24 +351,65 @@ def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float 
         v = 0.999 * v + 0.001 * grad * grad
         theta = theta - rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
     seconds = time.perf_counter() - start
-
-    def figures(part: Decisions) -> dict[str, Any]:
-        if not len(part.deal):
-            return {"decisions": 0}
-        p = _policy_probabilities(theta, part)
-        logp = np.log(np.where(part.legal, np.maximum(p, 1e-12), 1.0))
-        uniform = np.log(1.0 / part.legal.sum(axis=1, keepdims=True))
-        top = np.where(part.legal, part.target, -1.0).argmax(axis=1)
-        return {
-            "decisions": len(part.deal),
-            "cross_entropy": round(float(-(part.target * logp).sum(axis=1).mean()), 4),
-            "uniform_cross_entropy": round(float(-(part.target * uniform).sum(axis=1).mean()), 4),
-            "top_move_agreement": round(float((p.argmax(axis=1) == top).mean()), 4),
-            "greedy_top_move_agreement": round(float((part.greedy == top).mean()), 4),
-        }
-
     return Fit({"weights": theta.tolist(), "temperature": 1.0},
-               {"train": figures(train), "held_out": figures(test), "seconds": round(seconds, 1)})
+               {"train": _policy_figures(theta, None, train), "held_out": _policy_figures(theta, None, test),
+                "seconds": round(seconds, 1)})
+
+
+def _fit_contextual(train: Decisions, test: Decisions, rate: float, l2: float, epochs: int, batch: int,
+                    seed: int) -> Fit:
+    """`fit_policy` for a contextual policy: minibatch Adam over the move weights and the
+    (POLICY_FEATURES, POLICY_VIEW) context weights together."""
+    rng = np.random.default_rng(seed)
+    width = POLICY_FEATURES + 1  # the padding feature's column, dropped from each gradient
+    theta = np.zeros(POLICY_FEATURES)
+    context = np.zeros((POLICY_FEATURES, POLICY_VIEW))
+    moments = [np.zeros_like(theta), np.zeros_like(theta), np.zeros_like(context), np.zeros_like(context)]
+    start = time.perf_counter()
+    step = 0
+    for _epoch in range(epochs):
+        order = rng.permutation(len(train.deal))
+        for first in range(0, len(order), batch):
+            rows = order[first:first + batch]
+            part = Decisions(*(field[rows] for field in (train.features, train.legal, train.target,
+                                                         train.deal, train.greedy, train.view)))
+            p = _policy_probabilities(theta, part, context)
+            g = np.where(part.legal, p - part.target, 0.0) / len(rows)
+            g = np.repeat(g[:, :, None], POLICY_ACTIVE, axis=2)
+            grad_theta = np.bincount(part.features.reshape(-1), weights=g.reshape(-1), minlength=width)[:-1]
+            flat = (np.arange(len(rows))[:, None, None] * width + part.features).reshape(-1)
+            by_feature = np.bincount(flat, weights=g.reshape(-1), minlength=len(rows) * width)
+            grad_context = by_feature.reshape(len(rows), width)[:, :-1].T @ part.view
+            step += 1
+            for index, (array, grad) in enumerate(((theta, grad_theta + 2 * l2 * theta),
+                                                   (context, grad_context + 2 * l2 * context))):
+                m, v = moments[2 * index], moments[2 * index + 1]
+                m *= 0.9
+                m += 0.1 * grad
+                v *= 0.999
+                v += 0.001 * grad * grad
+                array -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+    seconds = time.perf_counter() - start
+    fitted = {"weights": theta.tolist(), "temperature": 1.0, "view": POLICY_VIEW, "context": context.tolist()}
+    return Fit(fitted, {"train": _policy_figures(theta, context, train),
+                        "held_out": _policy_figures(theta, context, test), "seconds": round(seconds, 1)})
+
+
+def _policy_figures(theta: np.ndarray, context: np.ndarray | None, part: Decisions) -> dict[str, Any]:
+    """How well a policy matches these decisions' (sharpened) visits, beside uniform and greedy."""
+    if not len(part.deal):
+        return {"decisions": 0}
+    p = _policy_probabilities(theta, part, context)
+    logp = np.log(np.where(part.legal, np.maximum(p, 1e-12), 1.0))
+    uniform = np.log(1.0 / part.legal.sum(axis=1, keepdims=True))
+    top = np.where(part.legal, part.target, -1.0).argmax(axis=1)
+    return {
+        "decisions": len(part.deal),
+        "cross_entropy": round(float(-(part.target * logp).sum(axis=1).mean()), 4),
+        "uniform_cross_entropy": round(float(-(part.target * uniform).sum(axis=1).mean()), 4),
+        "top_move_agreement": round(float((p.argmax(axis=1) == top).mean()), 4),
+        "greedy_top_move_agreement": round(float((part.greedy == top).mean()), 4),
+    }
 
 
 def digest(paths: Sequence[Path]) -> str:
@@ -365,6 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(the rest: the final score)")
     parser.add_argument("--sharpen", type=float, default=4.0,
                         help="a policy learns the visit shares raised to this power (1: as they are)")
+    parser.add_argument("--context", action="store_true",
+                        help="a policy whose move weights depend on the mover's view of the state "
+                        "(--epochs over minibatches seeded by --seed)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
@@ -420,7 +496,7 @@ def _main_policy(args: argparse.Namespace, records: list[dict[str, Any]]) -> int
     print(f"{len(records)} recorded games, {len(data.deal)} decisions", file=sys.stderr)
     if not len(data.deal):
         raise SystemExit("no decisions with root visits in these games: play them with this version's arena")
-    fit = fit_policy(data, sharpen=args.sharpen)
+    fit = fit_policy(data, sharpen=args.sharpen, context=args.context, epochs=args.epochs, seed=args.seed)
     _write(args, "policy", POLICY_FEATURES, fit, records)
     return 0
 

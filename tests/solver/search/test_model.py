@@ -328,8 +328,31 @@ def test_the_net_in_c_answers_what_the_trainer_computes(games: list[dict]) -> No
 # -- the policy ------------------------------------------------------------------------------
 
 from solver.core import decode_move  # noqa: E402
-from solver.search._model import POLICY_FEATURES, PolicyModel, policy_features  # noqa: E402
+from solver.search._model import (  # noqa: E402
+    POLICY_FEATURES,
+    POLICY_VIEW,
+    PolicyModel,
+    policy_features,
+    policy_view,
+)
+from solver.search.learned import model_from_json  # noqa: E402
 from solver.tools.train import decisions, fit_policy  # noqa: E402
+
+
+def redealt(game: CoreGame, rng: random.Random) -> CoreGame:
+    """`game` with the cards its mover cannot see dealt again (same sizes), at a 2-seat table."""
+    snap = game.snapshot()
+    other = 1 - snap["to_move"]
+    hidden = snap["hands"][other] + snap["stock"][:-1]  # the trump card lies face up
+    rng.shuffle(hidden)
+    size = len(snap["hands"][other])
+    hands = list(snap["hands"])
+    hands[other] = hidden[:size]
+    stock = hidden[size:] + snap["stock"][-1:]
+    table = [(a, d if d >= 0 else None) for a, d in snap["table"]]
+    return CoreGame.from_fields(game.rules, 2, hands, stock, snap["trump"], table, snap["attacker"],
+                                snap["defender"], snap["to_move"], snap["taking"], snap["passed"],
+                                snap["finished"], snap["defended_once"])
 
 
 def test_a_moves_policy_features_are_what_its_mover_sees() -> None:
@@ -341,20 +364,10 @@ def test_a_moves_policy_features_are_what_its_mover_sees() -> None:
         snap = game.snapshot()
         if snap["over"]:
             continue
-        mover, other = snap["to_move"], 1 - snap["to_move"]
-        hidden = snap["hands"][other] + snap["stock"][:-1]  # the trump card lies face up
-        rng.shuffle(hidden)
-        size = len(snap["hands"][other])
-        hands = list(snap["hands"])
-        hands[other] = hidden[:size]
-        stock = hidden[size:] + snap["stock"][-1:]
-        table = [(a, d if d >= 0 else None) for a, d in snap["table"]]
-        redealt = CoreGame.from_fields(rules, 2, hands, stock, snap["trump"], table, snap["attacker"],
-                                       snap["defender"], mover, snap["taking"], snap["passed"],
-                                       snap["finished"], snap["defended_once"])
-        assert redealt.legal_codes() == game.legal_codes()
+        other_deal = redealt(game, rng)
+        assert other_deal.legal_codes() == game.legal_codes()
         for code in game.legal_codes():
-            assert policy_features(redealt, code) == policy_features(game, code)
+            assert policy_features(other_deal, code) == policy_features(game, code)
         checked += 1
     assert checked > 30
 
@@ -387,6 +400,78 @@ def test_a_policy_learns_the_visits_and_the_same_data_gives_the_same_weights() -
     game = next(iter(replay(records[0])))
     codes = {decode_move(code).notation for code in game.legal_codes()}
     assert set(records[0]["visits"][0][2]) <= codes
+
+
+def test_the_movers_view_is_its_world_features_less_what_only_the_world_knows() -> None:
+    """The view a contextual policy reads: the mover's world features without the others' hands
+    (26–51), their trumps (89) and whose trump is highest (90) — and so the same in every deal of
+    the cards the mover cannot see."""
+    seen = [i for i in range(FEATURES) if i < 26 or 52 <= i < 89 or i > 90]
+    assert len(seen) == POLICY_VIEW
+    rng = random.Random(8)
+    checked = 0
+    for players in (2, 3):
+        for game in random_states(PRESETS["tan"], players, seed=9, count=40):
+            if game.over:
+                continue
+            mover = game.snapshot()["to_move"]
+            assert policy_view(game).tolist() == features(game, mover)[seen].tolist()
+            if players == 2:
+                assert policy_view(redealt(game, rng)).tolist() == policy_view(game).tolist()
+                checked += 1
+    assert checked > 20
+
+
+def test_a_contextual_policy_in_c_answers_what_the_trainer_computes() -> None:
+    """Each move's score is its features' weights plus their context rows dotted with the view;
+    with no context the policy is the linear one."""
+    rng = np.random.default_rng(2)
+    theta = rng.normal(size=POLICY_FEATURES)
+    context = rng.normal(0.0, 0.3, size=(POLICY_FEATURES, POLICY_VIEW))
+    contextual, linear = PolicyModel(theta, 1.0, context), PolicyModel(theta)
+    assert contextual.contextual and not linear.contextual
+    zero = PolicyModel(theta, 1.0, np.zeros((POLICY_FEATURES, POLICY_VIEW)))
+    for game in random_states(PRESETS["durak"], 2, seed=10, count=30):
+        if game.over:
+            continue
+        codes = game.legal_codes()
+        view = policy_view(game)
+        scores = np.array([sum(theta[f] + context[f] @ view for f in policy_features(game, code))
+                           for code in codes])
+        expected = np.exp(scores - scores.max())
+        expected /= expected.sum()
+        got = contextual.probabilities(game)
+        assert [got[code] for code in codes] == pytest.approx(expected.tolist(), abs=1e-9)
+        assert zero.probabilities(game) == pytest.approx(linear.probabilities(game), abs=1e-12)
+    with pytest.raises(ValueError, match="contextual"):
+        PolicyModel(theta, 1.0, np.zeros((POLICY_FEATURES, POLICY_VIEW - 1)))
+    with pytest.raises(ValueError, match="contextual"):
+        PolicyModel(theta, 1.0, np.full((POLICY_FEATURES, POLICY_VIEW), np.nan))
+
+
+def test_a_contextual_policy_learns_and_the_same_seed_gives_the_same_weights() -> None:
+    records = [play_game(task) for task in build_tasks(
+        [{"engine": "ismcts", "beliefs": False, "limits": {"iterations": 200}}], 2, rules="tan", seed=4)]
+    data = decisions(records)
+    assert data.view.shape == (len(data.deal), POLICY_VIEW)
+    first = fit_policy(data, holdout=0, sharpen=16, context=True, epochs=3, batch=32, seed=1)
+    again = fit_policy(data, holdout=0, sharpen=16, context=True, epochs=3, batch=32, seed=1)
+    other = fit_policy(data, holdout=0, sharpen=16, context=True, epochs=3, batch=32, seed=2)
+    assert first.weights == again.weights
+    assert first.weights["context"] != other.weights["context"]
+    assert first.weights["view"] == POLICY_VIEW
+    figures = first.figures["train"]
+    assert figures["cross_entropy"] < figures["uniform_cross_entropy"]
+    # The file it makes loads, plays what was fitted, and a view of another size is refused.
+    model = {"format": 1, "kind": "policy", "rules": "tan", "players": 2, "features": POLICY_FEATURES,
+             **first.weights}
+    policy = model_from_json("contextual", model).net
+    assert isinstance(policy, PolicyModel) and policy.contextual
+    game = next(iter(replay(records[0])))
+    fitted = PolicyModel(first.weights["weights"], 1.0, first.weights["context"])
+    assert policy.probabilities(game) == fitted.probabilities(game)
+    with pytest.raises(ValueError, match="view"):
+        model_from_json("contextual", {**model, "view": POLICY_VIEW + 1})
 
 
 def test_the_search_uses_the_shipped_policy_where_asked() -> None:
