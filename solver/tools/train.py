@@ -154,6 +154,16 @@ def _forward(z: np.ndarray, w: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np
     return logit, hidden
 
 
+def _adam_step(m: np.ndarray, v: np.ndarray, grad: np.ndarray, step: int, rate: float) -> np.ndarray:
+    """Adam's step for one array of weights (to subtract from them), its moments `m` and `v`
+    updated in place: the one update every fit here uses."""
+    m *= 0.9
+    m += 0.1 * grad
+    v *= 0.999
+    v += 0.001 * grad * grad
+    return rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+
+
 def fit_value(
     data: Examples, hidden: int = 32, epochs: int = 20, seed: int = 1, batch: int = 256,
     rate: float = 1e-3, l2: float = 1e-5, holdout: int = 5,
@@ -196,12 +206,7 @@ def fit_value(
             }
             step += 1
             for name, grad in grads.items():
-                m, v = moments[name]
-                m *= 0.9
-                m += 0.1 * grad
-                v *= 0.999
-                v += 0.001 * grad * grad
-                w[name] = w[name] - rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+                w[name] = w[name] - _adam_step(*moments[name], grad, step, rate)
     seconds = time.perf_counter() - start
 
     def figures(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -347,9 +352,7 @@ def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float 
         grad = np.zeros(POLICY_FEATURES + 1)
         np.add.at(grad, flat, np.repeat(g.reshape(-1), POLICY_ACTIVE))
         grad = grad[:-1] + 2 * l2 * theta
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        theta = theta - rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        theta = theta - _adam_step(m, v, grad, step, rate)
     seconds = time.perf_counter() - start
     return Fit({"weights": theta.tolist(), "temperature": 1.0},
                {"train": _policy_figures(theta, None, train), "held_out": _policy_figures(theta, None, test),
@@ -381,14 +384,8 @@ def _fit_contextual(train: Decisions, test: Decisions, rate: float, l2: float, e
             by_feature = np.bincount(flat, weights=g.reshape(-1), minlength=len(rows) * width)
             grad_context = by_feature.reshape(len(rows), width)[:, :-1].T @ part.view
             step += 1
-            for index, (array, grad) in enumerate(((theta, grad_theta + 2 * l2 * theta),
-                                                   (context, grad_context + 2 * l2 * context))):
-                m, v = moments[2 * index], moments[2 * index + 1]
-                m *= 0.9
-                m += 0.1 * grad
-                v *= 0.999
-                v += 0.001 * grad * grad
-                array -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+            theta -= _adam_step(moments[0], moments[1], grad_theta + 2 * l2 * theta, step, rate)
+            context -= _adam_step(moments[2], moments[3], grad_context + 2 * l2 * context, step, rate)
     seconds = time.perf_counter() - start
     fitted = {"weights": theta.tolist(), "temperature": 1.0, "view": POLICY_VIEW, "context": context.tolist()}
     return Fit(fitted, {"train": _policy_figures(theta, context, train),
