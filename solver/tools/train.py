@@ -17,6 +17,7 @@ The same files, seed and options give the same weights, bit for bit.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -258,6 +259,10 @@ class Decisions:
     greedy: np.ndarray    # the move the greedy heuristic plays, by index
     view: np.ndarray      # (decisions, POLICY_VIEW)
 
+    def take(self, rows: np.ndarray) -> Decisions:
+        """The decisions `rows` picks (a mask or indices), every field alike."""
+        return Decisions(*(getattr(self, part.name)[rows] for part in dataclasses.fields(self)))
+
 
 def decisions(records: Iterable[Mapping[str, Any]]) -> Decisions:
     """Every decision with a choice whose root visits the records kept (`visits`)."""
@@ -332,13 +337,11 @@ def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float 
         top = np.maximum(data.target.max(axis=1, keepdims=True), 1e-12)
         target = np.where(data.legal, data.target / top, 0.0) ** sharpen
         target /= target.sum(axis=1, keepdims=True)
-        data = Decisions(data.features, data.legal, target, data.deal, data.greedy, data.view)
+        data = dataclasses.replace(data, target=target)
     if not len(data.deal):
         raise ValueError("no decisions to learn from")
     held = data.deal % holdout == 0 if holdout else np.zeros(len(data.deal), dtype=bool)
-    parts = (data.features, data.legal, data.target, data.deal, data.greedy, data.view)
-    train = Decisions(*(part[~held] for part in parts))
-    test = Decisions(*(part[held] for part in parts))
+    train, test = data.take(~held), data.take(held)
     if context:
         return _fit_contextual(train, test, CONTEXT_RATE, CONTEXT_L2, epochs, batch, seed)
     theta = np.zeros(POLICY_FEATURES)
@@ -374,8 +377,7 @@ def _fit_contextual(train: Decisions, test: Decisions, rate: float, l2: float, e
         order = rng.permutation(len(train.deal))
         for first in range(0, len(order), batch):
             rows = order[first:first + batch]
-            part = Decisions(*(field[rows] for field in (train.features, train.legal, train.target,
-                                                         train.deal, train.greedy, train.view)))
+            part = train.take(rows)
             p = _policy_probabilities(theta, part, context)
             g = np.where(part.legal, p - part.target, 0.0) / len(rows)
             g = np.repeat(g[:, :, None], POLICY_ACTIVE, axis=2)
