@@ -177,7 +177,10 @@ class Solver:
     no policy ships for the rules, or the others are known greedy, UCB1 as before); `policy_world`:
     with PUCT, weigh the other seats' tried moves by the policy on the hand each iteration's world
     gives them instead of by the prior stored when their node was made (off: it tied the default
-    at 30,000 iterations, benchmarks/HISTORY.md "The others' prior from each world"); `value_model`,
+    at 30,000 iterations, benchmarks/HISTORY.md "The others' prior from each world"); `others_soft`:
+    with PUCT, another seat draws its move from the policy on the hand each world gives it, tilted
+    by exp(`others_soft` × what the move has earned it over every world), instead of choosing by
+    PUCT on statistics shared by all its hands (0, the default: off; being measured); `value_model`,
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
@@ -216,6 +219,7 @@ class Solver:
         policy_playouts: bool = False,
         policy_prior: bool = True,
         policy_world: bool = False,
+        others_soft: float = 0.0,
         value_model: str = "",
         policy_model: str = "",
         others: str | None = None,
@@ -284,6 +288,9 @@ class Solver:
                             | (POLICY_PLAYOUTS if policy_playouts else 0)
                             | (POLICY_PRIOR if policy_prior else 0)
                             | (POLICY_WORLD if policy_world else 0))
+        if isinstance(others_soft, bool) or not isinstance(others_soft, int | float) or not 0 <= others_soft <= 100:
+            raise TanError(f"others_soft must lie between 0 and 100, not {others_soft!r}", ErrorCode.BAD_ALGORITHM)
+        self.others_soft = float(others_soft)
         self.value = value
         self.value_depth = value_depth
         self.value_mix = None if value_mix is None else float(value_mix)
@@ -522,6 +529,7 @@ class Solver:
                 policy_net=policy,
                 policy_uses=modelling.policy_uses,
                 line_depth=line_depth,
+                others_soft=self.others_soft,
                 line_visits=PV.min_visits,
                 line_worlds=PV.worlds,
             )
