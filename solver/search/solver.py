@@ -50,6 +50,15 @@ played out (no learned value for the rules): measured best against both greedy a
 players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
 
 
+def _number(name: str, value: object, low: float, high: float | None = None) -> float:
+    """A numeric option checked against its bounds (a bool is refused though Python counts it a number)."""
+    if (isinstance(value, bool) or not isinstance(value, int | float) or value < low
+            or (high is not None and value > high)):
+        bounds = f"≥ {low:g}" if high is None else f"between {low:g} and {high:g}"
+        raise TanError(f"{name} must be a number {bounds}, not {value!r}", ErrorCode.BAD_ALGORITHM)
+    return float(value)
+
+
 def known_kinds(others: str | None) -> tuple[Kind, ...] | None:
     """The kinds of player (`solver.search.beliefs.KINDS`) the other seats are weighed as when
     they are known to be `others` (None: not known, read from their moves); a name that is no kind
@@ -238,9 +247,7 @@ class Solver:
         self.policy = policy
         self.noise = noise
         self.prior = prior
-        if isinstance(puct, bool) or not isinstance(puct, int | float) or puct < 0:
-            raise TanError(f"puct must be a number ≥ 0, not {puct!r}", ErrorCode.BAD_ALGORITHM)
-        self.puct = float(puct)
+        self.puct = _number("puct", puct, 0.0)
         if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
                                             or not 0 <= opponent_policy <= 1):
             raise TanError(f"opponent_policy must lie between 0 and 1 (or be null), not {opponent_policy!r}",
@@ -288,9 +295,7 @@ class Solver:
                             | (POLICY_PLAYOUTS if policy_playouts else 0)
                             | (POLICY_PRIOR if policy_prior else 0)
                             | (POLICY_WORLD if policy_world else 0))
-        if isinstance(others_soft, bool) or not isinstance(others_soft, int | float) or not 0 <= others_soft <= 100:
-            raise TanError(f"others_soft must lie between 0 and 100, not {others_soft!r}", ErrorCode.BAD_ALGORITHM)
-        self.others_soft = float(others_soft)
+        self.others_soft = _number("others_soft", others_soft, 0.0, 100.0)
         self.value = value
         self.value_depth = value_depth
         self.value_mix = None if value_mix is None else float(value_mix)
