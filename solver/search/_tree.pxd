@@ -53,8 +53,6 @@ ctypedef struct SearchParams:
     double value_mix         # the value's weight against a playout's result (1: no playout)
     const PolicyNet* policy_net  # a learned policy (NULL: none), used where `policy_uses` says:
     int policy_uses          # POLICY_OPPONENT | POLICY_PLAYOUTS | POLICY_PRIOR | POLICY_WORLD
-    double others_soft       # > 0 with PUCT: another seat draws its move from the policy on the
-                             # hand its world gave it, tilted by exp(others_soft × the move's mean)
 
 
 cdef enum:

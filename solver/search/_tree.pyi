@@ -32,5 +32,4 @@ def run_search(
     line_depth: int = ...,
     line_visits: int = ...,
     line_worlds: int = ...,
-    others_soft: float = ...,
 ) -> SearchResult: ...

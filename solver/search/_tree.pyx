@@ -18,13 +18,13 @@ policy about limits or output formats, and answers typed results
 (`solver.search.results`).
 """
 
-from libc.math cimport NAN, exp, isnan, log, sqrt
+from libc.math cimport NAN, isnan, log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
 from solver.core._core cimport (
-    MAX_MOVES, MAX_SEATS, Rng, State, apply_move, gen_moves, rng_below, rng_next, rng_seed, state_copy, state_scores,
+    MAX_MOVES, MAX_SEATS, Rng, State, apply_move, gen_moves, rng_below, rng_seed, state_copy, state_scores,
     tan_popcount,
 )
 
@@ -179,7 +179,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef double losses[MAX_SEATS]
     cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, fresh
     cdef long visits
-    cdef double best_ucb, ucb, mean, sqrt_n, total
+    cdef double best_ucb, ucb, mean, sqrt_n
     cdef Node* c
     puct = p.puct > 0 and p.policy_net != NULL and (p.policy_uses & POLICY_PRIOR) != 0
     if not p.resample:
@@ -241,36 +241,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 depth += 1
                 node = child
                 continue
-            if puct and p.others_soft > 0 and st.to_move != smp.seat:
-                # Another seat knows its own hand: it draws its move from the policy on the hand this
-                # world gave it, tilted towards what each move has earned it over every world (its
-                # mean drawn towards the node's by one visit), so that more iterations sharpen its
-                # play without making it play as if it held every hand at once.
-                policy_probabilities(p.policy_net, &st, moves, n, prior)
-                visits = 0
-                mean = 0.0
-                for i in range(n):
-                    if legal_child[i] >= 0:
-                        visits += t.nodes[legal_child[i]].visits
-                        mean += t.nodes[legal_child[i]].reward
-                mean = mean / visits if visits > 0 else 0.5
-                total = 0.0
-                for i in range(n):
-                    ucb = mean
-                    if legal_child[i] >= 0:
-                        c = &t.nodes[legal_child[i]]
-                        ucb = (c.reward + mean) / (c.visits + 1)
-                    prior[i] = prior[i] * exp(p.others_soft * (ucb - mean))
-                    total += prior[i]
-                ucb = (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) * total
-                pick = n - 1
-                for i in range(n):
-                    ucb -= prior[i]
-                    if ucb < 0:
-                        pick = i
-                        break
-                prior[pick] = prior[pick] / total
-            elif untried > 0 and (not puct or depth == 0 or untried == n):
+            if untried > 0 and (not puct or depth == 0 or untried == n):
                 # Expand the greedy move first when it is untried, else a random untried move;
                 # with the policy as the prior, the untried move it likes best (at the root and at
                 # a new node always, so that every root move has a row; deeper, PUCT below weighs
@@ -513,8 +484,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                int exact_cards=10, long exact_budget=20000, long exact_average=256,
                unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
                double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0,
-               int line_depth=0, int line_visits=1, int line_worlds=1,
-               double others_soft=0.0) -> SearchResult:
+               int line_depth=0, int line_visits=1, int line_worlds=1) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
@@ -525,8 +495,6 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`; with `puct`
     > 0, selection is PUCT with that constant instead, UCB1 and the fading bias set aside; 8 with
     PUCT, the other seats' prior from the policy on each iteration's world).
-    `others_soft` > 0 with PUCT: the other seats draw their moves from the policy on each world's
-    hand, tilted by exp(`others_soft` × each move's mean) (solver.search.solver.Solver).
     `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
     of at most that many plies, through children visited at least `line_visits` times and cut
     where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).
@@ -567,9 +535,6 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.value_mix = value_mix
     p.policy_net = &policy_net.net if policy_net is not None else NULL
     p.policy_uses = policy_uses if policy_net is not None else 0
-    if others_soft < 0:
-        raise ValueError("others_soft must not be negative")
-    p.others_soft = others_soft
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")

@@ -50,15 +50,6 @@ played out (no learned value for the rules): measured best against both greedy a
 players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
 
 
-def _number(name: str, value: object, low: float, high: float | None = None) -> float:
-    """A numeric option checked against its bounds (a bool is refused though Python counts it a number)."""
-    if (isinstance(value, bool) or not isinstance(value, int | float) or value < low
-            or (high is not None and value > high)):
-        bounds = f"≥ {low:g}" if high is None else f"between {low:g} and {high:g}"
-        raise TanError(f"{name} must be a number {bounds}, not {value!r}", ErrorCode.BAD_ALGORITHM)
-    return float(value)
-
-
 def known_kinds(others: str | None) -> tuple[Kind, ...] | None:
     """The kinds of player (`solver.search.beliefs.KINDS`) the other seats are weighed as when
     they are known to be `others` (None: not known, read from their moves); a name that is no kind
@@ -186,10 +177,7 @@ class Solver:
     no policy ships for the rules, or the others are known greedy, UCB1 as before); `policy_world`:
     with PUCT, weigh the other seats' tried moves by the policy on the hand each iteration's world
     gives them instead of by the prior stored when their node was made (off: it tied the default
-    at 30,000 iterations, benchmarks/HISTORY.md "The others' prior from each world"); `others_soft`:
-    with PUCT, another seat draws its move from the policy on the hand each world gives it, tilted
-    by exp(`others_soft` × what the move has earned it over every world), instead of choosing by
-    PUCT on statistics shared by all its hands (0, the default: off; being measured); `value_model`,
+    at 30,000 iterations, benchmarks/HISTORY.md "The others' prior from each world"); `value_model`,
     `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
     shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
     another thread may set to end every search of this solver at once, with what it has found
@@ -228,7 +216,6 @@ class Solver:
         policy_playouts: bool = False,
         policy_prior: bool = True,
         policy_world: bool = False,
-        others_soft: float = 0.0,
         value_model: str = "",
         policy_model: str = "",
         others: str | None = None,
@@ -247,7 +234,9 @@ class Solver:
         self.policy = policy
         self.noise = noise
         self.prior = prior
-        self.puct = _number("puct", puct, 0.0)
+        if isinstance(puct, bool) or not isinstance(puct, int | float) or puct < 0:
+            raise TanError(f"puct must be a number ≥ 0, not {puct!r}", ErrorCode.BAD_ALGORITHM)
+        self.puct = float(puct)
         if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
                                             or not 0 <= opponent_policy <= 1):
             raise TanError(f"opponent_policy must lie between 0 and 1 (or be null), not {opponent_policy!r}",
@@ -295,7 +284,6 @@ class Solver:
                             | (POLICY_PLAYOUTS if policy_playouts else 0)
                             | (POLICY_PRIOR if policy_prior else 0)
                             | (POLICY_WORLD if policy_world else 0))
-        self.others_soft = _number("others_soft", others_soft, 0.0, 100.0)
         self.value = value
         self.value_depth = value_depth
         self.value_mix = None if value_mix is None else float(value_mix)
@@ -534,7 +522,6 @@ class Solver:
                 policy_net=policy,
                 policy_uses=modelling.policy_uses,
                 line_depth=line_depth,
-                others_soft=self.others_soft,
                 line_visits=PV.min_visits,
                 line_worlds=PV.worlds,
             )

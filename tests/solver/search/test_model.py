@@ -527,27 +527,6 @@ def test_the_others_prior_may_follow_each_worlds_hand() -> None:
         Solver(policy_world="yes")  # type: ignore[arg-type]
 
 
-def test_the_others_may_draw_their_moves_from_the_policy_on_their_hand() -> None:
-    """`others_soft` has the other seat draw its move from the policy on each world's hand, tilted
-    by its moves' means: a different search from the shared node's, the same for the same seed,
-    every root move still searched, and nothing changed where PUCT is off."""
-    position = durak_position(6)
-    limits = Limits(iterations=3000, time_ms=None)
-    shared = Solver().hint(position, limits, seed=5)
-    soft = Solver(others_soft=10.0).hint(position, limits, seed=5)
-    again = Solver(others_soft=10.0).hint(position, limits, seed=5)
-    assert [(m.move, m.visits) for m in soft.moves] == [(m.move, m.visits) for m in again.moves]
-    assert [(m.move, m.visits) for m in soft.moves] != [(m.move, m.visits) for m in shared.moves]
-    assert {m.move for m in soft.moves} == {m.move for m in shared.moves}
-    assert soft.stats.iterations == 3000
-    ucb = Solver(puct=0.0).hint(position, limits, seed=5)
-    ucb_soft = Solver(puct=0.0, others_soft=10.0).hint(position, limits, seed=5)
-    assert [(m.move, m.visits) for m in ucb.moves] == [(m.move, m.visits) for m in ucb_soft.moves]
-    for bad in (-1.0, True, "warm", 1000.0):
-        with pytest.raises(TanError, match="others_soft"):
-            Solver(others_soft=bad)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize("bad", [{"puct": -1.0}, {"puct": True}, {"puct": "high"}])
 def test_bad_puct_options_are_refused(bad: dict) -> None:
     with pytest.raises(TanError, match="puct"):
