@@ -32,7 +32,7 @@ from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search.beliefs import HistoryReader, weigh
+from solver.search.beliefs import KINDS, HistoryReader, Kind, OpponentModel, weigh
 from solver.search.sampling import prepare
 from solver.search.solver import known_kinds
 from solver.tools.arena import read_results
@@ -66,9 +66,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None, help="only the first N games of each file")
     parser.add_argument("--others", default=None, help="weigh the other seats as this kind of player "
                         "alone (solver.search.beliefs.KINDS), as the engine option others does")
+    parser.add_argument("--learned", default=None, metavar="EPS,POWER",
+                        help="weigh the engine kind of player by the learned policy instead: ε of "
+                        "uniform moves mixed in, its log-likelihood scaled by POWER")
     parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
     args = parser.parse_args(argv)
     kinds = known_kinds(args.others)
+    if args.learned:
+        epsilon, power = (float(x) for x in args.learned.split(","))
+        kinds = tuple(kind if kind.name != "engine" else
+                      Kind("engine", OpponentModel.greedy(epsilon), kind.prior, power, learned=True)
+                      for kind in (kinds or KINDS))
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
     shares: dict[str, list[float]] = defaultdict(list)  # the weighted worlds' ESS / worlds drawn
     for path in args.results:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -37,10 +37,12 @@ from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search import _beliefs
 from solver.search.budget import StopFlag
+from solver.search.learned import model_for
 from solver.search.sampling import Root
 
 __all__ = [
     "KINDS",
+    "LEARNED_ENGINE",
     "ROLES",
     "Beliefs",
     "History",
@@ -52,6 +54,7 @@ __all__ = [
     "read_record",
     "uniform_card_chances",
     "weigh",
+    "with_learned",
 ]
 
 # Kinds of decision the model tells apart: leading a bout, defending, and adding
@@ -93,12 +96,15 @@ class OpponentModel:
 class Kind:
     """A kind of player another seat may be: its model, how likely it is before the seat has
     seen anything (`prior`), and `power` < 1 for a model known to overstate what a move says
-    (its log-likelihood is scaled by it)."""
+    (its log-likelihood is scaled by it). A `learned` kind plays the learned policy shipped for
+    the rules (`solver.search.learned.model_for`) where its model would play the greedy move,
+    with probability 1 − ε; where no policy ships, it is weighed as its model says."""
 
     name: str
     model: OpponentModel
     prior: float
     power: float = 1.0
+    learned: bool = False
 
 
 # The kinds the other seats are weighed as, each seat on its own: a player who plays nearly
@@ -109,6 +115,17 @@ KINDS = (
     Kind("greedy", OpponentModel.greedy(0.05), 0.5),
     Kind("engine", OpponentModel(), 0.5, 0.25),
 )
+
+
+LEARNED_ENGINE = Kind("engine", OpponentModel.greedy(0.05), 0.5, 1.0, learned=True)
+"""The engine kind of player read by the learned policy (the default engine's own prior: a model
+of how it plays), a uniform move one time in twenty; untempered, as it scored the tracker best."""
+
+
+def with_learned(kinds: Sequence[Kind]) -> tuple[Kind, ...]:
+    """`kinds` with the engine kind read by the learned policy (`LEARNED_ENGINE`), its prior kept."""
+    return tuple(replace(LEARNED_ENGINE, prior=kind.prior) if kind.name == "engine" else kind
+                 for kind in kinds)
 
 
 @dataclass(frozen=True)
@@ -413,9 +430,13 @@ def weigh(
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
     per_kind = np.zeros((particles, MAX_SEATS, len(kinds)), dtype=np.float64)
     models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
+    policy = model_for(root.position.rules, root.position.players, "policy") if any(
+        kind.learned for kind in kinds) else None
+    learned = sum(1 << i for i, kind in enumerate(kinds) if kind.learned) if policy is not None else 0
     done, _ruled_out = _beliefs.weigh_worlds(
         root.sampler, list(history.states), history.ops, models, seed, hands, per_kind,
         time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
+        policy=policy.net if policy is not None else None, learned=learned,
     )
     if not len(history.ops):
         return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform")
