@@ -33,9 +33,9 @@ from solver.search.beliefs import (
     History,
     Kind,
     OpponentModel,
+    fitted,
     uniform_card_chances,
     weigh,
-    with_learned,
 )
 from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
@@ -194,9 +194,9 @@ class Solver:
     of player (`solver.search.beliefs.KINDS`: `greedy`, `engine`) every other seat is known to be
     from outside the game (an arena's or a bot's known opponent), so that the worlds are weighed
     as that kind alone and the search models them so from the first move instead of reading them
-    from their moves (null: read); `beliefs_policy`: weigh the worlds with the engine kind of
-    player read by the learned policy shipped for the rules (`beliefs.LEARNED_ENGINE`) instead of
-    its fitted (ε, λ, κ) model.
+    from their moves (null: read); `beliefs_policy`: the kinds of player with a `learned` reading
+    (the `engine` kind of `KINDS`) are read by the learned policy shipped for the rules (on by
+    default; off: by their fitted (ε, λ, κ) models alone, as before 2026-12-06).
     """
 
     def __init__(
@@ -230,7 +230,7 @@ class Solver:
         value_model: str = "",
         policy_model: str = "",
         others: str | None = None,
-        beliefs_policy: bool = False,
+        beliefs_policy: bool = True,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -432,8 +432,8 @@ class Solver:
         time_ms = None if limits is None or limits.time_ms is None else limits.time_ms * WEIGH_SHARE
         kinds = known_kinds(self.others)
         model = kinds if kinds is not None else self.model
-        if self.beliefs_policy and not isinstance(model, OpponentModel):
-            model = with_learned(model if model is not None else KINDS)
+        if not self.beliefs_policy and not isinstance(model, OpponentModel):
+            model = fitted(model if model is not None else KINDS)
         return weigh(root, weighed, model, self.particles, _seed_of(seed, 1 << 20),
                      time_ms=time_ms, stop=self.stop)
 

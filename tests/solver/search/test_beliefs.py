@@ -28,11 +28,11 @@ from solver.search.beliefs import (
     Kind,
     OpponentModel,
     decision_snapshot,
+    fitted,
     kind_evidence,
     read_record,
     uniform_card_chances,
     weigh,
-    with_learned,
 )
 from solver.search.learned import model_for
 from solver.search.sampling import prepare
@@ -348,22 +348,39 @@ def test_a_learned_kind_scores_a_move_by_the_policy_on_each_worlds_hand() -> Non
                               policy=policy.net, learned=0b100)
 
 
-def test_beliefs_read_by_the_policy_weigh_the_engine_kind_so_and_repeat_with_their_seed() -> None:
-    assert with_learned(KINDS)[0] == KINDS[0]
-    assert with_learned(KINDS)[1].learned and with_learned(KINDS)[1].prior == KINDS[1].prior
+def test_the_engine_kind_is_read_by_the_policy_where_one_ships_and_by_its_model_where_not() -> None:
+    assert fitted(KINDS)[0] == KINDS[0] and fitted(KINDS)[1].learned is None
+    assert fitted(KINDS)[1].model == KINDS[1].model and fitted(KINDS)[1].prior == KINDS[1].prior
+    with pytest.raises(ValueError, match="learned needs"):
+        Kind("engine", OpponentModel(), 0.5, learned=(0.05, 1.5))
+    for preset, players, ships in (("durak", 2, True), ("durak", 3, False)):
+        rules = Rules.preset_named(preset)
+        game, first, history = greedy_game(rules, players, 2, plies=30)
+        while game.to_move != 0 and not game.over:
+            history.append((game.to_move, game.legal_moves()[0]))
+            game.play(history[-1][1], game.to_move)
+        position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history))
+        read = weigh(prepare(position), found, KINDS, particles=4096, seed=3)
+        by_model = weigh(prepare(position), found, fitted(KINDS), particles=4096, seed=3)
+        assert np.array_equal(read.hands, by_model.hands)
+        assert np.allclose(read.weights, by_model.weights) is not ships
+        assert read.evidence[1]["greedy"] == pytest.approx(by_model.evidence[1]["greedy"])
+    limits = Limits(iterations=300)
+    hint = Solver().hint(position, limits, seed=1, history=found).to_json()
+    assert Solver().hint(position, limits, seed=1, history=found).to_json()["moves"] == hint["moves"]
+    with pytest.raises(TanError, match="beliefs_policy"):
+        Solver(beliefs_policy=1)  # type: ignore[arg-type]
+
+
+def test_a_search_without_the_policy_reading_weighs_as_before() -> None:
     rules = Rules.preset_named("durak")
-    game, first, history = greedy_game(rules, 2, 2, plies=30)
+    game, first, history = greedy_game(rules, 2, 5, plies=24)
     while game.to_move != 0 and not game.over:
         history.append((game.to_move, game.legal_moves()[0]))
         game.play(history[-1][1], game.to_move)
-    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history))
-    fitted = weigh(prepare(position), found, KINDS, particles=4096, seed=3)
-    learned = weigh(prepare(position), found, with_learned(KINDS), particles=4096, seed=3)
-    assert np.array_equal(fitted.hands, learned.hands) and not np.allclose(fitted.weights, learned.weights)
-    assert fitted.evidence[1]["greedy"] == pytest.approx(learned.evidence[1]["greedy"])
+    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 5), history))
     limits = Limits(iterations=300)
-    first_hint = Solver(beliefs_policy=True).hint(position, limits, seed=1, history=found).to_json()
-    assert Solver(beliefs_policy=True).hint(position, limits, seed=1, history=found).to_json()["moves"] == \
-        first_hint["moves"]
-    with pytest.raises(TanError, match="beliefs_policy"):
-        Solver(beliefs_policy=1)  # type: ignore[arg-type]
+    off = Solver(beliefs_policy=False).hint(position, limits, seed=2, history=found)
+    as_before = Solver(model=fitted(KINDS)).hint(position, limits, seed=2, history=found)
+    assert off.to_json()["moves"] == as_before.to_json()["moves"] and off.stats.ess == as_before.stats.ess
+    assert Solver().hint(position, limits, seed=2, history=found).stats.ess != off.stats.ess
