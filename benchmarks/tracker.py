@@ -1,7 +1,7 @@
 """How good the card tracker is: its chances against where the cards really were.
 
     python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--games N]
-        [--others KIND] [--output FILE]
+        [--others KIND] [--fitted] [--output FILE]
 
 Every game `tan arena --out` recorded (its moves included) is replayed from
 its deck. Every `--every` plies, for each seat still holding cards, the
@@ -15,6 +15,8 @@ error summed over places), lower is better; and how far the weights are from
 uniform: the effective sample size of the weighted worlds as a share of the
 worlds drawn (median and tenth percentile) — near 1 when the others' moves say
 little about their hands, near 0 when only a few worlds explain them.
+`--fitted` reads the engine kind of player by its fitted model, as before the
+learned policy read it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from solver.game.phases import Phase
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search.beliefs import HistoryReader, weigh
+from solver.search.beliefs import KINDS, HistoryReader, fitted, weigh
 from solver.search.sampling import prepare
 from solver.search.solver import known_kinds
 from solver.tools.arena import read_results
@@ -66,9 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None, help="only the first N games of each file")
     parser.add_argument("--others", default=None, help="weigh the other seats as this kind of player "
                         "alone (solver.search.beliefs.KINDS), as the engine option others does")
+    parser.add_argument("--fitted", action="store_true", help="read the kinds of player by their fitted "
+                        "models alone, never by the learned policy (engine option beliefs_policy false)")
     parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
     args = parser.parse_args(argv)
     kinds = known_kinds(args.others)
+    if args.fitted:
+        kinds = fitted(kinds or KINDS)
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
     shares: dict[str, list[float]] = defaultdict(list)  # the weighted worlds' ESS / worlds drawn
     for path in args.results:

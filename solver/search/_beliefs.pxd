@@ -5,6 +5,7 @@ opponent models the other seats' decisions are weighed under."""
 from libc.stdint cimport uint64_t
 
 from solver.core._core cimport Rng, State
+from solver.search._model cimport PolicyNet
 
 
 cdef enum BeliefOp:
@@ -30,7 +31,8 @@ cdef enum:
 
 
 cdef void decision_probabilities(const State* st, int observed, const double* models, int n_types,
-                                 int stride, double* out) noexcept nogil
+                                 int stride, const PolicyNet* policy, unsigned int learned,
+                                 double* out) noexcept nogil
 cdef int seat_log_likelihood(State* states, const long long* ops, int n_ops, int seat, uint64_t hand,
-                             const double* models, int n_types, int n_roles, Rng* rng,
-                             double* logp) noexcept nogil
+                             const double* models, int n_types, int n_roles, const PolicyNet* policy,
+                             unsigned int learned, Rng* rng, double* logp) noexcept nogil

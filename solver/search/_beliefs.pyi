@@ -3,6 +3,7 @@
 import numpy as np
 
 from solver.core import CoreGame
+from solver.search._model import PolicyModel
 from solver.search._sampling import Sampler
 
 def weigh_worlds(
@@ -15,4 +16,6 @@ def weigh_worlds(
     log_weights: np.ndarray,
     time_ms: float = 0.0,
     stop: bytearray | None = None,
+    policy: PolicyModel | None = None,
+    learned: int = 0,
 ) -> tuple[int, int]: ...

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,7 @@ from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search import _beliefs
 from solver.search.budget import StopFlag
+from solver.search.learned import model_for
 from solver.search.sampling import Root
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "Kind",
     "OpponentModel",
     "decision_snapshot",
+    "fitted",
     "kind_evidence",
     "read_record",
     "uniform_card_chances",
@@ -93,22 +95,43 @@ class OpponentModel:
 class Kind:
     """A kind of player another seat may be: its model, how likely it is before the seat has
     seen anything (`prior`), and `power` < 1 for a model known to overstate what a move says
-    (its log-likelihood is scaled by it)."""
+    (its log-likelihood is scaled by it). A kind with `learned` (ε, power) weighs the worlds
+    instead by the learned policy shipped for the rules (`solver.search.learned.model_for`), where
+    one ships: the policy's move with probability 1 − ε, else any legal move alike, its
+    log-likelihood scaled by that power; where none ships, by `model` and `power`. Its `model`
+    still says how likely a seat is to be of the kind (`Beliefs.kinds`): a sharp model of one
+    engine's play would read any other searching player as the greedy kind."""
 
     name: str
     model: OpponentModel
     prior: float
     power: float = 1.0
+    learned: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.learned is not None:
+            epsilon, power = self.learned
+            if not (0.0 < epsilon <= 1.0 and 0.0 < power <= 1.0):
+                raise ValueError(f"{self.name}: learned needs 0 < ε ≤ 1 and a power in (0, 1], "
+                                 f"not {self.learned!r}")
 
 
 # The kinds the other seats are weighed as, each seat on its own: a player who plays nearly
-# always the greedy move (as many people do), and one who plays like the default engine, whose
-# model (fitted on its games) overstates what a move says about its hand, tempered by 1/4 — the
-# power that scored the card tracker best on self-play games (BENCHMARKS.md).
+# always the greedy move (as many people do), and one who plays like the default engine. The
+# engine is read by the learned policy (the default engine's own prior, learned from its visits),
+# a uniform move one time in twenty, untempered — which scored the card tracker best and the
+# search 0.570 against the fitted model at 30,000 iterations (BENCHMARKS.md); where no policy
+# ships, by the model fitted on its games, which overstates what a move says about its hand,
+# tempered by 1/4 — the power that scored the tracker best then.
 KINDS = (
     Kind("greedy", OpponentModel.greedy(0.05), 0.5),
-    Kind("engine", OpponentModel(), 0.5, 0.25),
+    Kind("engine", OpponentModel(), 0.5, 0.25, learned=(0.05, 1.0)),
 )
+
+
+def fitted(kinds: Sequence[Kind]) -> tuple[Kind, ...]:
+    """`kinds` read by their models alone, never by a learned policy (`beliefs_policy` off)."""
+    return tuple(replace(kind, learned=None) for kind in kinds)
 
 
 @dataclass(frozen=True)
@@ -394,7 +417,8 @@ def weigh(
 
     Each other seat is one of the `model` kinds (`KINDS` by default; one `OpponentModel` is
     one kind) with its prior: a world's weight is the product over seats of
-    Σ_kind prior · likelihood^power. `budget` caps the work — worlds times the decisions
+    Σ_kind prior · likelihood^power, a `learned` kind's likelihood the learned policy's where one
+    ships for the rules. `budget` caps the work — worlds times the decisions
     weighed — by drawing fewer worlds for a long history (never fewer than 1,024), so a hint
     with a long record costs about as much as a short one. The weighing also ends after
     `time_ms` or once `stop` is set, with the worlds weighed by then (`unweighed`, uniform, when
@@ -411,11 +435,21 @@ def weigh(
     if budget is not None and weighed:
         particles = min(particles, max(1024, budget // weighed))
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
-    per_kind = np.zeros((particles, MAX_SEATS, len(kinds)), dtype=np.float64)
-    models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
+    policy = model_for(root.position.rules, root.position.players, "policy") if any(
+        kind.learned for kind in kinds) else None
+    # Each kind's own model's column, then a column for each kind the policy reads: the worlds are
+    # weighed by the reading, and what each kind's own model says of the moves stays the kinds'
+    # evidence (the chance a seat is greedy), which a sharp model of one engine would misread.
+    reading = [i for i, kind in enumerate(kinds) if kind.learned] if policy is not None else []
+    columns = [kind.model.matrix() for kind in kinds]
+    columns += [OpponentModel.greedy(kinds[i].learned[0]).matrix() for i in reading]  # type: ignore[index]
+    models = np.ascontiguousarray(np.stack(columns))
+    learned = sum(1 << (len(kinds) + j) for j in range(len(reading)))
+    per_kind = np.zeros((particles, MAX_SEATS, len(columns)), dtype=np.float64)
     done, _ruled_out = _beliefs.weigh_worlds(
         root.sampler, list(history.states), history.ops, models, seed, hands, per_kind,
         time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
+        policy=policy.net if policy is not None else None, learned=learned,
     )
     if not len(history.ops):
         return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform")
@@ -428,7 +462,11 @@ def weigh(
         return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions)
     prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
     power = np.array([kind.power for kind in kinds])
-    mixed = np.logaddexp.reduce(prior + power * per_kind[possible], axis=2).sum(axis=1)
+    weighing = per_kind[possible][:, :, : len(kinds)].copy()
+    for j, i in enumerate(reading):
+        weighing[:, :, i] = per_kind[possible][:, :, len(kinds) + j]
+        power[i] = kinds[i].learned[1]  # type: ignore[index]
+    mixed = np.logaddexp.reduce(prior + power * weighing, axis=2).sum(axis=1)
     weights = np.zeros(particles)
     weights[possible], ess, temper = _tempered(mixed, min(min_ess, float(possible.sum())))
     root.sampler.set_particles(hands, weights)
@@ -436,7 +474,7 @@ def weigh(
     deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
     priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
     return Beliefs(hands, weights, ess, mode, temper, history.decisions,
-                   kind_evidence(per_kind[possible], kinds, deciding), priors)
+                   kind_evidence(per_kind[possible][:, :, : len(kinds)], kinds, deciding), priors)
 
 
 def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:

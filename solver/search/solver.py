@@ -27,7 +27,16 @@ from solver.game.rules import PRESETS
 from solver.search import _endgame, _tree
 from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
-from solver.search.beliefs import KINDS, Beliefs, History, Kind, OpponentModel, uniform_card_chances, weigh
+from solver.search.beliefs import (
+    KINDS,
+    Beliefs,
+    History,
+    Kind,
+    OpponentModel,
+    fitted,
+    uniform_card_chances,
+    weigh,
+)
 from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
@@ -185,7 +194,9 @@ class Solver:
     of player (`solver.search.beliefs.KINDS`: `greedy`, `engine`) every other seat is known to be
     from outside the game (an arena's or a bot's known opponent), so that the worlds are weighed
     as that kind alone and the search models them so from the first move instead of reading them
-    from their moves (null: read).
+    from their moves (null: read); `beliefs_policy`: the kinds of player with a `learned` reading
+    (the `engine` kind of `KINDS`) are read by the learned policy shipped for the rules (on by
+    default; off: by their fitted (ε, λ, κ) models alone, as before 2026-12-06).
     """
 
     def __init__(
@@ -219,6 +230,7 @@ class Solver:
         value_model: str = "",
         policy_model: str = "",
         others: str | None = None,
+        beliefs_policy: bool = True,
     ) -> None:
         if algorithm not in ALGORITHMS:
             raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
@@ -265,7 +277,8 @@ class Solver:
                                       or not 0 <= value_mix <= 1):
             raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
         for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
-                           ("policy_prior", policy_prior), ("policy_world", policy_world)):
+                           ("policy_prior", policy_prior), ("policy_world", policy_world),
+                           ("beliefs_policy", beliefs_policy)):
             if not isinstance(flag, bool):
                 raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
         for name, chosen, kind in (("value_model", value_model, "value"),
@@ -278,6 +291,7 @@ class Solver:
                                ErrorCode.BAD_ALGORITHM)
         known_kinds(others)  # refused here when it names no kind of player
         self.others = others
+        self.beliefs_policy = beliefs_policy
         self.value_model = value_model
         self.policy_model = policy_model
         self.policy_uses = ((POLICY_OPPONENT if policy_opponent else 0)
@@ -418,6 +432,8 @@ class Solver:
         time_ms = None if limits is None or limits.time_ms is None else limits.time_ms * WEIGH_SHARE
         kinds = known_kinds(self.others)
         model = kinds if kinds is not None else self.model
+        if not self.beliefs_policy and not isinstance(model, OpponentModel):
+            model = fitted(model if model is not None else KINDS)
         return weigh(root, weighed, model, self.particles, _seed_of(seed, 1 << 20),
                      time_ms=time_ms, stop=self.stop)
 

@@ -9,8 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from solver.core import encode_move
 from solver.game.bounds import MAX_SEATS
-from solver.game.cards import Card
+from solver.game.cards import Card, deck
+from solver.game.errors import TanError
 from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
@@ -19,16 +21,20 @@ from solver.players import make_player
 from solver.players.simple import GreedyPlayer
 from solver.search import Limits, Solver, _beliefs
 from solver.search.beliefs import (
+    KINDS,
     Beliefs,
     History,
     HistoryReader,
     Kind,
     OpponentModel,
+    decision_snapshot,
+    fitted,
     kind_evidence,
     read_record,
     uniform_card_chances,
     weigh,
 )
+from solver.search.learned import model_for
 from solver.search.sampling import prepare
 
 DURAK = Rules.preset_named("durak")
@@ -296,3 +302,85 @@ def test_greedy_play_reads_as_greedy_and_a_searchers_does_not() -> None:
         beliefs = weigh(prepare(position), reader.history(), particles=8192, seed=3)
         assert (beliefs.kinds(1)["greedy"] > 0.8) is greedy
         assert beliefs.chance_all_are("greedy", [1]) == beliefs.kinds(1)["greedy"]
+
+
+def test_a_learned_kind_scores_a_move_by_the_policy_on_each_worlds_hand() -> None:
+    """A learned kind's likelihood of a lead is (1 − ε)·π(lead | the world's hand) + ε/n (λ = κ = 1),
+    π the shipped policy on the hand the world gives the leader; without a policy it is refused."""
+    game = Game.deal(DURAK, 2, deck=random_deck(DURAK, 5))
+    leader = game.to_move
+    assert leader is not None
+    move = game.legal_moves()[0]
+    before = game.clone()
+    game.play(move, leader)
+    reader = HistoryReader(1 - leader, game.trump)
+    reader.observe(leader, move, before, game)
+    found = reader.history()
+    root = prepare(Position.from_game(game, 1 - leader))
+    policy = model_for(DURAK, 2, "policy")
+    assert policy is not None
+    epsilon = 0.2
+    models = np.stack([OpponentModel.greedy(epsilon).matrix()] * 2)
+    hands = np.zeros((32, MAX_SEATS), dtype=np.uint64)
+    log_weights = np.zeros((32, MAX_SEATS, 2))
+    weighed, _ = _beliefs.weigh_worlds(root.sampler, list(found.states), found.ops, models, 9, hands,
+                                       log_weights, policy=policy.net, learned=0b10)
+    assert weighed == 32
+    code = encode_move(move)
+    for world in range(32):
+        at_decision = before.clone()
+        at_decision.hands[leader] = {card for card in deck(DURAK.deck)
+                                     if int(hands[world, leader]) >> card.index & 1}
+        at_decision.hands[leader].add(move.card)
+        snapshot = decision_snapshot(at_decision)
+        chances = policy.net.probabilities(snapshot)
+        expected = (1 - epsilon) * chances[code] + epsilon / len(chances)
+        assert log_weights[world, leader, 1] == pytest.approx(np.log(expected), rel=1e-9)
+        greedy = GreedyPlayer().choose(Position.from_game(at_decision, leader)) == move
+        by_greedy = epsilon / len(chances) + (1 - epsilon) * greedy
+        assert log_weights[world, leader, 0] == pytest.approx(np.log(by_greedy))
+    assert log_weights[:, leader, 1].std() > 0  # the policy tells the worlds apart
+    with pytest.raises(ValueError, match="no policy"):
+        _beliefs.weigh_worlds(root.sampler, list(found.states), found.ops, models, 9, hands, log_weights,
+                              learned=0b10)
+    with pytest.raises(ValueError, match="learned names a type"):
+        _beliefs.weigh_worlds(root.sampler, list(found.states), found.ops, models, 9, hands, log_weights,
+                              policy=policy.net, learned=0b100)
+
+
+def test_the_engine_kind_is_read_by_the_policy_where_one_ships_and_by_its_model_where_not() -> None:
+    assert fitted(KINDS)[0] == KINDS[0] and fitted(KINDS)[1].learned is None
+    assert fitted(KINDS)[1].model == KINDS[1].model and fitted(KINDS)[1].prior == KINDS[1].prior
+    with pytest.raises(ValueError, match="learned needs"):
+        Kind("engine", OpponentModel(), 0.5, learned=(0.05, 1.5))
+    for preset, players, ships in (("durak", 2, True), ("durak", 3, False)):
+        rules = Rules.preset_named(preset)
+        game, first, history = greedy_game(rules, players, 2, plies=30)
+        while game.to_move != 0 and not game.over:
+            history.append((game.to_move, game.legal_moves()[0]))
+            game.play(history[-1][1], game.to_move)
+        position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history))
+        read = weigh(prepare(position), found, KINDS, particles=4096, seed=3)
+        by_model = weigh(prepare(position), found, fitted(KINDS), particles=4096, seed=3)
+        assert np.array_equal(read.hands, by_model.hands)
+        assert np.allclose(read.weights, by_model.weights) is not ships
+        assert read.evidence[1]["greedy"] == pytest.approx(by_model.evidence[1]["greedy"])
+    limits = Limits(iterations=300)
+    hint = Solver().hint(position, limits, seed=1, history=found).to_json()
+    assert Solver().hint(position, limits, seed=1, history=found).to_json()["moves"] == hint["moves"]
+    with pytest.raises(TanError, match="beliefs_policy"):
+        Solver(beliefs_policy=1)  # type: ignore[arg-type]
+
+
+def test_a_search_without_the_policy_reading_weighs_as_before() -> None:
+    rules = Rules.preset_named("durak")
+    game, first, history = greedy_game(rules, 2, 5, plies=24)
+    while game.to_move != 0 and not game.over:
+        history.append((game.to_move, game.legal_moves()[0]))
+        game.play(history[-1][1], game.to_move)
+    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 5), history))
+    limits = Limits(iterations=300)
+    off = Solver(beliefs_policy=False).hint(position, limits, seed=2, history=found)
+    as_before = Solver(model=fitted(KINDS)).hint(position, limits, seed=2, history=found)
+    assert off.to_json()["moves"] == as_before.to_json()["moves"] and off.stats.ess == as_before.stats.ess
+    assert Solver().hint(position, limits, seed=2, history=found).stats.ess != off.stats.ess
