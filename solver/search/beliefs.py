@@ -9,8 +9,11 @@ and Buro), `weigh` draws `particles` uniform worlds and gives each the
 likelihood of every other seat's decisions under `OpponentModel` — the greedy
 move with probability 1 − ε, else a move leaning to cheap cards — computed
 in the Cython search by walking each seat's history backwards from the hand
-the world deals it (`weigh_worlds`). The search then draws its worlds' hands
-from the particles in proportion to their weights.
+the world deals it (`weigh_worlds`). Where a learned policy ships for the
+rules, the engine kind of player weighs the worlds by the policy's probability
+of each move instead (`Kind.learned`): a model of exactly how the engine plays,
+which says five times as much of its hand. The search then draws its worlds'
+hands from the particles in proportion to their weights.
 
 When the weights collapse (the effective sample size falls below
 `min_ess`: the model explains the play badly, or the history is long), the
@@ -119,8 +122,9 @@ class Kind:
 # The kinds the other seats are weighed as, each seat on its own: a player who plays nearly
 # always the greedy move (as many people do), and one who plays like the default engine. The
 # engine is read by the learned policy (the default engine's own prior, learned from its visits),
-# a uniform move one time in twenty, untempered — which scored the card tracker best and the
-# search 0.570 against the fitted model at 30,000 iterations (BENCHMARKS.md); where no policy
+# a uniform move one time in twenty, untempered — which scored the card tracker best, and the
+# search 0.552 against the fitted model at 30,000 iterations, 0.522 at 100 ms (BENCHMARKS.md),
+# while its `model` still reads whether a seat is greedy (`weigh`); where no policy
 # ships, by the model fitted on its games, which overstates what a move says about its hand,
 # tempered by 1/4 — the power that scored the tracker best then.
 KINDS = (
