@@ -49,8 +49,9 @@ def search_options() -> dict[str, Any]:
 
 
 PLAYOUTS_ENGINE: dict[str, Any] = {"value": False, "policy_prior": False, "puct": 0.0,
-                                   "opponent_policy": PLAYOUT_OPPONENT_POLICY}
-"""The options of `ismcts_playouts`: the default engine as it was before the learned value."""
+                                   "opponent_policy": PLAYOUT_OPPONENT_POLICY, "beliefs_policy": False}
+"""The options of `ismcts_playouts`: the default engine as it was before the learned value (its
+worlds weighed by the fitted models too, not by the learned policy)."""
 
 SEARCH_LIMITS = Limits(iterations=None, time_ms=100)
 """A search seat's limits per move when its spec gives none."""

@@ -39,6 +39,7 @@ from solver.game.position import Position
 from solver.game.record import Play, Record
 from solver.game.reference import Game
 from solver.search import _beliefs
+from solver.search._model import PolicyModel
 from solver.search.budget import StopFlag
 from solver.search.learned import model_for
 from solver.search.sampling import Root
@@ -439,21 +440,22 @@ def weigh(
     if budget is not None and weighed:
         particles = min(particles, max(1024, budget // weighed))
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
-    policy = model_for(root.position.rules, root.position.players, "policy") if any(
+    shipped = model_for(root.position.rules, root.position.players, "policy") if any(
         kind.learned for kind in kinds) else None
+    policy = shipped.net if shipped is not None and isinstance(shipped.net, PolicyModel) else None
     # Each kind's own model's column, then a column for each kind the policy reads: the worlds are
     # weighed by the reading, and what each kind's own model says of the moves stays the kinds'
     # evidence (the chance a seat is greedy), which a sharp model of one engine would misread.
-    reading = [i for i, kind in enumerate(kinds) if kind.learned] if policy is not None else []
+    reading = [(i, kind.learned) for i, kind in enumerate(kinds) if kind.learned and policy is not None]
     columns = [kind.model.matrix() for kind in kinds]
-    columns += [OpponentModel.greedy(kinds[i].learned[0]).matrix() for i in reading]  # type: ignore[index]
+    columns += [OpponentModel.greedy(epsilon).matrix() for _, (epsilon, _power) in reading]
     models = np.ascontiguousarray(np.stack(columns))
     learned = sum(1 << (len(kinds) + j) for j in range(len(reading)))
     per_kind = np.zeros((particles, MAX_SEATS, len(columns)), dtype=np.float64)
     done, _ruled_out = _beliefs.weigh_worlds(
         root.sampler, list(history.states), history.ops, models, seed, hands, per_kind,
         time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
-        policy=policy.net if policy is not None else None, learned=learned,
+        policy=policy, learned=learned,
     )
     if not len(history.ops):
         return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform")
@@ -467,9 +469,9 @@ def weigh(
     prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
     power = np.array([kind.power for kind in kinds])
     weighing = per_kind[possible][:, :, : len(kinds)].copy()
-    for j, i in enumerate(reading):
+    for j, (i, (_epsilon, by_power)) in enumerate(reading):
         weighing[:, :, i] = per_kind[possible][:, :, len(kinds) + j]
-        power[i] = kinds[i].learned[1]  # type: ignore[index]
+        power[i] = by_power
     mixed = np.logaddexp.reduce(prior + power * weighing, axis=2).sum(axis=1)
     weights = np.zeros(particles)
     weights[possible], ess, temper = _tempered(mixed, min(min_ess, float(possible.sum())))

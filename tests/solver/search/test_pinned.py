@@ -169,6 +169,19 @@ def test_a_fixed_seed_gives_the_recorded_visits_with_weighted_beliefs() -> None:
         ("attack Qd", 227),
         ("attack Ah", 70),
     ]
+    # The same search with the worlds weighed by the learned policy shipped for `durak` (which the
+    # pin follows when that policy changes): one take of a low card says more of the hand.
+    by_policy = Solver(particles=2048, **{**PLAYOUTS, "beliefs_policy": True}).hint(
+        seen, Limits(iterations=2000), seed=7, history=history)
+    assert by_policy.stats.beliefs == "tempered" and hint.stats.beliefs == "weighted"
+    assert [(m.notation, m.visits) for m in by_policy.moves] == [
+        ("attack Ks", 472),
+        ("attack Jc", 457),
+        ("attack 8d", 412),
+        ("attack Qd", 404),
+        ("attack 7c", 220),
+        ("attack Ah", 35),
+    ]
 
 
 # The first three solvable endgames met by random play from deal 1: (value, nodes).
