@@ -20,6 +20,7 @@ from solver.game.rules import Rules
 from solver.players import make_player
 from solver.players.simple import GreedyPlayer
 from solver.search import Limits, Solver, _beliefs
+from solver.search._model import PolicyModel
 from solver.search.beliefs import (
     KINDS,
     Beliefs,
@@ -108,6 +109,15 @@ def greedy_game(
         game.play(move, seat)
         history.append((seat, move))
     return game, first, history
+
+
+def seat_zero_to_move(rules: Rules, players: int, seed: int, plies: int) -> tuple[Position, History]:
+    """A game of mostly greedy moves played on until seat 0 is to move: what it sees, and its history."""
+    game, first, history = greedy_game(rules, players, seed, plies)
+    while game.to_move != 0 and not game.over:
+        history.append((game.to_move, game.legal_moves()[0]))
+        game.play(history[-1][1], game.to_move)
+    return read_record(Record.of_game(first, 0, random_deck(rules, seed), history))
 
 
 @pytest.mark.parametrize(("preset", "players"), [("durak", 2), ("durak", 3), ("perevodnoy", 2), ("tan", 4)])
@@ -230,12 +240,7 @@ def _hand(world: Any, seat: int) -> list[Card]:
 
 
 def test_a_hint_says_how_its_worlds_were_weighed() -> None:
-    rules = Rules.preset_named("durak")
-    game, first, history = greedy_game(rules, 2, 2, plies=30)
-    while game.to_move != 0 and not game.over:
-        history.append((game.to_move, game.legal_moves()[0]))
-        game.play(history[-1][1], game.to_move)
-    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history))
+    position, found = seat_zero_to_move(Rules.preset_named("durak"), 2, 2, plies=30)
     limits = Limits(iterations=300)
     weighted = Solver().hint(position, limits, seed=1, history=found)
     assert weighted.stats.beliefs in ("weighted", "tempered") and weighted.stats.ess is not None
@@ -317,14 +322,15 @@ def test_a_learned_kind_scores_a_move_by_the_policy_on_each_worlds_hand() -> Non
     reader.observe(leader, move, before, game)
     found = reader.history()
     root = prepare(Position.from_game(game, 1 - leader))
-    policy = model_for(DURAK, 2, "policy")
-    assert policy is not None
+    shipped = model_for(DURAK, 2, "policy")
+    assert shipped is not None and isinstance(shipped.net, PolicyModel) and move.card is not None
+    policy = shipped.net
     epsilon = 0.2
     models = np.stack([OpponentModel.greedy(epsilon).matrix()] * 2)
     hands = np.zeros((32, MAX_SEATS), dtype=np.uint64)
     log_weights = np.zeros((32, MAX_SEATS, 2))
     weighed, _ = _beliefs.weigh_worlds(root.sampler, list(found.states), found.ops, models, 9, hands,
-                                       log_weights, policy=policy.net, learned=0b10)
+                                       log_weights, policy=policy, learned=0b10)
     assert weighed == 32
     code = encode_move(move)
     for world in range(32):
@@ -333,7 +339,7 @@ def test_a_learned_kind_scores_a_move_by_the_policy_on_each_worlds_hand() -> Non
                                      if int(hands[world, leader]) >> card.index & 1}
         at_decision.hands[leader].add(move.card)
         snapshot = decision_snapshot(at_decision)
-        chances = policy.net.probabilities(snapshot)
+        chances = policy.probabilities(snapshot)
         expected = (1 - epsilon) * chances[code] + epsilon / len(chances)
         assert log_weights[world, leader, 1] == pytest.approx(np.log(expected), rel=1e-9)
         greedy = GreedyPlayer().choose(Position.from_game(at_decision, leader)) == move
@@ -345,7 +351,7 @@ def test_a_learned_kind_scores_a_move_by_the_policy_on_each_worlds_hand() -> Non
                               learned=0b10)
     with pytest.raises(ValueError, match="learned names a type"):
         _beliefs.weigh_worlds(root.sampler, list(found.states), found.ops, models, 9, hands, log_weights,
-                              policy=policy.net, learned=0b100)
+                              policy=policy, learned=0b100)
 
 
 def test_the_engine_kind_is_read_by_the_policy_where_one_ships_and_by_its_model_where_not() -> None:
@@ -354,12 +360,7 @@ def test_the_engine_kind_is_read_by_the_policy_where_one_ships_and_by_its_model_
     with pytest.raises(ValueError, match="learned needs"):
         Kind("engine", OpponentModel(), 0.5, learned=(0.05, 1.5))
     for preset, players, ships in (("durak", 2, True), ("durak", 3, False)):
-        rules = Rules.preset_named(preset)
-        game, first, history = greedy_game(rules, players, 2, plies=30)
-        while game.to_move != 0 and not game.over:
-            history.append((game.to_move, game.legal_moves()[0]))
-            game.play(history[-1][1], game.to_move)
-        position, found = read_record(Record.of_game(first, 0, random_deck(rules, 2), history))
+        position, found = seat_zero_to_move(Rules.preset_named(preset), players, 2, plies=30)
         read = weigh(prepare(position), found, KINDS, particles=4096, seed=3)
         by_model = weigh(prepare(position), found, fitted(KINDS), particles=4096, seed=3)
         assert np.array_equal(read.hands, by_model.hands)
@@ -373,12 +374,7 @@ def test_the_engine_kind_is_read_by_the_policy_where_one_ships_and_by_its_model_
 
 
 def test_a_search_without_the_policy_reading_weighs_as_before() -> None:
-    rules = Rules.preset_named("durak")
-    game, first, history = greedy_game(rules, 2, 5, plies=24)
-    while game.to_move != 0 and not game.over:
-        history.append((game.to_move, game.legal_moves()[0]))
-        game.play(history[-1][1], game.to_move)
-    position, found = read_record(Record.of_game(first, 0, random_deck(rules, 5), history))
+    position, found = seat_zero_to_move(Rules.preset_named("durak"), 2, 5, plies=24)
     limits = Limits(iterations=300)
     off = Solver(beliefs_policy=False).hint(position, limits, seed=2, history=found)
     as_before = Solver(model=fitted(KINDS)).hint(position, limits, seed=2, history=found)
