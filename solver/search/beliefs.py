@@ -468,9 +468,11 @@ def weigh(
         return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions)
     prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
     power = np.array([kind.power for kind in kinds])
-    weighing = per_kind[possible][:, :, : len(kinds)].copy()
+    explained = per_kind[possible]  # the possible worlds' columns, one copy
+    own = explained[:, :, : len(kinds)]  # each kind's own model: its evidence
+    weighing = own.copy()
     for j, (i, (_epsilon, by_power)) in enumerate(reading):
-        weighing[:, :, i] = per_kind[possible][:, :, len(kinds) + j]
+        weighing[:, :, i] = explained[:, :, len(kinds) + j]
         power[i] = by_power
     mixed = np.logaddexp.reduce(prior + power * weighing, axis=2).sum(axis=1)
     weights = np.zeros(particles)
@@ -480,7 +482,7 @@ def weigh(
     deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
     priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
     return Beliefs(hands, weights, ess, mode, temper, history.decisions,
-                   kind_evidence(per_kind[possible][:, :, : len(kinds)], kinds, deciding), priors)
+                   kind_evidence(own, kinds, deciding), priors)
 
 
 def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:
