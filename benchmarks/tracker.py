@@ -70,8 +70,14 @@ def main(argv: list[str] | None = None) -> int:
                         "alone (solver.search.beliefs.KINDS), as the engine option others does")
     parser.add_argument("--fitted", action="store_true", help="read the kinds of player by their fitted "
                         "models alone, never by the learned policy (engine option beliefs_policy false)")
+    parser.add_argument("--budget", type=int, default=None, help="weigh's cap on worlds times decisions "
+                        "weighed (its default unless given)")
+    parser.add_argument("--min-ess", type=float, default=None, help="the ESS below which weigh tempers "
+                        "the likelihoods (its default unless given)")
     parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
     args = parser.parse_args(argv)
+    options = {name: value for name, value in (("budget", args.budget), ("min_ess", args.min_ess))
+               if value is not None}
     kinds = known_kinds(args.others)
     if args.fitted:
         kinds = fitted(kinds or KINDS)
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                         watched = _engine(record["seats"][1 - seat]) if record["players"] == 2 else None
                         name = f"{preset} {record['players']}p" + (f", watching {watched}" if watched else "")
                         for mode, history in (("weighted", reader.history()), ("uniform", None)):
-                            beliefs = weigh(prepare(position), history, kinds, args.particles, seed=ply)
+                            beliefs = weigh(prepare(position), history, kinds, args.particles, seed=ply, **options)
                             if mode == "weighted" and beliefs.weighted:
                                 shares[name].append(beliefs.ess / len(beliefs.weights))
                             found = score(beliefs.card_chances(position), game)

@@ -35,3 +35,16 @@ def test_the_others_known_are_weighed_as_that_kind_alone(tmp_path: Path) -> None
     assert by_kind["uniform"] == by_reading["uniform"]
     assert by_kind["weighted"]["cards"] == by_reading["weighted"]["cards"]
     assert by_kind["weighted"]["log_loss"] != by_reading["weighted"]["log_loss"]
+
+
+def test_a_higher_min_ess_tempers_the_weights_towards_uniform(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    assert tan(["arena", "--rules", "durak", "--engines", "ismcts,greedy", "--iterations", "30",
+                "--deals", "1", "--seed", "8", "--workers", "1", "--out", str(games), "--no-progress"]) == 0
+    sharp, flat = tmp_path / "sharp.json", tmp_path / "flat.json"
+    assert tracker.main([str(games), "--particles", "512", "--min-ess", "1", "--output", str(sharp)]) == 0
+    assert tracker.main([str(games), "--particles", "512", "--min-ess", "100000", "--output", str(flat)]) == 0
+    for name, group in json.loads(flat.read_text())["groups"].items():
+        before = json.loads(sharp.read_text())["groups"][name]
+        assert group["ess_share"]["median"] > before["ess_share"]["median"]
+        assert group["ess_share"]["p10"] > 0.9
