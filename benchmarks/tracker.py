@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
                         watched = _engine(record["seats"][1 - seat]) if record["players"] == 2 else None
                         name = f"{preset} {record['players']}p" + (f", watching {watched}" if watched else "")
                         for mode, history in (("weighted", reader.history()), ("uniform", None)):
-                            beliefs = weigh(prepare(position), history, kinds, args.particles, seed=ply, **options)
+                            beliefs = weigh(prepare(position), history, kinds, args.particles,
+                                            seed=ply, **options)
                             if mode == "weighted" and beliefs.weighted:
                                 shares[name].append(beliefs.ess / len(beliefs.weights))
                             found = score(beliefs.card_chances(position), game)
