@@ -160,6 +160,13 @@ class History:
         keep = ~np.isin(self.ops[:, 1], list(seats))
         return History(self.states, np.ascontiguousarray(self.ops[keep]))
 
+    def only(self, seats: Sequence[int]) -> History:
+        """The history of `seats` alone."""
+        if not len(self.ops):
+            return self
+        keep = np.isin(self.ops[:, 1], list(seats))
+        return History(self.states, np.ascontiguousarray(self.ops[keep]))
+
 
 def _mask(cards: Any) -> int:
     bits = 0
@@ -435,8 +442,16 @@ def weigh(
         raise ValueError(f"time_ms must be positive, not {time_ms!r}")
     root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
     slots = root.position.hidden_slots().seats
-    history = (history or History()).without([s for s in range(root.position.players) if not slots.get(s)])
+    known = [s for s in range(root.position.players) if not slots.get(s)]
+    history = history or History()
+    # A seat whose hand the seat sees whole weighs no world, but its moves still say what kind
+    # of player it is: read apart, so the worlds' weights and their draws stay as they were.
+    read = _known_evidence(root, history.only(known), kinds, seed, time_ms, stop)
+    history = history.without(known)
+    priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
     weighed = int((history.ops[:, 0] == _DECIDE).sum()) if len(history.ops) else 0
+    if not any(slots.values()) and not root.position.hidden_slots().stock:
+        particles = 1  # nothing hidden: every world is the one the seat sees
     if budget is not None and weighed:
         particles = min(particles, max(1024, budget // weighed))
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
@@ -458,14 +473,15 @@ def weigh(
         policy=policy, learned=learned,
     )
     if not len(history.ops):
-        return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform")
+        return Beliefs(hands, np.full(particles, 1.0 / particles), float(particles), "uniform",
+                       evidence=read, priors=priors)
     if not done:  # out of time (or stopped) before the first world: every world alike
-        return Beliefs(hands[:1], np.ones(1), 1.0, "unweighed", 0.0, history.decisions)
+        return Beliefs(hands[:1], np.ones(1), 1.0, "unweighed", 0.0, history.decisions, read, priors)
     particles, hands, per_kind = done, hands[:done], per_kind[:done]
     uniform = np.full(particles, 1.0 / particles)
     possible = per_kind[:, 0, 0] > -1e299
     if not possible.any():
-        return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions)
+        return Beliefs(hands, uniform, float(particles), "collapsed", 0.0, history.decisions, read, priors)
     prior = np.log(np.array([kind.prior for kind in kinds]) / sum(kind.prior for kind in kinds))
     power = np.array([kind.power for kind in kinds])
     explained = per_kind[possible]  # the possible worlds' columns, one copy
@@ -480,9 +496,39 @@ def weigh(
     root.sampler.set_particles(hands, weights)
     mode = "weighted" if temper == 1.0 else "tempered"
     deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
-    priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
     return Beliefs(hands, weights, ess, mode, temper, history.decisions,
-                   kind_evidence(own, kinds, deciding), priors)
+                   {**read, **kind_evidence(own, kinds, deciding)}, priors)
+
+
+KNOWN_WORLDS = 256
+"""Draws of which cards a seat whose hand is known drew when, over which its kinds' evidence is
+averaged (`_known_evidence`): its hand is the same in every world, so a few hundred suffice."""
+
+
+def _known_evidence(
+    root: Root, history: History, kinds: Sequence[Kind], seed: int, time_ms: float | None,
+    stop: StopFlag | None,
+) -> dict[int, dict[str, float]]:
+    """`kind_evidence` of the seats in `history` (whose hands the seat sees whole): each kind's
+    own model of their moves, walked back from the hands they hold, over `KNOWN_WORLDS` draws of
+    when they drew which cards. Without it the search would forget, the moment a seat's last
+    hidden card is seen (the stock gone, two seats), what it had read of the player — and meet a
+    greedy player's endgame as a searching one's."""
+    deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
+    if len(kinds) < 2 or not deciding:
+        return {}
+    models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
+    hands = np.zeros((KNOWN_WORLDS, MAX_SEATS), dtype=np.uint64)
+    per_kind = np.zeros((KNOWN_WORLDS, MAX_SEATS, len(kinds)), dtype=np.float64)
+    done, _ruled_out = _beliefs.weigh_worlds(
+        root.sampler, list(history.states), history.ops, models, seed ^ 0x6B6E6F776E, hands, per_kind,
+        time_ms=time_ms or 0.0, stop=stop.buffer if stop is not None else None,
+    )
+    per_kind = per_kind[:done]
+    possible = per_kind[:, deciding[0], 0] > -1e299
+    if not possible.any():
+        return {}
+    return kind_evidence(per_kind[possible], kinds, deciding)
 
 
 def _kinds(model: OpponentModel | Sequence[Kind] | None) -> tuple[Kind, ...]:

@@ -333,7 +333,8 @@ class Solver:
         if root.perfect_information and self.exact_root:
             exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
-                exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun), multipv)
+                exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun, history),
+                               multipv)
                 return self._proven_lines(root, exact, pv, begun, deadline)
         single = len(root.legal) == 1
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
@@ -603,17 +604,25 @@ class Solver:
         except TimeoutError:
             return None
 
-    def _practical(self, root: Root, exact: Hint, limits: Limits, seed: int, begun: float) -> Hint:
+    def _practical(
+        self, root: Root, exact: Hint, limits: Limits, seed: int, begun: float, history: History | None = None
+    ) -> Hint:
         """Among the moves of the best proven value short of a win, the one the tree search likes
         best first. Minimax values assume the other seat answers perfectly; a real one may not, and
         when every move loses (or draws) the search — its playouts and opponent model play like a
         fallible player, and it solves nothing exactly here — finds the move that leaves it the most
-        chances to go wrong. The values stay the proven ones; only the order of equals changes."""
+        chances to go wrong: modelling the others as their moves so far (`history`) read them, so a
+        seat read as greedy is played for greedy's mistakes. The values stay the proven ones; only
+        the order of equals changes."""
         best = exact.moves[0].score
         tied = [value for value in exact.moves if value.score == best]
         if not self.practical or best >= 1.0 or len(tied) < 2:
             return exact
-        result = self._run(root, limits, seed, exact_cards=0)
+        started = time.perf_counter()
+        beliefs = self._believe(root, history, seed, limits)
+        modelling = self._modelling(root, beliefs)
+        limits = _less_time(limits, (time.perf_counter() - started) * 1000.0)
+        result = self._run(root, limits, seed, exact_cards=0, modelling=modelling)
         liked = {
             decode_move(root_move.code): (root_move.visits, root_move.reward / max(root_move.visits, 1))
             for root_move in result.moves
@@ -625,6 +634,9 @@ class Solver:
             exact.stats,
             iterations=exact.stats.iterations + result.iterations,
             time_ms=(time.perf_counter() - begun) * 1000.0,
+            model=modelling.name,
+            opponent_policy=modelling.opponent_policy,
+            value_mix=modelling.value_mix,
         )
         return replace(exact, best=moves[0].move, moves=moves, stats=stats)
 

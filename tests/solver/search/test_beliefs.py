@@ -380,3 +380,59 @@ def test_a_search_without_the_policy_reading_weighs_as_before() -> None:
     as_before = Solver(model=fitted(KINDS)).hint(position, limits, seed=2, history=found)
     assert off.to_json()["moves"] == as_before.to_json()["moves"] and off.stats.ess == as_before.stats.ess
     assert Solver().hint(position, limits, seed=2, history=found).stats.ess != off.stats.ess
+
+
+def seen_whole(rules: Rules, players: int, seed: int, opponent: Any) -> tuple[Position, History] | None:
+    """Seat 0 playing greedy against `opponent` (every other seat) until, at seat 0's turn, some
+    other seat's hand is seen whole (no hidden slot left): what seat 0 sees, and its history."""
+    game = Game.deal(rules, players, deck=random_deck(rules, seed))
+    reader = HistoryReader(0, game.trump)
+    while not game.over:
+        seat = game.to_move
+        assert seat is not None
+        position = Position.from_game(game, seat)
+        if seat == 0 and any(not slots and game.hands[other]
+                             for other, slots in position.hidden_slots().seats.items()):
+            return position, reader.history()
+        player = GreedyPlayer() if seat == 0 else opponent
+        move = player.choose(position, seed=len(reader.rows))
+        before = game.clone()
+        game.play(move, seat)
+        reader.observe(seat, move, before, game)
+    return None
+
+
+def test_a_seat_whose_hand_is_seen_whole_is_still_read() -> None:
+    """The stock gone, the other seat's hand is known and weighs no world, but its moves still say
+    what kind of player it is: greedy's read as greedy, a searcher's not (without this the search
+    forgot the reading the moment the last hidden card was seen)."""
+    for opponent, greedy in ((GreedyPlayer(), True), (make_player({"engine": "ismcts_playouts",
+                                                                    "limits": {"iterations": 300}}), False)):
+        found = next(found for seed in range(270, 330) if (found := seen_whole(DURAK, 2, seed, opponent)))
+        position, history = found
+        beliefs = weigh(prepare(position), history, particles=1024, seed=3)
+        assert beliefs.mode == "uniform" and not any(position.hidden_slots().seats.values())
+        assert set(beliefs.evidence) == {1}
+        assert (beliefs.kinds(1)["greedy"] > 0.9) is greedy
+        assert (beliefs.kinds(1)["greedy"] < 0.5) is not greedy
+        again = weigh(prepare(position), history, particles=1024, seed=3)
+        assert again.evidence == beliefs.evidence  # seeded
+
+
+def test_reading_a_seat_seen_whole_leaves_the_worlds_as_they_were() -> None:
+    """Three seats, one seen whole and one not: the worlds and their weights are those of the
+    history without the seen seat's moves; the reading only adds that seat's kind."""
+    found = seen_whole(DURAK, 3, 101, GreedyPlayer())
+    assert found is not None
+    position, history = found
+    slots = position.hidden_slots().seats
+    known = [seat for seat, n in slots.items() if n == 0]
+    hidden = [seat for seat, n in slots.items() if n > 0]
+    assert known and hidden
+    read = weigh(prepare(position), history, particles=2048, seed=5)
+    blind = weigh(prepare(position), history.without(known), particles=2048, seed=5)
+    assert np.array_equal(read.hands, blind.hands) and np.array_equal(read.weights, blind.weights)
+    assert read.mode == blind.mode and read.ess == blind.ess
+    assert set(read.evidence) == set(known) | set(blind.evidence)
+    assert all(read.evidence[seat] == blind.evidence[seat] for seat in blind.evidence)
+    assert read.kinds(known[0])["greedy"] > 0.9

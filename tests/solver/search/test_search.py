@@ -12,9 +12,11 @@ from solver.core._core import CoreGame
 from solver.game.cards import deck
 from solver.game.moves import Move
 from solver.game.position import Position
-from solver.game.reference import Game
+from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
+from solver.players.simple import GreedyPlayer
 from solver.search import Limits, Solver, _endgame, _tree, prepare
+from solver.search.beliefs import HistoryReader
 from tests.support.positions import endgame_position, open_endgame
 
 DURAK = Rules.preset_named("durak")
@@ -366,6 +368,37 @@ def test_a_lost_endgame_is_played_for_the_other_seats_mistakes() -> None:
         assert Solver().hint(position, Limits(iterations=500), seed=1).moves == Solver(practical=False).hint(
             position, Limits(iterations=500), seed=1
         ).moves
+
+
+def test_a_lost_endgame_against_a_seat_read_as_greedy_is_played_for_greedys_mistakes() -> None:
+    """The stock gone and every card known, the practical search models the other seat as its
+    moves so far read it (`durak`, greedy against greedy, deal 277): read as greedy, it plays the
+    move the greedy model's search prefers, where the same position bare (nothing read: the other
+    seat searched, as before the reading was kept) prefers another; its stats say so."""
+    rules = Rules.preset_named("durak")
+    game = Game.deal(rules, 2, deck=random_deck(rules, 277))
+    reader = HistoryReader(0, game.trump)
+    while not game.over:
+        seat = game.to_move
+        assert seat is not None
+        position = Position.from_game(game, seat)
+        if seat == 0 and not any(position.hidden_slots().seats.values()):
+            break
+        move = GreedyPlayer().choose(position)
+        before = game.clone()
+        game.play(move, seat)
+        reader.observe(seat, move, before, game)
+    position = Position.from_game(game, 0)
+    assert not any(position.hidden_slots().seats.values())
+    limits = Limits(iterations=2000)
+    for seed in (1, 2, 3):
+        read = Solver().hint(position, limits, seed=seed, history=reader.history())
+        bare = Solver().hint(position, limits, seed=seed)
+        model = Solver(opponent_policy=0.75, value_mix=0.0).hint(position, limits, seed=seed)
+        assert read.evaluation.exact and read.evaluation.score < 1.0
+        assert read.stats.opponent_policy > 0.7 and read.stats.value_mix < 0.05
+        assert bare.stats.opponent_policy == 0.0 and bare.stats.value_mix == 1.0
+        assert read.best == model.best != bare.best
 
 
 def _late_endgame(seed: int) -> Position:
