@@ -434,7 +434,8 @@ def weigh(
     weighed — by drawing fewer worlds for a long history (never fewer than 1,024), so a hint
     with a long record costs about as much as a short one. The weighing also ends after
     `time_ms` or once `stop` is set, with the worlds weighed by then (`unweighed`, uniform, when
-    that is none): it counts against its answer's time like the search after it."""
+    that is none): it counts against its answer's time like the search after it. A seat whose hand
+    the seat sees whole weighs no world but is still read (`Beliefs.evidence`, `_known_evidence`)."""
     kinds = _kinds(model)
     if particles < 1:
         raise ValueError(f"particles must be positive, not {particles!r}")
