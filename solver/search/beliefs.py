@@ -155,16 +155,16 @@ class History:
 
     def without(self, seats: Sequence[int]) -> History:
         """The history without the ops of `seats` (whose hands nothing is hidden of)."""
-        if not len(self.ops):
-            return self
-        keep = ~np.isin(self.ops[:, 1], list(seats))
-        return History(self.states, np.ascontiguousarray(self.ops[keep]))
+        return self._of(seats, False)
 
     def only(self, seats: Sequence[int]) -> History:
         """The history of `seats` alone."""
+        return self._of(seats, True)
+
+    def _of(self, seats: Sequence[int], theirs: bool) -> History:
         if not len(self.ops):
             return self
-        keep = np.isin(self.ops[:, 1], list(seats))
+        keep = np.isin(self.ops[:, 1], list(seats)) == theirs
         return History(self.states, np.ascontiguousarray(self.ops[keep]))
 
 
