@@ -24,6 +24,7 @@ are not weighed.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -152,6 +153,11 @@ class History:
     def decisions(self) -> int:
         """How many of the other seats' decisions the history weighs."""
         return len(self.states)
+
+    @property
+    def deciding(self) -> list[int]:
+        """The seats with a decision in the history's ops, in order."""
+        return sorted({int(seat) for kind, seat in self.ops[:, :2] if kind == _DECIDE})
 
     def without(self, seats: Sequence[int]) -> History:
         """The history without the ops of `seats` (whose hands nothing is hidden of)."""
@@ -442,16 +448,21 @@ def weigh(
     if time_ms is not None and not time_ms > 0:
         raise ValueError(f"time_ms must be positive, not {time_ms!r}")
     root.sampler.set_particles(np.zeros((0, MAX_SEATS), dtype=np.uint64), np.zeros(0))
-    slots = root.position.hidden_slots().seats
+    hidden = root.position.hidden_slots()
+    slots = hidden.seats
     known = [s for s in range(root.position.players) if not slots.get(s)]
     history = history or History()
     # A seat whose hand the seat sees whole weighs no world, but its moves still say what kind
-    # of player it is: read apart, so the worlds' weights and their draws stay as they were.
+    # of player it is: read apart, so the worlds' weights and their draws stay as they were; the
+    # time it takes comes off the weighing's.
+    started = time.perf_counter()
     read = _known_evidence(root, history.only(known), kinds, seed, time_ms, stop)
+    if time_ms is not None:
+        time_ms = max(time_ms - (time.perf_counter() - started) * 1000.0, 1e-3)
     history = history.without(known)
     priors = {kind.name: kind.prior / sum(k.prior for k in kinds) for kind in kinds}
     weighed = int((history.ops[:, 0] == _DECIDE).sum()) if len(history.ops) else 0
-    if not any(slots.values()) and not root.position.hidden_slots().stock:
+    if not any(slots.values()) and not hidden.stock:
         particles = 1  # nothing hidden: every world is the one the seat sees
     if budget is not None and weighed:
         particles = min(particles, max(1024, budget // weighed))
@@ -496,7 +507,7 @@ def weigh(
     weights[possible], ess, temper = _tempered(mixed, min(min_ess, float(possible.sum())))
     root.sampler.set_particles(hands, weights)
     mode = "weighted" if temper == 1.0 else "tempered"
-    deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
+    deciding = history.deciding
     return Beliefs(hands, weights, ess, mode, temper, history.decisions,
                    {**read, **kind_evidence(own, kinds, deciding)}, priors)
 
@@ -515,7 +526,7 @@ def _known_evidence(
     when they drew which cards. Without it the search would forget, the moment a seat's last
     hidden card is seen (the stock gone, two seats), what it had read of the player — and meet a
     greedy player's endgame as a searching one's."""
-    deciding = sorted({int(seat) for kind, seat in history.ops[:, :2] if kind == _DECIDE})
+    deciding = history.deciding
     if len(kinds) < 2 or not deciding:
         return {}
     models = np.ascontiguousarray(np.stack([kind.model.matrix() for kind in kinds]))
