@@ -48,6 +48,7 @@ ctypedef struct SearchParams:
     int exact_cards          # solve determinized endgames with at most this many cards in hands
     long exact_budget        # node budget of one such solve
     long exact_average       # the solves' nodes an iteration may take on average (0: no bound)
+    int exact_modelled       # 1: solve them in iterations that model the others as greedy too
     const ValueNet* value    # a learned value for the leaves (NULL: play them out)
     int value_depth          # greedy plies played before the value is asked
     double value_mix         # the value's weight against a playout's result (1: no playout)

@@ -23,6 +23,7 @@ def run_search(
     exact_cards: int = ...,
     exact_budget: int = ...,
     exact_average: int = ...,
+    exact_modelled: bool = ...,
     stop: bytearray | None = ...,
     value: ValueModel | None = ...,
     value_depth: int = ...,

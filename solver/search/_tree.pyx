@@ -177,7 +177,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
     cdef double losses[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, fresh
+    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, fresh, solves
     cdef long visits
     cdef double best_ucb, ucb, mean, sqrt_n
     cdef Node* c
@@ -203,9 +203,12 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
         greedy = -1
         pick = 0
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
+        # A solve's value assumes the others answer perfectly; an iteration that models them as the
+        # greedy heuristic plays its endgames out by that model instead (unless `exact_modelled`).
+        solves = not modelled or p.exact_modelled
         # Selection and expansion (SO-ISMCTS).
         while not st.over and depth < 4000:
-            if depth > 0 and solved_endgame(sv, &st, p, t, scores):
+            if depth > 0 and solves and solved_endgame(sv, &st, p, t, scores):
                 done = 1
                 break
             n = gen_moves(&st, moves)
@@ -328,7 +331,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             depth += 1
             break
         # Simulation.
-        if not done and not solved_endgame(sv, &st, p, t, scores):
+        if not done and not (solves and solved_endgame(sv, &st, p, t, scores)):
             leaf_scores(&st, p, rng, scores, losses)
         else:
             for seat in range(st.players):
@@ -481,7 +484,7 @@ the others' prior from each iteration's world."""
 def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
                double exploration=1.0, str policy="random", int noise=1, double prior=0.0, double puct=0.0,
                double opponent_policy=0.0, bint resample=True, int worlds=1,
-               int exact_cards=10, long exact_budget=20000, long exact_average=256,
+               int exact_cards=10, long exact_budget=20000, long exact_average=256, bint exact_modelled=False,
                unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
                double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0,
                int line_depth=0, int line_visits=1, int line_worlds=1) -> SearchResult:
@@ -495,6 +498,9 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`; with `puct`
     > 0, selection is PUCT with that constant instead, UCB1 and the fading bias set aside; 8 with
     PUCT, the other seats' prior from the policy on each iteration's world).
+    `exact_modelled`: endgames of at most `exact_cards` cards are solved also in the iterations
+    whose other seats play the greedy heuristic (`opponent_policy`); by default those play them out
+    by that model, since a solve's value is what perfect answers leave, not what greedy's do.
     `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
     of at most that many plies, through children visited at least `line_visits` times and cut
     where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).
@@ -528,6 +534,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     p.exact_cards = exact_cards
     p.exact_budget = exact_budget
     p.exact_average = exact_average
+    p.exact_modelled = exact_modelled
     if not 0.0 <= value_mix <= 1.0 or value_depth < 0:
         raise ValueError("value_mix must lie in [0, 1] and value_depth must not be negative")
     p.value = &value.net if value is not None else NULL

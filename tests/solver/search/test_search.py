@@ -10,6 +10,7 @@ import pytest
 
 from solver.core._core import CoreGame
 from solver.game.cards import deck
+from solver.game.errors import TanError
 from solver.game.moves import Move
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
@@ -401,15 +402,15 @@ def test_a_lost_endgame_against_a_seat_read_as_greedy_is_played_for_greedys_mist
         assert read.best == model.best != bare.best
 
 
-def _late_endgame(seed: int) -> Position:
-    """A random 2-seat `durak` game played until the stock is empty with 14 to 24 cards in hand."""
+def _late_endgame(seed: int, fewest: int = 14, most: int = 24) -> Position:
+    """A random 2-seat `durak` game played until the stock is empty with `fewest` to `most` cards in hand."""
     rules = Rules.from_json("durak")
     rng = random.Random(seed)
     while True:
         game = Game.deal(rules, 2, seed=rng.getrandbits(32))
         while not game.over:
             cards = sum(len(hand) for hand in game.hands)
-            if not game.stock and 14 <= cards <= 24 and len(game.legal_moves()) > 1:
+            if not game.stock and fewest <= cards <= most and len(game.legal_moves()) > 1:
                 return Position.from_game(game, game.to_move)
             game.play(rng.choice(game.legal_moves()), game.to_move)
 
@@ -422,7 +423,7 @@ def test_the_endgames_solved_inside_the_tree_keep_to_their_share(seed: int) -> N
     runs = {
         average: _tree.run_search(root.sampler, iterations=400, time_ms=0, seed=seed, policy="heuristic",
                                     opponent_policy=0.75, exact_cards=10, exact_budget=20_000,
-                                    exact_average=average)
+                                    exact_average=average, exact_modelled=True)
         for average in (0, 8)
     }
     bounded, unbounded = runs[8], runs[0]
@@ -432,3 +433,43 @@ def test_the_endgames_solved_inside_the_tree_keep_to_their_share(seed: int) -> N
     if unbounded.solve_nodes > 8 * (400 + 1) + 2 * 20_000:
         assert bounded.solves_skipped > 0
     assert unbounded.solve_nodes > 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_iterations_that_model_the_others_as_greedy_play_their_endgames_out(seed: int) -> None:
+    """A solve's value is what perfect answers leave: an iteration whose others play the greedy
+    heuristic plays the worlds' endgames out by that model instead, unless `exact_modelled` asks
+    for the solves there too (the engine before the learned models); the searched iterations solve."""
+    root = prepare(_late_endgame(seed, 11, 13))
+
+    def nodes(opponent_policy: float, exact_modelled: bool) -> int:
+        return _tree.run_search(root.sampler, iterations=300, time_ms=0, seed=seed, policy="heuristic",
+                                opponent_policy=opponent_policy, exact_cards=10, exact_budget=20_000,
+                                exact_average=0, exact_modelled=exact_modelled).solve_nodes
+
+    assert nodes(1.0, False) == 0
+    assert nodes(1.0, True) > 0
+    assert nodes(0.0, False) > 0
+    assert 0 < nodes(0.5, False) < nodes(0.5, True)
+
+
+def test_exact_modelled_is_chosen_by_the_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unless asked, the iterations that model the others as greedy play their endgames out where a
+    learned value answers, and solve them where the leaves are played out (the model of before)."""
+    asked: list[bool] = []
+    search = _tree.run_search
+
+    def spy(*args: Any, **options: Any) -> Any:
+        asked.append(options["exact_modelled"])
+        return search(*args, **options)
+
+    monkeypatch.setattr(_tree, "run_search", spy)
+    game = Game.deal(Rules.from_json("durak"), 2, seed=5)
+    position = Position.from_game(game, game.to_move)
+    asks: list[dict[str, Any]] = [{}, {"value": False}, {"exact_modelled": True},
+                                  {"value": False, "exact_modelled": False}]
+    for options in asks:
+        Solver(**options).hint(position, Limits(iterations=50), seed=1)
+    assert asked == [False, True, True, False]
+    with pytest.raises(TanError, match="exact_modelled"):
+        Solver(exact_modelled=1)  # type: ignore[arg-type]
