@@ -49,9 +49,11 @@ def search_options() -> dict[str, Any]:
 
 
 PLAYOUTS_ENGINE: dict[str, Any] = {"value": False, "policy_prior": False, "puct": 0.0,
-                                   "opponent_policy": PLAYOUT_OPPONENT_POLICY, "beliefs_policy": False}
+                                   "opponent_policy": PLAYOUT_OPPONENT_POLICY, "beliefs_policy": False,
+                                   "exact_modelled": True}
 """The options of `ismcts_playouts`: the default engine as it was before the learned value (its
-worlds weighed by the fitted models too, not by the learned policy)."""
+worlds weighed by the fitted models too, not by the learned policy, and its worlds' endgames solved
+in every iteration)."""
 
 SEARCH_LIMITS = Limits(iterations=None, time_ms=100)
 """A search seat's limits per move when its spec gives none."""

@@ -164,10 +164,9 @@ class Solver:
     at most `exact_average` nodes an iteration over the search, 0: no bound, so an endgame where
     every world needs a hard solve does not make iterations a thousand times dearer);
     `exact_modelled`: whether those endgames are solved also in the iterations that model the others
-    as the greedy heuristic (`opponent_policy`), or played out by that model — a solve's value is
-    what perfect answers leave, and against a greedy player it undervalued the lines greedy
-    misplays (BENCHMARKS.md); None, the default, chooses by the leaves: played out where a learned
-    value answers, solved where the leaves are played out (as before the learned models);
+    as the greedy heuristic (`opponent_policy`), or (false, the default) played out by that model —
+    a solve's value is what perfect answers leave, and against a greedy player it undervalued the
+    lines greedy misplays (BENCHMARKS.md; `ismcts_playouts`, the engine of before, solves them);
     `exact_root`: a root with nothing hidden is solved exactly (off only to test the tree
     search itself) unless that takes more than `exact_root_nodes` nodes or the time limit, when the
     tree search answers instead; `practical`: when that solve finds several
@@ -218,7 +217,7 @@ class Solver:
         exact_cards: int = 10,
         exact_budget: int = 20_000,
         exact_average: int = 256,
-        exact_modelled: bool | None = None,
+        exact_modelled: bool = False,
         exact_root: bool = True,
         exact_root_nodes: int = 2_000_000,
         practical: bool = True,
@@ -267,8 +266,8 @@ class Solver:
             raise TanError(f"exact_average must be a whole number ≥ 0, not {exact_average!r}",
                            ErrorCode.BAD_ALGORITHM)
         self.exact_average = exact_average
-        if exact_modelled is not None and not isinstance(exact_modelled, bool):
-            raise TanError(f"exact_modelled must be true, false or null, not {exact_modelled!r}",
+        if not isinstance(exact_modelled, bool):
+            raise TanError(f"exact_modelled must be true or false, not {exact_modelled!r}",
                            ErrorCode.BAD_ALGORITHM)
         self.exact_modelled = exact_modelled
         self.exact_root = exact_root
@@ -542,7 +541,7 @@ class Solver:
                 exact_cards=self.exact_cards if exact_cards is None else exact_cards,
                 exact_budget=self.exact_budget,
                 exact_average=self.exact_average,
-                exact_modelled=self.exact_modelled if self.exact_modelled is not None else net is None,
+                exact_modelled=self.exact_modelled,
                 stop=self.stop.buffer if self.stop is not None else None,
                 value=net,
                 value_depth=self.value_depth,

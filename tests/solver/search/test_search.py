@@ -16,6 +16,7 @@ from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players.simple import GreedyPlayer
+from solver.players.specs import PLAYOUTS_ENGINE
 from solver.search import Limits, Solver, _endgame, _tree, prepare
 from solver.search.beliefs import HistoryReader
 from tests.support.positions import endgame_position, open_endgame
@@ -453,9 +454,10 @@ def test_iterations_that_model_the_others_as_greedy_play_their_endgames_out(seed
     assert 0 < nodes(0.5, False) < nodes(0.5, True)
 
 
-def test_exact_modelled_is_chosen_by_the_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Unless asked, the iterations that model the others as greedy play their endgames out where a
-    learned value answers, and solve them where the leaves are played out (the model of before)."""
+def test_exact_modelled_is_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unless asked, the iterations that model the others as greedy play their endgames out, with
+    a learned value or with playouts at the leaves; the engine of before (`ismcts_playouts`) still
+    solves them, so that its figures stay comparable."""
     asked: list[bool] = []
     search = _tree.run_search
 
@@ -466,10 +468,10 @@ def test_exact_modelled_is_chosen_by_the_leaves(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(_tree, "run_search", spy)
     game = Game.deal(Rules.from_json("durak"), 2, seed=5)
     position = Position.from_game(game, game.to_move)
-    asks: list[dict[str, Any]] = [{}, {"value": False}, {"exact_modelled": True},
-                                  {"value": False, "exact_modelled": False}]
+    asks: list[dict[str, Any]] = [{}, {"value": False}, {"exact_modelled": True}, dict(PLAYOUTS_ENGINE)]
     for options in asks:
         Solver(**options).hint(position, Limits(iterations=50), seed=1)
-    assert asked == [False, True, True, False]
-    with pytest.raises(TanError, match="exact_modelled"):
-        Solver(exact_modelled=1)  # type: ignore[arg-type]
+    assert asked == [False, False, True, True]
+    for wrong in (1, None, "true"):
+        with pytest.raises(TanError, match="exact_modelled"):
+            Solver(exact_modelled=wrong)  # type: ignore[arg-type]
