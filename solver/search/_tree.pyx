@@ -490,6 +490,9 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                int line_depth=0, int line_visits=1, int line_worlds=1) -> SearchResult:
     """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
 
+    PIMC shares the iterations and the time out among its worlds, each world its part of
+    what is left.
+
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
     the search then ends within an iteration, with what it has found so far.
     `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
@@ -515,6 +518,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     cdef SearchParams p
     cdef Rng rng, line_rng
     cdef double start = now_ms()
+    cdef double deadline = start + time_ms if time_ms > 0 else 0
     cdef int w, n_worlds = worlds if not resample else 1
     cdef int players = sampler.c.template.players
     cdef long per_world, done_iterations = 0
@@ -522,7 +526,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     if policy not in _PLAYOUTS:
         raise ValueError(f"unknown playout policy {policy!r} (expected one of {', '.join(_PLAYOUTS)})")
     rng_seed(&rng, seed)
-    p.deadline_ms = start + time_ms if time_ms > 0 else 0
+    p.deadline_ms = deadline
     p.stop = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
     p.exploration = exploration
     p.policy = _PLAYOUTS[policy]
@@ -568,6 +572,12 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                 raise MemoryError("no memory for the search tree")
             per_world = (iterations - done_iterations) // (n_worlds - w)
             p.max_iterations = per_world
+            if deadline > 0 and n_worlds > 1:
+                # PIMC's time is shared out like its iterations: each world its part of what is
+                # left, so that a time limit searches every world rather than the first alone.
+                p.deadline_ms = now_ms() + (deadline - now_ms()) / (n_worlds - w)
+                if svp != NULL:
+                    sv.deadline_ms = p.deadline_ms
             with nogil:
                 search_loop(&sampler.c, &tree, svp, &p, &rng)
             done_iterations += tree.iterations
@@ -591,7 +601,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
             free(tree.nodes)
             if failed:
                 raise MemoryError("the search tree outgrew memory")
-            if (p.deadline_ms > 0 and now_ms() >= p.deadline_ms) or (p.stop != NULL and p.stop[0]):
+            if (deadline > 0 and now_ms() >= deadline) or (p.stop != NULL and p.stop[0]):
                 break
     finally:
         if svp != NULL:

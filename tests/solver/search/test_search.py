@@ -278,6 +278,17 @@ def test_same_seed_same_answer_and_only_legal_moves() -> None:
         assert first.stats.iterations == 4000
 
 
+def test_pimc_shares_a_time_limit_among_its_worlds() -> None:
+    """A time limit searches every one of PIMC's worlds, each its part of the time, as an
+    iteration limit does: not the first world until the time is up (as it did before)."""
+    game = Game.deal(DURAK, 2, seed=8)
+    position = Position.from_game(game, game.to_move).to_json()
+    for worlds in (4, 8):
+        hint = Solver("pimc", pimc_worlds=worlds).hint(position, Limits(iterations=None, time_ms=120), seed=3)
+        assert hint.stats.worlds == worlds
+        assert hint.stats.iterations > worlds
+
+
 def test_opponent_model_answers_legal_moves_reproducibly() -> None:
     game = Game.deal(DURAK, 2, seed=8)
     position = Position.from_game(game, game.to_move).to_json()
