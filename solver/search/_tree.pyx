@@ -519,6 +519,7 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     cdef Rng rng, line_rng
     cdef double start = now_ms()
     cdef double deadline = start + time_ms if time_ms > 0 else 0
+    cdef double world_start
     cdef int w, n_worlds = worlds if not resample else 1
     cdef int players = sampler.c.template.players
     cdef long per_world, done_iterations = 0
@@ -575,7 +576,8 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
             if deadline > 0 and n_worlds > 1:
                 # PIMC's time is shared out like its iterations: each world its part of what is
                 # left, so that a time limit searches every world rather than the first alone.
-                p.deadline_ms = now_ms() + (deadline - now_ms()) / (n_worlds - w)
+                world_start = now_ms()
+                p.deadline_ms = world_start + (deadline - world_start) / (n_worlds - w)
                 if svp != NULL:
                     sv.deadline_ms = p.deadline_ms
             with nogil:
