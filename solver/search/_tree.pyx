@@ -573,9 +573,9 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
                 raise MemoryError("no memory for the search tree")
             per_world = (iterations - done_iterations) // (n_worlds - w)
             p.max_iterations = per_world
-            if deadline > 0 and n_worlds > 1:
-                # PIMC's time is shared out like its iterations: each world its part of what is
-                # left, so that a time limit searches every world rather than the first alone.
+            if deadline > 0:
+                # The time is shared out like the iterations, each world its part of what is left,
+                # so that a time limit searches every one of PIMC's worlds (ISMCTS's one tree: all).
                 world_start = now_ms()
                 p.deadline_ms = world_start + (deadline - world_start) / (n_worlds - w)
                 if svp != NULL:
