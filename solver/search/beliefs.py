@@ -42,7 +42,7 @@ from solver.game.reference import Game
 from solver.search import _beliefs
 from solver.search._model import PolicyModel
 from solver.search.budget import StopFlag
-from solver.search.learned import model_for
+from solver.search.learned import chosen_model
 from solver.search.sampling import Root
 
 __all__ = [
@@ -101,7 +101,7 @@ class Kind:
     """A kind of player another seat may be: its model, how likely it is before the seat has
     seen anything (`prior`), and `power` < 1 for a model known to overstate what a move says
     (its log-likelihood is scaled by it). A kind with `learned` (ε, power) weighs the worlds
-    instead by the learned policy shipped for the rules (`solver.search.learned.model_for`), where
+    instead by the learned policy shipped for the rules (or the engine's `policy_model`), where
     one ships: the policy's move with probability 1 − ε, else any legal move alike, its
     log-likelihood scaled by that power; where none ships, by `model` and `power`. Its `model`
     still says how likely a seat is to be of the kind (`Beliefs.kinds`): a sharp model of one
@@ -429,6 +429,7 @@ def weigh(
     budget: int | None = 1 << 17,
     time_ms: float | None = None,
     stop: StopFlag | None = None,
+    policy_model: str = "",
 ) -> Beliefs:
     """`particles` worlds of `root` weighed by `history` (uniform weights without one); from then
     on the sampler of `root` draws its worlds' hands from them when they are weighted.
@@ -436,12 +437,14 @@ def weigh(
     Each other seat is one of the `model` kinds (`KINDS` by default; one `OpponentModel` is
     one kind) with its prior: a world's weight is the product over seats of
     Σ_kind prior · likelihood^power, a `learned` kind's likelihood the learned policy's where one
-    ships for the rules. `budget` caps the work — worlds times the decisions
-    weighed — by drawing fewer worlds for a long history (never fewer than 1,024), so a hint
-    with a long record costs about as much as a short one. The weighing also ends after
-    `time_ms` or once `stop` is set, with the worlds weighed by then (`unweighed`, uniform, when
-    that is none): it counts against its answer's time like the search after it. A seat whose hand
-    the seat sees whole weighs no world but is still read (`Beliefs.evidence`, `_known_evidence`)."""
+    ships for the rules (or the one called `policy_model`, the searching engine's own, so that an
+    earlier generation reads the others by the policy it searches with). `budget` caps the work
+    — worlds times the decisions weighed — by drawing fewer worlds for a long history (never
+    fewer than 1,024), so a hint with a long record costs about as much as a short one. The
+    weighing also ends after `time_ms` or once `stop` is set, with the worlds weighed by then
+    (`unweighed`, uniform, when that is none): it counts against its answer's time like the search
+    after it. A seat whose hand the seat sees whole weighs no world but is still read
+    (`Beliefs.evidence`, `_known_evidence`)."""
     kinds = _kinds(model)
     if particles < 1:
         raise ValueError(f"particles must be positive, not {particles!r}")
@@ -467,7 +470,7 @@ def weigh(
     if budget is not None and weighed:
         particles = min(particles, max(1024, budget // weighed))
     hands = np.zeros((particles, MAX_SEATS), dtype=np.uint64)
-    shipped = model_for(root.position.rules, root.position.players, "policy") if any(
+    shipped = chosen_model(root.position.rules, root.position.players, policy_model, "policy") if any(
         kind.learned for kind in kinds) else None
     policy = shipped.net if shipped is not None and isinstance(shipped.net, PolicyModel) else None
     # Each kind's own model's column, then a column for each kind the policy reads: the worlds are

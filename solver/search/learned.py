@@ -20,8 +20,8 @@ from typing import Any
 from solver.game.rules import PRESETS, Rules
 from solver.search._model import FEATURES, POLICY_FEATURES, POLICY_VIEW, PolicyModel, ValueModel
 
-__all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "load_model", "model_for",
-           "model_from_json", "model_names", "named_model"]
+__all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "chosen_model", "load_model",
+           "model_for", "model_from_json", "model_names", "named_model"]
 
 MODELS = Path(__file__).resolve().parent / "models"
 GENERATIONS = MODELS / "generations"
@@ -90,6 +90,15 @@ def model_for(rules: Rules, players: int, kind: str = "value") -> ModelFile | No
         if of_kind == kind and seats == players and PRESETS[preset] == rules:
             return model
     return None
+
+
+def chosen_model(rules: Rules, players: int, name: str, kind: str) -> ModelFile | None:
+    """The model called `name` where it was made for these rules and seats (else none: the greedy
+    model answers), or without a name the one shipped for them."""
+    if not name:
+        return model_for(rules, players, kind)
+    model = named_model(name)
+    return model if model.players == players and PRESETS[model.rules] == rules else None
 
 
 def answering_model(rules: Rules, players: int) -> str:

@@ -23,7 +23,6 @@ from solver.core import decode_move
 from solver.game.errors import ErrorCode, GameOverError, NotYourTurnError, TanError
 from solver.game.phases import Phase, chance_of
 from solver.game.position import Position
-from solver.game.rules import PRESETS
 from solver.search import _endgame, _tree
 from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
@@ -40,7 +39,7 @@ from solver.search.beliefs import (
 from solver.search.budget import Limits, StopFlag
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
-from solver.search.learned import ModelFile, model_for, model_names, named_model
+from solver.search.learned import ModelFile, chosen_model, model_names, named_model
 from solver.search.lines import PV, check_pv, line_of, proven_line
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
@@ -445,7 +444,7 @@ class Solver:
         if not self.beliefs_policy and not isinstance(model, OpponentModel):
             model = fitted(model if model is not None else KINDS)
         return weigh(root, weighed, model, self.particles, _seed_of(seed, 1 << 20),
-                     time_ms=time_ms, stop=self.stop)
+                     time_ms=time_ms, stop=self.stop, policy_model=self.policy_model)
 
     # -- search --------------------------------------------------------------------------
 
@@ -463,13 +462,8 @@ class Solver:
 
     @staticmethod
     def _chosen(root: Root, name: str, kind: str) -> ModelFile | None:
-        """The model called `name` where it was made for these rules and seats (else none: the
-        greedy model answers), or without a name the one shipped for them."""
-        pos = root.position
-        if not name:
-            return model_for(pos.rules, pos.players, kind)
-        model = named_model(name)
-        return model if model.players == pos.players and PRESETS[model.rules] == pos.rules else None
+        """The model called `name` for the root's rules and seats (`chosen_model`)."""
+        return chosen_model(root.position.rules, root.position.players, name, kind)
 
     def _modelling(self, root: Root, beliefs: Beliefs | None = None) -> Modelling:
         """How the search models play: the others' greedy share in the tree and the net's weight at

@@ -382,6 +382,23 @@ def test_a_search_without_the_policy_reading_weighs_as_before() -> None:
     assert Solver().hint(position, limits, seed=2, history=found).stats.ess != off.stats.ess
 
 
+def test_an_engine_that_names_a_policy_reads_the_others_by_it() -> None:
+    """`policy_model` is the policy the search steers by and the one its weighing reads the other
+    seats' moves with, so that generations played against each other each read by their own."""
+    position, found = seat_zero_to_move(Rules.preset_named("durak"), 2, 2, plies=30)
+    shipped = weigh(prepare(position), found, KINDS, particles=4096, seed=3)
+    named = weigh(prepare(position), found, KINDS, particles=4096, seed=3, policy_model="policy-durak-2")
+    earlier = weigh(prepare(position), found, KINDS, particles=4096, seed=3, policy_model="policy-durak-2-g0")
+    assert np.array_equal(shipped.weights, named.weights) and np.array_equal(shipped.hands, earlier.hands)
+    assert not np.allclose(shipped.weights, earlier.weights)
+    limits = Limits(iterations=300)
+    default = Solver().hint(position, limits, seed=1, history=found)
+    by_name = Solver(policy_model="policy-durak-2").hint(position, limits, seed=1, history=found)
+    by_g0 = Solver(policy_model="policy-durak-2-g0").hint(position, limits, seed=1, history=found)
+    assert by_name.to_json()["moves"] == default.to_json()["moves"] and by_name.stats.ess == default.stats.ess
+    assert by_g0.stats.ess != default.stats.ess
+
+
 def seen_whole(rules: Rules, players: int, seed: int, opponent: Any) -> tuple[Position, History] | None:
     """Seat 0 playing greedy against `opponent` (every other seat) until, at seat 0's turn, some
     other seat's hand is seen whole (no hidden slot left): what seat 0 sees, and its history."""
