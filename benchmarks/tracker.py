@@ -1,7 +1,7 @@
 """How good the card tracker is: its chances against where the cards really were.
 
     python -m benchmarks.tracker RESULTS.jsonl [...] [--every 4] [--particles 16384] [--games N]
-        [--others KIND] [--fitted] [--output FILE]
+        [--others KIND] [--fitted] [--policy-model NAME] [--output FILE]
 
 Every game `tan arena --out` recorded (its moves included) is replayed from
 its deck. Every `--every` plies, for each seat still holding cards, the
@@ -16,7 +16,8 @@ uniform: the effective sample size of the weighted worlds as a share of the
 worlds drawn (median and tenth percentile) — near 1 when the others' moves say
 little about their hands, near 0 when only a few worlds explain them.
 `--fitted` reads the engine kind of player by its fitted model, as before the
-learned policy read it.
+learned policy read it; `--policy-model` by another learned policy (an earlier
+generation or a candidate) than the one shipped.
 """
 
 from __future__ import annotations
@@ -70,13 +71,16 @@ def main(argv: list[str] | None = None) -> int:
                         "alone (solver.search.beliefs.KINDS), as the engine option others does")
     parser.add_argument("--fitted", action="store_true", help="read the kinds of player by their fitted "
                         "models alone, never by the learned policy (engine option beliefs_policy false)")
+    parser.add_argument("--policy-model", default="", help="read the engine kind by this learned policy "
+                        "(a model name, solver.search.learned.model_names) instead of the shipped one")
     parser.add_argument("--budget", type=int, default=None, help="weigh's cap on worlds times decisions "
                         "weighed (its default unless given)")
     parser.add_argument("--min-ess", type=float, default=None, help="the ESS below which weigh tempers "
                         "the likelihoods (its default unless given)")
     parser.add_argument("--output", type=Path, default=RESULTS / "tracker.json")
     args = parser.parse_args(argv)
-    options = {name: value for name, value in (("budget", args.budget), ("min_ess", args.min_ess))
+    options = {name: value for name, value in (("budget", args.budget), ("min_ess", args.min_ess),
+                                               ("policy_model", args.policy_model))
                if value is not None}
     kinds = known_kinds(args.others)
     if args.fitted:
@@ -118,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "files": [str(path) for path in args.results],
         "every": args.every,
+        "policy_model": args.policy_model or "shipped",
         "groups": {},
     }
     for name, modes in sorted(totals.items()):

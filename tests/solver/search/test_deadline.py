@@ -118,13 +118,13 @@ def test_a_model_read_from_its_file_comes_off_the_searchs_time(
     each; 6 here): that time is the answer's too, in a hint, an evaluation and the search that
     orders a lost endgame's moves (`practical`), so the answer still ends at its limit."""
     asked = stand_ins(monkeypatch, clock, exact_ms=0.0)
-    real_model_for = solver_module.model_for
+    real_chosen_model = solver_module.chosen_model
 
-    def slow_model_for(*args: Any) -> Any:
+    def slow_chosen_model(*args: Any) -> Any:
         clock.spend(6.0)
-        return real_model_for(*args)
+        return real_chosen_model(*args)
 
-    monkeypatch.setattr(solver_module, "model_for", slow_model_for)
+    monkeypatch.setattr(solver_module, "chosen_model", slow_chosen_model)
     hint = Solver().hint(to_move_position(seed=3), Limits(iterations=10**9, time_ms=80), seed=1)
     assert hint.stats.model == "value-durak-2+policy-durak-2"
     Solver().evaluate(to_move_position(seed=3), Limits(iterations=10**9, time_ms=80), seed=1)
