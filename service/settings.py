@@ -91,10 +91,9 @@ class Settings(BaseSettings):
     max_searches_per_client: int = Field(
         default=4,
         ge=0,
-        description="searches one client (one address) may have running or waiting at once (hints, "
-        "evaluations, reviews, card trackers, record replays, engine replies to its moves); beyond, 429 "
-        "with Retry-After (0: no limit; behind a proxy set TAN_FORWARDED_ALLOW_IPS, or every client is the "
-        "proxy; docs/deploy.md says why 4)",
+        description="searches of any kind one client (one address) may have running or waiting at once; "
+        "beyond, 429 with Retry-After (0: no limit; behind a proxy set TAN_FORWARDED_ALLOW_IPS; "
+        "docs/deploy.md says why 4)",
     )
     search_nice: int = Field(
         default=5,
@@ -126,10 +125,9 @@ class Settings(BaseSettings):
     )
     forwarded_allow_ips: str = Field(
         default="",
-        description="addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, "
-        "comma-separated (uvicorn's --forwarded-allow-ips); the client address then comes from them. None "
-        "by default: a client is the address it connects from, whatever it says; behind a proxy on this "
-        "host, 127.0.0.1",
+        description="reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, "
+        "comma-separated (uvicorn's --forwarded-allow-ips). None by default: a client is the address "
+        "it connects from; behind a proxy on this host, 127.0.0.1",
     )
     shutdown_grace_s: int = Field(
         default=5,
@@ -193,9 +191,9 @@ class Settings(BaseSettings):
     lease_s: float = Field(
         default=120,
         gt=0,
-        description="on PostgreSQL the per-game and per-client places are leases in the database, shared by "
-        "every replica; one a replica could not give back (it died) is free again after this many seconds. "
-        "Keep it above the longest request (the engine and analysis budgets, the queue wait)",
+        description="on PostgreSQL, seconds after which a per-game or per-client place a replica could not "
+        "give back (it died) is free again. Keep it above the longest request (engine and analysis "
+        "budgets, the queue wait)",
     )
     job_workers: int = Field(
         default=1,
