@@ -5,7 +5,7 @@ of words or a link to a file that moved makes them a lab notebook again
 (issue 61). So every Markdown table cell in those files holds at most
 `MAX_CELL_WORDS` words, BENCHMARKS.md (one line a bar, then one short section
 a bar) holds at most `MAX_BENCHMARKS_LINES` lines, and every relative link
-points at a file or folder that exists. Raw run files leave the tree, so a
+points at a file or folder that exists (and a heading of it, for `#anchor`). Raw run files leave the tree, so a
 link into `benchmarks/results/` must name a folder (which keeps a summary),
 written with a trailing slash, or a file that is there.
 """
@@ -85,20 +85,45 @@ def long_cells(text: str, limit: int = MAX_CELL_WORDS) -> list[tuple[int, int, s
     return found
 
 
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to `-`."""
+    text = heading.strip().lower().replace("`", "")
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors of a page's headings (a repeated heading gets `-1`, `-2`, … as on GitHub)."""
+    seen: dict[str, int] = {}
+    found = set()
+    for _, line in prose_lines(text):
+        heading = re.match(r"^#{1,6}\s+(.*?)\s*#*$", line)
+        if heading:
+            slug = anchor(heading.group(1))
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
+
+
 def broken_links(path: Path, text: str) -> list[tuple[int, str]]:
-    """(line, target) for each relative link whose target is not in the tree."""
+    """(line, target) for each relative link whose file is not in the tree, or whose `#anchor`
+    names no heading of the Markdown page it points at."""
     found = []
     for number, line in prose_lines(text):
         for target in _LINK.findall(_INLINE_CODE.sub("", line)):
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
-                continue  # another site, mail, or a heading of this page
-            relative = target.split("#", 1)[0]
-            resolved = (path.parent / relative).resolve()
-            if resolved.exists():
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                continue  # another site, or mail
+            relative, _, fragment = target.partition("#")
+            resolved = (path.parent / relative).resolve() if relative else path
+            if not resolved.exists():
+                if not (relative.endswith("/") and resolved.is_relative_to(RESULTS)):
+                    found.append((number, target))  # a results folder may stand for its raw runs
                 continue
-            if relative.endswith("/") and resolved.is_relative_to(RESULTS):
-                continue  # a results folder: its summary replaces the raw runs
-            found.append((number, target))
+            if fragment and resolved.suffix == ".md":
+                page = text if resolved == path else resolved.read_text(encoding="utf-8")
+                if fragment not in anchors(page):
+                    found.append((number, target))
     return found
 
 
@@ -122,7 +147,8 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     wordy = "| a | " + "word " * 41 + "|\n| `x | y` | two words |\n"
     assert [(n, w) for n, w, _ in long_cells(wordy)] == [(1, 41)]
     assert long_cells("```\n| " + "word " * 50 + "|\n```\n") == []
-    (tmp_path / "there.md").write_text("x")
     page = tmp_path / "page.md"
-    text = "[ok](there.md) [gone](missing.md#part) [web](https://example.org) `[code](nowhere.md)`\n"
-    assert broken_links(page, text) == [(1, "missing.md#part")]
+    (tmp_path / "there.md").write_text("# A `code` heading, here\n")
+    text = ("[ok](there.md#a-code-heading-here) [gone](missing.md#part) [web](https://example.org)"
+            " `[code](nowhere.md)` [no heading](there.md#elsewhere)\n")
+    assert broken_links(page, text) == [(1, "missing.md#part"), (1, "there.md#elsewhere")]
