@@ -5,9 +5,10 @@ of words or a link to a file that moved makes them a lab notebook again
 (issue 61). So every Markdown table cell in those files holds at most
 `MAX_CELL_WORDS` words, BENCHMARKS.md (one line a bar, then one short section
 a bar) holds at most `MAX_BENCHMARKS_LINES` lines, and every relative link
-points at a file or folder that exists (and a heading of it, for `#anchor`). Raw run files leave the tree, so a
-link into `benchmarks/results/` must name a folder (which keeps a summary),
-written with a trailing slash, or a file that is there.
+points at a file or folder that exists (and at one of its headings, for an
+`#anchor`). Raw run files leave the tree, so a link into `benchmarks/results/`
+must name a folder (which keeps a summary), written with a trailing slash, or a
+file that is there.
 """
 
 from __future__ import annotations
@@ -149,6 +150,8 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     assert long_cells("```\n| " + "word " * 50 + "|\n```\n") == []
     page = tmp_path / "page.md"
     (tmp_path / "there.md").write_text("# A `code` heading, here\n")
-    text = ("[ok](there.md#a-code-heading-here) [gone](missing.md#part) [web](https://example.org)"
-            " `[code](nowhere.md)` [no heading](there.md#elsewhere)\n")
+    text = (
+        "[ok](there.md#a-code-heading-here) [gone](missing.md#part) [web](https://example.org)"
+        " `[code](nowhere.md)` [no heading](there.md#elsewhere)\n"
+    )
     assert broken_links(page, text) == [(1, "missing.md#part"), (1, "there.md#elsewhere")]
