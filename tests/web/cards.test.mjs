@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import * as cards from "../../service/static/js/cards.js";
-import { state } from "../../service/static/js/state.js";
+import { state } from "../../service/static/js/store.js";
 
 test("a card reads as its rank and suit glyph, ten as 10", () => {
   assert.equal(cards.cardText("Ts"), "10♠");
@@ -85,7 +85,7 @@ test("why a card cannot be played is the API's reason, in the page's words", () 
 });
 
 test("the tracker shows a seat's few likeliest cards however likely, or says they are all alike", async () => {
-  const { likeliest, unseenCount } = await import("../../service/static/js/tracker.js");
+  const { likeliest, unseenCount } = await import("../../service/static/js/tracker-panel.js");
   const cards = { "6s": [0, 0.12, 0.88], Ah: [0, 0.64, 0.36], Kd: [0, 0.2, 0.8], "7c": [0, 0.2, 0.8], Qh: [0, 0, 1] };
   assert.deepEqual(likeliest(cards, 1, 3, "weighted"), { top: [["Ah", 0.64], ["Kd", 0.2], ["7c", 0.2]], even: null });
   // Nothing weighed: every card alike, whatever noise the sampled worlds left.
@@ -99,7 +99,7 @@ test("the tracker shows a seat's few likeliest cards however likely, or says the
 });
 
 test("the review's note words the labels' bounds the API gives, in the hint's chance", async () => {
-  const { reviewNote } = await import("../../service/static/js/review.js");
+  const { reviewNote } = await import("../../service/static/js/review-panel.js");
   const bounds = [{ label: "good", below: 0.03 }, { label: "inaccuracy", below: 0.07 }, { label: "mistake", below: 0.36 }];
   state.lang = "en";
   assert.equal(reviewNote(bounds, "win"), "Cost = the chance to win of the engine's choice minus the chance to win of your move, "

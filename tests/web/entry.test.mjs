@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import * as entry from "../../service/static/js/entry.js";
-import { state } from "../../service/static/js/state.js";
+import { state } from "../../service/static/js/store.js";
 
 const DEAL = { rules: "durak", players: 2, seat: 1, hand: ["6s", "7s", "8s", "9s", "Ts", "Js"], trump: "7c", first_attacker: 0 };
 

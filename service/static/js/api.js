@@ -1,8 +1,8 @@
-/* The API client: requests, quiet retries, and seeds kept as their digits. */
+/* Action helper — the API client: requests, quiet retries (told to the store, whose note app.js draws), and seeds
+ * kept as their digits. It asks the global `fetch`, which a node test may stand in for. */
 
-import { t } from "./i18n.js";
-import { ApiFailure } from "./messages.js";
-import { $, state } from "./state.js";
+import { ApiFailure } from "./failures.js";
+import { changed, state } from "./store.js";
 
 // Retry quietly what a busy server (503), a race (409), a flood guard (429) or a lost connection
 // refused, with a growing pause (the server's Retry-After at least), so a move is never dropped.
@@ -17,16 +17,15 @@ export async function api(method, path, body, { retry = false } = {}) {
   for (let attempt = 0; ; attempt++) {
     try {
       const answer = await request(method, path, body);
-      if (state.retrying) { state.retrying = false; renderRetry(); }
+      if (state.retrying) retrying(false);
       return answer;
     } catch (error) {
       const codes = Array.isArray(retry) ? retry : retry ? RETRY_CODES : [];
       if (!(error instanceof ApiFailure && codes.includes(error.code) && attempt < RETRY_MAX)) {
-        if (state.retrying) { state.retrying = false; renderRetry(); }
+        if (state.retrying) retrying(false);
         throw error;
       }
-      state.retrying = true;
-      renderRetry();
+      retrying(true);
       const asked = Number(error.retryAfter) * 1000 || 0;
       await new Promise((done) => setTimeout(done, Math.max(pause, asked)));
       pause = Math.min(pause * 2, RETRY_PAUSE[1]);
@@ -34,11 +33,10 @@ export async function api(method, path, body, { retry = false } = {}) {
   }
 }
 
-// The quiet note while a request is being sent again.
-export function renderRetry() {
-  const note = $("retry-note");
-  note.hidden = !state.retrying;
-  note.textContent = state.retrying ? t("retrying") : "";
+// The quiet note while a request is being sent again: shown or taken away (messages.js renderRetry).
+function retrying(now) {
+  state.retrying = now;
+  changed({ retrying: true });
 }
 
 export async function request(method, path, body) {

@@ -1,31 +1,115 @@
-/* Tấn — play bài Tấn / Durak against the engines, with hints: the page's entry module.
+/* Wiring — Tấn, play bài Tấn / Durak against the engines, with hints: the page's entry module.
  *
  * Plain ES modules, no build step and nothing fetched from elsewhere: the page talks only to this
  * service's API (docs/api.md §3). The human is seat 0; the game's id and token live in
  * localStorage, so the game survives a reload, a second tab and a browser restart; the chosen
  * language, the pace of the engines' moves and the form's last choices are kept there too.
- * This module wires the page's controls and starts it; each panel has its own module.
+ *
+ * Wiring: data flows one way. Actions (play, playback, hint, review, session, tracker, busy) call
+ * the API and change the store (store.js); the store tells this module, which draws the views
+ * (render(state, handlers) and the panels); a view's click or a key calls a handler below, which
+ * calls an action. No action draws, and no view imports an action.
  */
 
 import { busyWith } from "./busy.js";
+import { GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY } from "./constants.js";
+import { $ } from "./dom.js";
+import { focusAfter, keepFocus } from "./focus.js";
 import { buildForm, fillPlayers, labelPresets, readForm, serverRules, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
-import { askHint, closeHint } from "./hint.js";
+import { foldHint, showThinking } from "./hint-panel.js";
+import { askHint, canAskHint, dismissHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
 import { onKey } from "./keys.js";
-import { clearMessage, showError } from "./messages.js";
+import { clearMessage, renderRetry, showError, showMessage } from "./messages.js";
 import { initModes } from "./modes.js";
-import { actionMove, closeChooser, playMove, refreshGame, transfer } from "./play.js";
-import { PACE_KEY, resumeMatch, setPace, skipPlayback } from "./playback.js";
+import { announce, step } from "./motion.js";
+import { clickCard, closeChooser, dropCard, dropChooser, playAction, playMove, refreshGame, transfer } from "./play.js";
+import { choosePace, PACE_KEY, resumeMatch, skipPlayback } from "./playback.js";
 import { render } from "./render.js";
-import { chosenGame, closeReview, openReview, showGameText, stepReview } from "./review.js";
-import { resume, showGame, showSetup, startGame } from "./session.js";
-import { $, GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY, state, store } from "./state.js";
+import { boardInView, chosenGame, renderReviewProgress, showGameText } from "./review-panel.js";
+import { closeReview, gameText, openReview, stepReview } from "./review.js";
+import { showGameScreen, showSetupScreen } from "./screens.js";
+import { resume, savedGame, startGame } from "./session.js";
+import { storage } from "./storage.js";
+import { state, subscribe } from "./store.js";
 import { fitHand } from "./table.js";
-import { foldTracker, TRACKER_KEY } from "./tracker.js";
+import { foldTracker, renderTracker, TRACKER_KEY } from "./tracker-panel.js";
+import { refreshTracker } from "./tracker.js";
+
+// What the views' clicks and the keys do: an action, and the moment's own touch of the page.
+const handlers = {
+  playMove,
+  clickCard,
+  dropCard,
+  playAction,
+  transfer,
+  closeChooser,
+  skipPlayback,
+  stepReview,
+  closeReview,
+  openReview,
+  askHint() {
+    if (!canAskHint()) return;
+    showThinking();
+    askHint();
+  },
+  closeHint() {
+    dismissHint();
+    foldHint();
+  },
+  showSetup() {
+    dropChooser();
+    showSetupScreen(!!state.game || !!savedGame());
+  },
+  showGame() {
+    showGameScreen(redraw);
+    keepFocus(state);
+  },
+  async showGameText() {
+    try {
+      const text = await gameText();
+      if (text !== null) showGameText(text);
+    } catch (error) { showError(error); }
+  },
+};
+
+// The game drawn anew from the state (the body marked while a request is on its way); the card
+// tracker asked for once the view is shown, never while a move is on its way.
+function redraw() {
+  document.body.classList.toggle("busy", !!state.busy);
+  if (state.busy) document.body.setAttribute("aria-busy", "true");
+  else document.body.removeAttribute("aria-busy");
+  render(state, handlers);
+  if (state.game && !state.busy) refreshTracker();
+}
+
+// Each change of the store drawn (store.js says what each event asks for).
+function draw(_state, event) {
+  if (event.say) announce(event.say);
+  else if (event.error) showError(event.error);
+  else if ("message" in event) {
+    if (event.message === null) clearMessage(); else showMessage(event.message, event.kind);
+  } else if (event.retrying) renderRetry(state);
+  else if (event.progress) renderReviewProgress(state);
+  else if (event.tracker) renderTracker(state);
+  else if (event.backToGame) $("back-to-game").hidden = !savedGame();
+  else if (event.reveal === "board") boardInView(state);
+  else if (event.screen === "game") handlers.showGame();
+  else {
+    if (event.step !== undefined) step(state, event.step, redraw);
+    else redraw();
+    focusAfter(state, event);
+  }
+}
+
+export function setPace(pace) {
+  choosePace(pace);
+  $("pace").value = state.pace;
+}
 
 export function setLanguage(lang) {
   state.lang = TEXT[lang] ? lang : "en";
-  store.set("localStorage", LANG_KEY, state.lang);
+  storage.set("localStorage", LANG_KEY, state.lang);
   document.documentElement.lang = state.lang;
   $("lang").value = state.lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n, null, el.dataset.i18nFallback);
@@ -34,7 +118,7 @@ export function setLanguage(lang) {
   document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
   showTimeNote();
   labelPresets();
-  render();
+  redraw();
 }
 
 // The form's lists come from GET /v1/rules; then the last choices that need them are put back.
@@ -51,7 +135,7 @@ export async function loadForm() {
 // The form's last choices that need no list from the server, at once; the rest after loadForm.
 export function restoreForm() {
   let saved = null;
-  try { saved = JSON.parse(store.get("localStorage", SETUP_KEY) || "null"); } catch { saved = null; }
+  try { saved = JSON.parse(storage.get("localStorage", SETUP_KEY) || "null"); } catch { saved = null; }
   state.saved = saved && typeof saved === "object" ? saved : null;
   if (state.saved) {
     if (saved.preset) $("preset").value = saved.preset;
@@ -79,7 +163,8 @@ export function restoreLists() {
 }
 
 export function init() {
-  const stored = store.get("localStorage", LANG_KEY);
+  subscribe(draw);
+  const stored = storage.get("localStorage", LANG_KEY);
   const guess = (navigator.language || "").toLowerCase().startsWith("vi") ? "vi" : "en";
   setLanguage(stored && TEXT[stored] ? stored : guess);
 
@@ -89,7 +174,7 @@ export function init() {
   $("engine").addEventListener("change", syncEngineFields);
   for (const radio of $("levels").querySelectorAll("input[name=level]")) radio.addEventListener("change", syncEngineFields);
   $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
-  setPace(store.get("localStorage", PACE_KEY) || "normal");
+  setPace(storage.get("localStorage", PACE_KEY) || "normal");
   $("pace").addEventListener("change", (event) => setPace(event.target.value));
   $("table").addEventListener("click", skipPlayback);
   $("setup-form").addEventListener("submit", (event) => {
@@ -99,11 +184,11 @@ export function init() {
     startGame(setup);
   });
   $("message-close").addEventListener("click", clearMessage);
-  $("take-button").addEventListener("click", () => { const m = actionMove("take"); if (m) playMove(m); });
-  $("pass-button").addEventListener("click", () => { const m = actionMove("pass"); if (m) playMove(m); });
+  $("take-button").addEventListener("click", () => playAction("take"));
+  $("pass-button").addEventListener("click", () => playAction("pass"));
   $("transfer-button").addEventListener("click", transfer);
-  $("hint-button").addEventListener("click", askHint);
-  $("hint-close").addEventListener("click", closeHint);
+  $("hint-button").addEventListener("click", handlers.askHint);
+  $("hint-close").addEventListener("click", handlers.closeHint);
   // On a phone the hand and the action bar are fixed at the bottom: the page keeps room for them.
   if (typeof ResizeObserver === "function") {
     new ResizeObserver(() => {
@@ -118,29 +203,29 @@ export function init() {
     }).observe($("hand"));
   }
   $("chooser-cancel").addEventListener("click", closeChooser);
-  $("new-game-top").addEventListener("click", showSetup);
-  $("new-game-over").addEventListener("click", showSetup);
+  $("new-game-top").addEventListener("click", handlers.showSetup);
+  $("new-game-over").addEventListener("click", handlers.showSetup);
   $("next-game").addEventListener("click", () => busyWith(resumeMatch));
-  $("back-to-game").addEventListener("click", () => { if (state.game) showGame(); else resume(); });
+  $("back-to-game").addEventListener("click", () => { if (state.game) handlers.showGame(); else resume(); });
   window.addEventListener("storage", (event) => {
-    if (event.key === GAME_KEY || event.key === MOVED_KEY) refreshGame();
+    if (event.key === GAME_KEY || event.key === MOVED_KEY) refreshGame($("game").hidden);
   });
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshGame(); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshGame($("game").hidden); });
   $("replay").addEventListener("click", () => {
     if (state.setup && state.game && typeof state.game.seed === "string") startGame({ ...state.setup, seed: state.game.seed });
   });
   $("review-button").addEventListener("click", () => openReview(chosenGame()));
-  $("text-button").addEventListener("click", showGameText);
+  $("text-button").addEventListener("click", handlers.showGameText);
   $("review-close").addEventListener("click", closeReview);
   $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });
   $("review-next").addEventListener("click", () => { if (state.review) stepReview(state.review.at + 1); });
-  foldTracker(store.get("localStorage", TRACKER_KEY) === "closed");
+  foldTracker(storage.get("localStorage", TRACKER_KEY) === "closed");
   $("tracker-toggle").addEventListener("click", () => {
     const folded = $("tracker-toggle").getAttribute("aria-expanded") === "true";
     foldTracker(folded);
-    store.set("localStorage", TRACKER_KEY, folded ? "closed" : null);
+    storage.set("localStorage", TRACKER_KEY, folded ? "closed" : null);
   });
-  document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", (event) => onKey(event, handlers));
 
   loadForm(); // the engines, side rules, seat ranges and limits
   if (initModes()) resume(); // the play mode carries on its game; the assistant and board their own

@@ -1,4 +1,5 @@
-/* The table assistant: follow a real game at a table from your seat, with hints on the way.
+/* Mode (its own view, actions and wiring, over follow.js): the table assistant — follow a real
+ * game at a table from your seat, with hints on the way.
  *
  * First the deal as you saw it — the rules, the seats, your seat, your hand, the trump card and
  * who leads — then every move at the table as it happens, and your own draws; the follower
@@ -9,15 +10,16 @@
  */
 
 import { api } from "./api.js";
-import { cardChip, choice, el } from "./faces.js";
-import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
+import { SUIT_GLYPH } from "./constants.js";
 import { dealtGame, gameOfFollowed, importedGame, newFollowedId, nextBody, readGame, recordOf } from "./entry.js";
+import { cardChip, choice, el } from "./faces.js";
 import { createFollower } from "./follow.js";
+import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
 import { t } from "./i18n.js";
 import { showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
 import { convertRecord, gameTextPanel, pastedRecord } from "./records.js";
-import { SUIT_GLYPH, store } from "./state.js";
+import { storage } from "./storage.js";
 
 export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js keeps it
 
@@ -34,7 +36,7 @@ let exported = null; // {game, text}: the game shown as text (docs/notation.md),
 // Keep the game here and on the server; a server that cannot keep it now is said, not an error:
 // the next entry tries again.
 function keep(game) {
-  store.set("localStorage", ASSISTANT_KEY, JSON.stringify(game));
+  storage.set("localStorage", ASSISTANT_KEY, JSON.stringify(game));
   if (!game.id) return;
   api("PUT", `/v1/followed/${encodeURIComponent(game.id)}`, nextBody(game), { retry: ["busy"] })
     .then(() => { kept = { id: game.id, entries: game.events.length, ok: true }; })
@@ -65,7 +67,7 @@ function keptNote(self) {
   return line;
 }
 
-export const savedAssistantGame = () => readGame(store.get("localStorage", ASSISTANT_KEY) || "null");
+export const savedAssistantGame = () => readGame(storage.get("localStorage", ASSISTANT_KEY) || "null");
 
 // Open the mode: the game of the link's id (kept on the server), else the game kept in this
 // browser, else the deal's form.
@@ -83,7 +85,7 @@ export async function openAssistant(actions = () => [], id = null) {
     let answer = null;
     try { answer = await api("GET", `/v1/followed/${encodeURIComponent(id)}`, undefined, { retry: ["busy", "network"] }); } catch (error) { showError(error); }
     if (answer && await follower.load(gameOfFollowed(answer))) {
-      store.set("localStorage", ASSISTANT_KEY, JSON.stringify(follower.game));
+      storage.set("localStorage", ASSISTANT_KEY, JSON.stringify(follower.game));
       kept = { id, entries: follower.game.events.length, ok: true };
       showFollowing();
       follower.render();
@@ -152,7 +154,7 @@ function newGameButton() {
   b.type = "button";
   b.dataset.role = "new";
   b.addEventListener("click", () => {
-    store.set("localStorage", ASSISTANT_KEY, null);
+    storage.set("localStorage", ASSISTANT_KEY, null);
     follower.game = follower.answer = null;
     section().querySelector(".follow-view")?.remove();
     showForm();

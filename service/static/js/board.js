@@ -1,7 +1,8 @@
-/* The analysis board: set up any position (docs/api.md §2.2) with the card picker, or open one from
- * a review step or from the table assistant; ask a hint and the evaluation; play moves for any
- * seat to see what follows (the follower, follow.js, offers what POST /v1/next allows); and, from
- * a review step, try another move and compare its evaluation with the move played.
+/* Mode (its own view, actions and wiring, over follow.js): the analysis board — set up any
+ * position (docs/api.md §2.2) with the card picker, or open one from a review step or from the
+ * table assistant; ask a hint and the evaluation; play moves for any seat to see what follows (the
+ * follower, follow.js, offers what POST /v1/next allows); and, from a review step, try another move
+ * and compare its evaluation with the move played.
  *
  * The position is judged by the server when it is opened (a refused one is shown with its reason
  * and nothing changes); the page checks nothing of it itself.
@@ -9,14 +10,15 @@
 
 import { api } from "./api.js";
 import { cardText, moveText, pct, sameMove } from "./cards.js";
-import { cardChip, choice, el } from "./faces.js";
+import { SEARCH_ITERATIONS } from "./constants.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
+import { cardChip, choice, el } from "./faces.js";
 import { createFollower } from "./follow.js";
 import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
-import { SEARCH_ITERATIONS, store } from "./state.js";
+import { storage } from "./storage.js";
 
 export const BOARD_KEY = "tan.board"; // the board's game, as entry.js keeps it
 
@@ -36,7 +38,7 @@ function ensureFollower() {
   if (follower) return follower;
   follower = createFollower({
     root: section(),
-    onChange: (game) => { store.set("localStorage", BOARD_KEY, JSON.stringify(game)); },
+    onChange: (game) => { storage.set("localStorage", BOARD_KEY, JSON.stringify(game)); },
     actions: () => [editButton()],
     note: whatIfNote,
   });
@@ -48,7 +50,7 @@ export async function openBoard() {
   const board = ensureFollower();
   if (opening && await opening) return;
   if (board.game) { hideForm(); board.render(); return; }
-  const saved = readGame(store.get("localStorage", BOARD_KEY) || "null");
+  const saved = readGame(storage.get("localStorage", BOARD_KEY) || "null");
   if (saved && saved.kind === "position" && await board.load(saved)) { hideForm(); return; }
   await showForm();
 }
@@ -60,7 +62,7 @@ export function openOnBoard(position, from) {
   const game = positionGame(position, from);
   opening = board.load(game).then((done) => {
     if (done) {
-      store.set("localStorage", BOARD_KEY, JSON.stringify(game));
+      storage.set("localStorage", BOARD_KEY, JSON.stringify(game));
       hideForm();
     }
     return done;
@@ -86,7 +88,7 @@ function editButton() {
     const start = follower.game.start;
     section().querySelector(".follow-view")?.remove();
     follower.game = follower.answer = null;
-    store.set("localStorage", BOARD_KEY, null);
+    storage.set("localStorage", BOARD_KEY, null);
     showForm(start);
   });
   return b;

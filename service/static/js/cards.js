@@ -1,7 +1,7 @@
 /* Pure helpers: cards, moves and numbers in words (no DOM: unit-tested by node, tests/web). */
 
+import { RANKS, SUIT_GLYPH, SUIT_ORDER } from "./constants.js";
 import { t } from "./i18n.js";
-import { RANKS, SUIT_GLYPH, SUIT_ORDER } from "./state.js";
 
 export const rankOf = (card) => card[0];
 export const suitOf = (card) => card[1];

@@ -1,4 +1,5 @@
-/* A game being entered: where it starts and the events entered since, with undo (pure: no DOM).
+/* Pure helpers: a game being entered — where it starts and the events entered since, with undo
+ * (no DOM).
  *
  * The table assistant starts from a deal (a record of docs/api.md §2.3 without its events); the
  * analysis board from a position (§2.2). Either way the entries are a record's events — each

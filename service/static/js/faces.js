@@ -1,8 +1,8 @@
-/* Elements that draw a card, a mini card, a removable card chip, a chance bar, a proven badge. */
+/* View helpers: elements that draw a card, a mini card, a removable card chip, a chance bar, a proven badge. */
 
 import { cardName, cardText, clamp01, isRed, rankText, suitOf } from "./cards.js";
+import { SUIT_GLYPH } from "./constants.js";
 import { t } from "./i18n.js";
-import { SUIT_GLYPH } from "./state.js";
 
 // An element with its class and text: the small builder the follower and its forms draw with.
 export function el(tag, className, text) {

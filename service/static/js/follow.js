@@ -1,6 +1,7 @@
-/* A followed game's view: the table as the following seat sees it, the entry of what happens next,
- * undo, a hint, the evaluation and the card tracker. Shared by the table assistant (a game from
- * its deal) and the analysis board (a game from a position).
+/* Store, actions and view of one followed game (createFollower), in one closure: the table as
+ * the following seat sees it, the entry of what happens next, undo, a hint, the evaluation and
+ * the card tracker. Shared by the table assistant (a game from its deal) and the analysis board
+ * (a game from a position).
  *
  * Every answer comes from the server: POST /v1/next says after each entry what the seat sees and
  * what may be entered next (docs/api.md §3), so only what can have happened is offered; an entry
@@ -9,12 +10,13 @@
 
 import { api } from "./api.js";
 import { LINE_PLIES, cardName, cardText, chanceWord, lineText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
-import { bar, cardFace, el, miniCard } from "./faces.js";
+import { SEARCH_ITERATIONS } from "./constants.js";
 import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, redealEvent, seatLabel, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
+import { bar, cardFace, el, miniCard } from "./faces.js";
+import { ApiFailure } from "./failures.js";
 import { t } from "./i18n.js";
+import { clearMessage, showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
-import { ApiFailure, clearMessage, showError, showMessage } from "./messages.js";
-import { SEARCH_ITERATIONS } from "./state.js";
 
 export const TRACKER_SHOWN = 4; // each other seat's likeliest unseen cards shown
 const button = (text, onClick, className = "secondary") => {

@@ -1,8 +1,11 @@
-/* The new-game form, built from GET /v1/rules. */
+/* View, and the request it needs: the new-game form, built from GET /v1/rules (asked once). */
 
 import { api } from "./api.js";
+import { LEVELS } from "./constants.js";
+import { $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { $, LEVELS, state } from "./state.js";
+import { searches } from "./selectors.js";
+import { state } from "./store.js";
 
 const MAX_SEED = 2n ** 63n - 1n; // the API's largest seed
 
@@ -21,7 +24,7 @@ export function readForm() {
   const seedText = $("seed").value.trim();
   if (seedText !== "" && !/^\d+$/.test(seedText)) throw new Error(t("badSeed"));
   const maxMs = state.limits ? state.limits.time_ms : Infinity; // unknown: the server judges
-  if (searches(engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= maxMs)) {
+  if (searches(state, engine) && !(Number.isInteger(timeMs) && timeMs >= 1 && timeMs <= maxMs)) {
     throw new Error(t("badTime", { max: maxMs }));
   }
   // Left blank, the server draws the seed (63 bits) and shows it only once the game is over: a
@@ -45,13 +48,6 @@ export function serverRules() {
       .catch((error) => { rulesAnswer = null; throw error; });
   }
   return rulesAnswer;
-}
-
-// Whether an engine searches (takes a time per move): as GET /v1/rules says, or, before it has
-// answered, as the difficulties use it.
-export function searches(name) {
-  if (state.engines[name]) return state.engines[name].searches;
-  return Object.values(LEVELS).some((level) => level.engine === name && level.timeMs);
 }
 
 // The time field's note: which engines it is for (none known yet: no note).
@@ -185,7 +181,7 @@ export function syncRuleFields() {
 
 export function syncEngineFields() {
   const expert = $("engine").value;
-  $("time-ms").disabled = !searches(expert);
+  $("time-ms").disabled = !searches(state, expert);
   $("levels").classList.toggle("overridden", !!expert);
   $("level-note").textContent = expert ? t("levelOverridden") : t("levelNote_" + chosenLevel());
 }

@@ -1,7 +1,7 @@
-/* The page's words in the chosen language (words.js). */
+/* Pure, for every layer: the page's words in the chosen language (words.js). */
 
 import { WORDS } from "../words.js";
-import { state } from "./state.js";
+import { state } from "./store.js";
 
 export const TEXT = WORDS;
 

@@ -1,9 +1,10 @@
-/* A match's panel, the move log, and the game over. */
+/* View: a match's panel, the move log, and the game over. */
 
 import { cardText, lastBout, leadText, moveText, seatName, shortSeatName } from "./cards.js";
+import { SUIT_GLYPH } from "./constants.js";
+import { $ } from "./dom.js";
 import { miniCard } from "./faces.js";
 import { t } from "./i18n.js";
-import { $, SUIT_GLYPH } from "./state.js";
 
 // A match's standings, dealer, trump history, tribute and last game (docs/rules.md §1.9).
 export function renderMatch(game) {

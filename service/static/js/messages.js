@@ -1,7 +1,9 @@
-/* The message line, and the errors the page tells from their codes. */
+/* View: the message line (an error told from its code, or a note), and the note that a request is
+ * being sent again. */
 
-import { t, TEXT } from "./i18n.js";
-import { $ } from "./state.js";
+import { $ } from "./dom.js";
+import { ApiFailure, GoneGame } from "./failures.js";
+import { t } from "./i18n.js";
 
 export function showMessage(text, kind = "error") {
   const box = $("message");
@@ -15,30 +17,6 @@ export function clearMessage() {
   $("message-text").textContent = "";
 }
 
-export class ApiFailure extends Error {
-  constructor(status, code, detail, retryAfter) {
-    super(detail);
-    this.status = status;
-    this.code = code;
-    this.retryAfter = retryAfter;
-  }
-  // The failure in the page's language, from its code (the server's detail is English).
-  describe() {
-    if (this.status === 0) return t("networkError");
-    if (this.code === "busy") return t("busy", { s: this.retryAfter || 1 });
-    const key = "err_" + this.code;
-    return key in TEXT.en ? t(key) : t("errorOther", { status: this.status });
-  }
-}
-
-// A saved game the server no longer has (or will not show): its code kept, the words the page's.
-export class GoneGame extends Error {
-  constructor(failure) {
-    super(t("gameGone"));
-    this.failure = failure;
-  }
-}
-
 export function showError(error) {
   if (error instanceof GoneGame) {
     showMessage(error.message, "error");
@@ -50,4 +28,11 @@ export function showError(error) {
   // The code and the server's own words stay within reach for a bug report.
   $("message").dataset.code = error instanceof ApiFailure ? error.code : "";
   $("message-text").title = error instanceof ApiFailure && error.message ? error.message : "";
+}
+
+// The quiet note while a request is being sent again (api.js).
+export function renderRetry(state) {
+  const note = $("retry-note");
+  note.hidden = !state.retrying;
+  note.textContent = state.retrying ? t("retrying") : "";
 }

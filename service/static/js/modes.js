@@ -1,4 +1,4 @@
-/* The page's modes: play against the engines (the new-game form and the table), the table
+/* Wiring: the page's modes — play against the engines (the new-game form and the table), the table
  * assistant (#assistant) and the analysis board (#board). The address's hash names the mode, so
  * a reload stays in it and Back goes to the last one; the play mode's own screens are left as
  * they were (the play modules show and hide them).
@@ -6,10 +6,11 @@
 
 import { followedAnswer, openAssistant, redrawAssistant } from "./assistant.js";
 import { openBoard, openOnBoard, redrawBoard, reviewStepOnBoard } from "./board.js";
+import { $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { reviewed } from "./review.js";
+import { reviewed } from "./selectors.js";
 import { resume, savedGame } from "./session.js";
-import { $, state } from "./state.js";
+import { state } from "./store.js";
 
 export const MODES = ["play", "assistant", "board"];
 // `#assistant/{id}`: the assistant with the game the server keeps under that id.
@@ -79,7 +80,7 @@ function addReviewButton() {
   b.dataset.i18n = "reviewOnBoard";
   b.textContent = t("reviewOnBoard");
   b.addEventListener("click", () => {
-    const entry = reviewed();
+    const entry = reviewed(state);
     if (!entry) return;
     reviewStepOnBoard(entry); // first: the board's mode then waits for it
     location.hash = "#board";

@@ -1,9 +1,8 @@
-/* The legal moves of the game shown, as the API listed them. */
-
-import { state } from "./state.js";
+/* Selectors: the legal moves of the game shown, as the API listed them. Pure reads of a state. */
 
 // None while a move is on its way, played back or a match is between two games: only the moves of
 // the position shown are offered.
-export const legalMoves = () => (state.game && state.game.status === "playing" && !state.pending && !state.playback
+export const legalMoves = (state) => (state.game && state.game.status === "playing" && !state.pending && !state.playback
   && !state.between ? state.game.legal_moves || [] : []);
-export const movesWithCard = (card) => legalMoves().filter((m) => m.card === card);
+export const movesWithCard = (state, card) => legalMoves(state).filter((m) => m.card === card);
+export const actionMove = (state, action) => legalMoves(state).find((m) => m.action === action);

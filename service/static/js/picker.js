@@ -1,4 +1,4 @@
-/* The card picker: tap a rank then a suit, or type a card (`7c`, `10h`, `Q♥`, `q h`).
+/* View: the card picker — tap a rank then a suit, or type a card (`7c`, `10h`, `Q♥`, `q h`).
  *
  * Which cards may be picked is always given by the caller, from the server (a deck of
  * GET /v1/rules, or the cards of the moves POST /v1/next offers): the picker knows no rule. The
@@ -6,8 +6,8 @@
  */
 
 import { cardName, cardText, isRed } from "./cards.js";
+import { RANKS } from "./constants.js";
 import { t } from "./i18n.js";
-import { RANKS } from "./state.js";
 
 // The suit letters and every symbol docs/rules.md §1.1 reads (filled and hollow), and the
 // Vietnamese suit names' first letters where they differ: bích, cơ, rô, chuồn / nhép.

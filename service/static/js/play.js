@@ -1,16 +1,15 @@
-/* Playing: a move sent, a card clicked, dragged or refused (and why), the chooser. */
+/* Action: playing — a move sent, a card clicked or let go on the table (or refused, and why), the
+ * chooser of a card's moves, a game moved on in another tab. */
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
-import { cardText, moveText, sameMove, whyNot } from "./cards.js";
+import { cardText, sameMove } from "./cards.js";
+import { ApiFailure } from "./failures.js";
 import { t } from "./i18n.js";
-import { ApiFailure, clearMessage, showMessage } from "./messages.js";
 import { legalMoves, movesWithCard } from "./moves.js";
 import { playBack } from "./playback.js";
-import { render } from "./render.js";
-import { reviewOpen } from "./review.js";
 import { announceMoved, resume, savedGame } from "./session.js";
-import { $, state } from "./state.js";
+import { changed, state } from "./store.js";
 
 export function playMove(move) {
   if (state.busy || !state.game) return;
@@ -24,7 +23,7 @@ export function playMove(move) {
   // expected_ply: the move is meant for the game as shown; if it moved on (another tab, a lost
   // answer), the server refuses it with 409 game_moved_on and the game is shown as it is now.
   const body = { seat: 0, move, expected_ply: history.length };
-  busyWith(async () => {
+  return busyWith(async () => {
     try {
       let answer;
       try {
@@ -32,7 +31,7 @@ export function playMove(move) {
       } catch (error) {
         answer = await movedElsewhere(error, history);
       }
-      clearMessage();
+      changed({ message: null });
       await playBack(base, history, answer);
       announceMoved();
     } finally {
@@ -41,9 +40,6 @@ export function playMove(move) {
     }
   });
 }
-
-// Why a card of the hand cannot be played now, in a sentence: the API's reason (cards.js whyNot).
-export const whyNotNow = (card) => whyNot(state.game, card, !!state.busy);
 
 // A move refused because the game went on without this page (played in another tab, or sent
 // twice over a lost connection): the game as it is now, or the refusal if it has not moved.
@@ -54,14 +50,15 @@ export async function movedElsewhere(error, history) {
   if (now.history.length <= history.length) throw error;
   const mine = now.history[history.length];
   const sent = state.pending && mine.seat === 0 && sameMove(mine.move, state.pending.move);
-  if (!sent) setTimeout(() => showMessage(t("gameChanged"), "info"), 0);
+  if (!sent) setTimeout(() => changed({ message: t("gameChanged"), kind: "info" }), 0);
   return now;
 }
 
-// Another tab moved or started a game: show the game as it is now.
-export async function refreshGame() {
+// Another tab moved or started a game: show the game as it is now. `away`: the play mode's game
+// screen is not shown.
+export async function refreshGame(away) {
   const saved = savedGame();
-  if (state.busy || $("game").hidden && !saved) return;
+  if (state.busy || away && !saved) return;
   if (!saved || (state.id && saved.id !== state.id)) { resume(); return; }
   if (!state.id) return;
   const id = state.id;
@@ -71,17 +68,17 @@ export async function refreshGame() {
     state.game = now;
     state.hint = null;
     state.choosing = null;
-    render();
+    changed();
   } catch { /* the next move or reload tells */ }
 }
 
 export function clickCard(card) {
   if (state.busy) return;
-  const moves = movesWithCard(card);
+  const moves = movesWithCard(state, card);
   if (moves.length === 0) {
     // Said beside the hand (table.js renderWhyNot) until the game moves on or another card is tried.
     state.whyNot = { card, plies: state.game ? state.game.history.length : 0 };
-    render();
+    changed();
     return;
   }
   state.whyNot = null;
@@ -95,87 +92,38 @@ export function clickCard(card) {
   openChooser(card, moves, title);
 }
 
-// Where a dragged card was let go: on the felt (and on which attack card, if any), or nowhere.
-export function dropTarget(x, y) {
-  const el = document.elementFromPoint(x, y);
-  if (!el || !el.closest(".board")) return null;
-  const pair = el.closest(".pair");
-  return { attack: pair ? pair.querySelector(".attack").dataset.card : null };
-}
-
 // A card let go on the table: onto an attack card it beats, that defence; else as a click.
 export function dropCard(card, attack) {
-  const move = attack && movesWithCard(card).find((m) => m.action === "defend" && m.target === attack);
+  const move = attack && movesWithCard(state, card).find((m) => m.action === "defend" && m.target === attack);
   if (move) playMove(move);
   else clickCard(card);
 }
 
-export function startDrag(event, card, button) {
-  state.dragged = false;
-  if (event.button !== 0 || state.busy || reviewOpen() || movesWithCard(card).length === 0) return;
-  const start = { x: event.clientX, y: event.clientY };
-  let ghost = null;
-  const follow = (e) => {
-    const dx = e.clientX - start.x;
-    const dy = e.clientY - start.y;
-    if (!ghost && Math.hypot(dx, dy) < 8) return;
-    if (!ghost) {
-      const rect = button.getBoundingClientRect();
-      ghost = button.cloneNode(true);
-      ghost.classList.add("ghost", "dragging");
-      ghost.setAttribute("aria-hidden", "true");
-      ghost.style.left = `${rect.left}px`;
-      ghost.style.top = `${rect.top}px`;
-      document.body.append(ghost);
-      button.classList.add("lifted");
-      state.dragged = true;
-    }
-    ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(-4deg)`;
-    document.querySelector(".board").classList.toggle("drop", !!dropTarget(e.clientX, e.clientY));
-  };
-  const stop = (e) => {
-    window.removeEventListener("pointermove", follow);
-    window.removeEventListener("pointerup", stop);
-    window.removeEventListener("pointercancel", stop);
-    if (!ghost) return;
-    ghost.remove();
-    button.classList.remove("lifted");
-    document.querySelector(".board").classList.remove("drop");
-    const target = e.type === "pointerup" ? dropTarget(e.clientX, e.clientY) : null;
-    if (target) dropCard(card, target.attack);
-  };
-  window.addEventListener("pointermove", follow);
-  window.addEventListener("pointerup", stop);
-  window.addEventListener("pointercancel", stop);
-}
-
 export function openChooser(card, moves, title) {
   state.choosing = { card, moves, title };
-  render();
-  const first = $("chooser-options").querySelector("button");
-  if (first) first.focus();
+  changed({ focus: "chooser" });
 }
 
 export function closeChooser() {
   if (!state.choosing) return;
   const card = state.choosing.card;
   state.choosing = null;
-  render();
-  const back = card && $("hand").querySelector(`button[data-card="${card}"]`);
-  if (back && !back.disabled) back.focus();
+  changed({ focus: "card", card });
 }
 
-export function chooserLabel(move) {
-  if (move.action === "defend" && state.choosing && state.choosing.card) return t("beat", { target: cardText(move.target) });
-  return moveText(move);
-}
-
-export function actionMove(action) {
-  return legalMoves().find((m) => m.action === action);
+// The chooser put away without a redraw: the game's screen is being left (session's new game).
+export function dropChooser() {
+  state.choosing = null;
 }
 
 export function transfer() {
-  const moves = legalMoves().filter((m) => m.action === "transfer");
+  const moves = legalMoves(state).filter((m) => m.action === "transfer");
   if (moves.length === 1) playMove(moves[0]);
   else if (moves.length > 1) openChooser(null, moves, t("chooseTransfer"));
+}
+
+// The move of the take or pass button (or key), when it is legal.
+export function playAction(action) {
+  const move = legalMoves(state).find((m) => m.action === action);
+  if (move) playMove(move);
 }

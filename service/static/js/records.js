@@ -1,5 +1,5 @@
-/* Games as text (docs/notation.md): a game's record shown as text to copy or download, and a game
- * opened again from its text.
+/* Action helpers and a view: games as text (docs/notation.md) — a game's record shown as text to
+ * copy or download, and a game opened again from its text.
  *
  * The page never writes or reads the notation itself: POST /v1/records/convert answers a record in
  * both its forms (the library's own writing), and a stored game's text comes from

@@ -1,31 +1,31 @@
-/* The whole game view drawn from the state, one panel after another. */
+/* View: the whole game drawn from the state, one panel after another; each panel's clicks call the
+ * `handlers` app.js gives (render(state, handlers)). */
 
 import { cardText, isRed, lastBout, suitOf } from "./cards.js";
+import { SUIT_GLYPH } from "./constants.js";
+import { $ } from "./dom.js";
 import { cardFace, miniCard } from "./faces.js";
-import { searches } from "./form.js";
-import { renderHint } from "./hint.js";
+import { renderHint } from "./hint-panel.js";
 import { t } from "./i18n.js";
 import { renderHistory, renderMatch, renderOver } from "./match.js";
-import { legalMoves } from "./moves.js";
-import { actionMove } from "./play.js";
-import { shownGame } from "./playback.js";
-import { markReviewedCards, renderReview, renderReviewProgress, reviewed, reviewOpen } from "./review.js";
-import { $, state, SUIT_GLYPH } from "./state.js";
+import { actionMove, legalMoves } from "./moves.js";
+import { markReviewedCards, renderReview, renderReviewProgress } from "./review-panel.js";
+import { reviewed, reviewOpen, searches, shownGame } from "./selectors.js";
 import { renderChooser, renderHand, renderMoves, renderOpponents, renderRecent, renderSetup, renderStatus, renderTable, renderWhyNot } from "./table.js";
-import { refreshTracker, renderTracker } from "./tracker.js";
+import { renderTracker } from "./tracker-panel.js";
 
-export function render() {
+export function render(state, handlers) {
   if (!state.game) return;
-  const game = shownGame();
-  const entry = reviewed(); // while reviewing: the decision shown, and the table as it was then
+  const game = shownGame(state);
+  const entry = reviewed(state); // while reviewing: the decision shown, and the table as it was then
   const pos = entry ? entry.position : game.position;
   const over = game.status === "over";
   const trumpSuit = suitOf(pos.trump);
-  const myTurn = !over && pos.to_move === 0 && legalMoves().length > 0 && game === state.game;
+  const myTurn = !over && pos.to_move === 0 && legalMoves(state).length > 0 && game === state.game;
   $("table").dataset.plies = String(game.history.length); // the moves the table shown has seen
 
-  renderStatus(game, pos, over);
-  renderReviewProgress();
+  renderStatus(game, pos, over, state);
+  renderReviewProgress(state);
   renderOpponents(pos);
 
   // stock, trump, discard
@@ -52,19 +52,19 @@ export function render() {
   // games of a match the table is the next deal's, and the last bout is in the game's result.
   const between = game.status === "between";
   const ended = over && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
-  renderTable(ended.length ? { ...pos, table: ended } : pos, ended.length > 0);
+  renderTable(ended.length ? { ...pos, table: ended } : pos, ended.length > 0, state, handlers);
   if (myTurn && pos.defender === 0 && !entry) keepTableInView();
-  if (reviewOpen() || between) $("recent").replaceChildren(); // the moves of the game that ended: its result
+  if (reviewOpen(state) || between) $("recent").replaceChildren(); // the moves of the game that ended: its result
   else renderRecent(game);
-  renderHand(pos, trumpSuit, myTurn);
-  renderWhyNot(game);
+  renderHand(pos, trumpSuit, myTurn, state, handlers);
+  renderWhyNot(game, state);
   if (entry) markReviewedCards(entry);
-  renderChooser();
+  renderChooser(state, handlers);
 
   // action buttons
-  const take = actionMove("take");
-  const pass = actionMove("pass");
-  const transfers = legalMoves().filter((m) => m.action === "transfer");
+  const take = actionMove(state, "take");
+  const pass = actionMove(state, "pass");
+  const transfers = legalMoves(state).filter((m) => m.action === "transfer");
   $("take-button").disabled = state.busy || !take;
   $("pass-button").disabled = state.busy || !pass;
   $("transfer-button").hidden = transfers.length === 0;
@@ -73,24 +73,23 @@ export function render() {
   $("actions").hidden = over || between;
   $("moves-panel").hidden = over || between;
 
-  renderSetup(between ? { ...pos, phase: "play" } : pos); // the next game's setup waits for "Next game"
+  renderSetup(between ? { ...pos, phase: "play" } : pos, state, handlers); // the next game's setup waits for "Next game"
   renderMatch(game);
-  renderMoves();
-  renderHint();
-  renderTracker();
+  renderMoves(state, handlers);
+  renderHint(state, handlers);
+  renderTracker(state);
   renderHistory(game);
-  renderOver(game, over && !reviewOpen());
-  renderReview();
+  renderOver(game, over && !reviewOpen(state));
+  renderReview(state, handlers);
 
   // The seed comes only with a finished game (before, it would show every hand).
   const seed = over && typeof game.seed === "string" ? game.seed : null;
   const info = [seed !== null ? t("gameInfo", { id: state.id, seed }) : t("gameInfoNoSeed", { id: state.id })];
   const setup = state.setup;
   if (setup && setup.level) info.push(t("gameLevel", { level: t("level_" + setup.level) }));
-  else if (setup && setup.engine) info.push(setup.timeMs && searches(setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
+  else if (setup && setup.engine) info.push(setup.timeMs && searches(state, setup.engine) ? `${setup.engine} ${setup.timeMs} ms` : setup.engine);
   $("game-info").textContent = info.join(" · ");
   $("replay").hidden = !(state.setup && seed !== null);
-  if (!state.busy) refreshTracker(); // after the game view is shown
 }
 
 // On a phone the hand dock covers the page's bottom: the card to answer is scrolled into view

@@ -1,22 +1,24 @@
-/* The table: status, opponents, the bout, the hand, the chooser, the moves and the setup decisions. */
+/* View: the table — status, opponents, the bout, the hand, the chooser, the moves and the setup
+ * decisions. Each panel is drawn from the state; a click calls one of the `handlers` app.js gives. */
 
-import { cardName, cardText, digitFor, leadText, moveText, seatName, shortSeatName, sortHand, suitOf } from "./cards.js";
+import { cardName, cardText, digitFor, leadText, moveText, seatName, shortSeatName, sortHand, suitOf, whyNot } from "./cards.js";
+import { SUIT_GLYPH } from "./constants.js";
+import { $ } from "./dom.js";
+import { justDragged, startDrag } from "./drag.js";
 import { cardFace, miniCard } from "./faces.js";
 import { t } from "./i18n.js";
 import { legalMoves, movesWithCard } from "./moves.js";
-import { chooserLabel, clickCard, playMove, startDrag, whyNotNow } from "./play.js";
-import { reviewOpen } from "./review.js";
-import { $, state, SUIT_GLYPH } from "./state.js";
+import { reviewOpen } from "./selectors.js";
 
 export const RECENT_MAX = 8; // the engines' replies shown above the hand (the history has them all)
 
 // The setup's decisions as buttons (docs/rules.md §1.7): what the seat may do before the first lead.
-export function renderSetup(pos) {
+export function renderSetup(pos, state, handlers) {
   const panel = $("setup-panel");
   const setup = pos.phase === "setup" ? pos.setup : null;
   panel.hidden = !setup;
   if (!setup) return;
-  const moves = legalMoves();
+  const moves = legalMoves(state);
   let text = t("setupWait");
   if (setup.step === "redeal" && pos.to_move === 0) text = t("setupRedeal");
   else if (setup.step === "pick" && pos.to_move === 0) text = t("setupPick");
@@ -53,11 +55,11 @@ export function renderSetup(pos) {
     });
   }
   $("setup-buttons").replaceChildren(
-    ...moves.map((move) => moveButton(move, "action setup-move", moveText(move))),
+    ...moves.map((move) => moveButton(move, "action setup-move", moveText(move), state, handlers)),
   );
 }
 
-export function renderStatus(game, pos, over) {
+export function renderStatus(game, pos, over, state) {
   const status = $("status");
   status.classList.toggle("over", over);
   let text;
@@ -72,12 +74,12 @@ export function renderStatus(game, pos, over) {
   else if (pos.to_move !== 0) text = t("statusWait", { name: seatName(pos.to_move) });
   else if (pos.defender === 0 && pos.table.length && pos.table.every((pair) => pair.defense)) {
     // Every card beaten and still to move (ôm khi đã đỡ, docs/rules.md §1.7): pass lets the defence stand.
-    const take = legalMoves().some((m) => m.action === "take");
+    const take = legalMoves(state).some((m) => m.action === "take");
     text = take ? t("statusBeatenTake") : t("statusBeaten");
   } else if (pos.defender === 0) {
-    text = legalMoves().some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
+    text = legalMoves(state).some((m) => m.action === "transfer") ? t("statusDefendTransfer") : t("statusDefend");
   } else if (pos.table.length === 0) text = t("statusLead");
-  else if (legalMoves().every((m) => m.action === "pass")) {
+  else if (legalMoves(state).every((m) => m.action === "pass")) {
     text = pos.taking ? t("statusPassOnlyTaking", { name: seatName(pos.defender) }) : t("statusPassOnly");
   } else if (pos.taking) text = t("statusThrowTaking", { name: seatName(pos.defender) });
   else text = t("statusThrow");
@@ -152,7 +154,7 @@ export function renderOpponents(pos) {
   }
 }
 
-export function renderTable(pos, ended = false) {
+export function renderTable(pos, ended, state, handlers) {
   const table = $("table");
   table.replaceChildren();
   table.classList.toggle("ended", ended);
@@ -181,7 +183,7 @@ export function renderTable(pos, ended = false) {
       attack.type = "button";
       attack.classList.add("target");
       const move = state.choosing.moves.find((m) => m.action === "defend" && m.target === pair.attack);
-      attack.addEventListener("click", () => playMove(move));
+      attack.addEventListener("click", () => handlers.playMove(move));
     } else {
       attack = cardFace(pair.attack);
     }
@@ -231,7 +233,7 @@ export function renderRecent(game) {
   }
 }
 
-export function renderHand(pos, trumpSuit, myTurn) {
+export function renderHand(pos, trumpSuit, myTurn, state, handlers) {
   const hand = $("hand");
   const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   hand.replaceChildren();
@@ -264,19 +266,19 @@ export function renderHand(pos, trumpSuit, myTurn) {
     const button = cardFace(card, "button");
     button.type = "button";
     button.style.setProperty("--tilt", `${tilt(index, count).toFixed(2)}deg`);
-    const legal = myTurn && movesWithCard(card).length > 0;
+    const legal = myTurn && movesWithCard(state, card).length > 0;
     button.classList.toggle("legal", legal);
     button.classList.toggle("trump", suitOf(card) === trumpSuit);
     button.classList.toggle("chosen", !!(state.choosing && state.choosing.card === card));
-    const picked = !reviewOpen() && !!(state.picked && state.picked.has(card)); // the game's last take, not the review's
+    const picked = !reviewOpen(state) && !!(state.picked && state.picked.has(card)); // the game's last take, not the review's
     button.classList.toggle("picked", picked);
     if (picked) button.setAttribute("aria-description", t("pickedUp"));
     // A card that cannot be played stays readable and focusable; a click says why not.
-    if (reviewOpen()) button.disabled = true;
+    if (reviewOpen(state)) button.disabled = true;
     else if (!legal || state.busy) button.setAttribute("aria-disabled", "true");
     if (suitOf(card) === trumpSuit) button.setAttribute("aria-label", `${cardName(card)}, ${t("trumpCard")}`);
-    button.addEventListener("click", () => { if (!state.dragged) clickCard(card); });
-    button.addEventListener("pointerdown", (event) => startDrag(event, card, button));
+    button.addEventListener("click", () => { if (!justDragged()) handlers.clickCard(card); });
+    button.addEventListener("pointerdown", (event) => startDrag(event, card, button, state, handlers.dropCard));
     (suitOf(card) === trumpSuit ? trumps : plain).append(button);
   });
   if (plain.childElementCount) hand.append(plain);
@@ -290,13 +292,13 @@ export function renderHand(pos, trumpSuit, myTurn) {
 
 // Why the card just tried cannot be played, beside the hand, while the game shown is the one it
 // was tried in (a move, or a reply of the engines, takes it away).
-export function renderWhyNot(game) {
+export function renderWhyNot(game, state) {
   const box = $("why-not");
   const why = state.whyNot;
-  const shown = !!(why && !reviewOpen() && state.game && why.plies === state.game.history.length
+  const shown = !!(why && !reviewOpen(state) && state.game && why.plies === state.game.history.length
     && game.status === "playing");
   box.hidden = !shown;
-  box.textContent = shown ? whyNotNow(why.card) : "";
+  box.textContent = shown ? whyNot(state.game, why.card, !!state.busy) : ""; // the API's reason (cards.js whyNot)
 }
 
 // Fan the hand to fit its width: the cards overlap more as it grows, but each keeps its corner (rank
@@ -343,7 +345,7 @@ export function fitHand(hand = $("hand")) {
   hand.style.setProperty("--fan-step", `${Math.min(width * 0.62, step) - width}px`);
 }
 
-export function renderChooser() {
+export function renderChooser(state, handlers) {
   const box = $("chooser");
   if (!state.choosing) {
     box.hidden = true;
@@ -353,14 +355,14 @@ export function renderChooser() {
   $("chooser-title").textContent = state.choosing.title;
   const options = $("chooser-options");
   options.replaceChildren(
-    ...state.choosing.moves.map((move) => moveButton(move, "choice", chooserLabel(move))),
+    ...state.choosing.moves.map((move) => moveButton(move, "choice", chooserLabel(move, state), state, handlers)),
   );
 }
 
-export function renderMoves() {
+export function renderMoves(state, handlers) {
   const list = $("moves");
   list.replaceChildren(
-    ...legalMoves().map((move, index) => {
+    ...legalMoves(state).map((move, index) => {
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
@@ -370,7 +372,7 @@ export function renderMoves() {
       num.className = "num";
       num.textContent = digitFor(index);
       button.append(num, document.createTextNode(moveText(move)));
-      button.addEventListener("click", () => playMove(move));
+      button.addEventListener("click", () => handlers.playMove(move));
       item.append(button);
       return item;
     }),
@@ -378,12 +380,18 @@ export function renderMoves() {
 }
 
 /** A button that plays `move` (shown as `label`), off while the page waits for an answer. */
-function moveButton(move, className, label) {
+function moveButton(move, className, label, state, handlers) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = className;
   button.textContent = label;
   button.disabled = state.busy;
-  button.addEventListener("click", () => playMove(move));
+  button.addEventListener("click", () => handlers.playMove(move));
   return button;
+}
+
+// A chooser's row: a defence names the attack card it beats (the card is the one chosen).
+export function chooserLabel(move, state) {
+  if (move.action === "defend" && state.choosing && state.choosing.card) return t("beat", { target: cardText(move.target) });
+  return moveText(move);
 }

@@ -1,26 +1,19 @@
-/* The page's constants, its one state object, and storage that may be missing (private windows, file://). */
-
-export const RANKS = "23456789TJQKA";
-export const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };
-export const SUIT_ORDER = "shcd"; // alternate black and red in the hand
-
-// The engine and its thinking time behind each difficulty: Easy plays the greedy policy, Medium
-// and Hard search (ISMCTS) for a short and a longer time a move (BENCHMARKS.md: strength grows
-// with the time).
-export const LEVELS = {
-  easy: { engine: "greedy" },
-  medium: { engine: "ismcts", timeMs: 100 },
-  hard: { engine: "ismcts", timeMs: 600 },
-};
-
-// Each hint's and each reviewed decision's search (the server caps it): one budget and one seed
-// (the API's default, 0) for both, so the review of a decision is the search its hint ran.
-export const SEARCH_ITERATIONS = 5000;
-export const GAME_KEY = "tan.game";
-export const MOVED_KEY = "tan.moved"; // "id:plies" of the last move this browser saw, for the other tabs
-export const LANG_KEY = "tan.lang";
-export const SETUP_KEY = "tan.setup";
-export const $ = (id) => document.getElementById(id);
+/* Store: the play mode's one state, and who is told when it changes.
+ *
+ * Actions change `state` and then call `changed(event)`; app.js subscribes the views, which draw
+ * the state anew. Most changes need only that redraw (`changed()`); an event says what else the
+ * moment asks for, that no state keeps:
+ *   {focus: true}       redraw, then put the keyboard focus somewhere useful ("chooser": on its
+ *                       first row; "card", with `card`: on that card of the hand; else on that id)
+ *   {step: seat}        redraw one move of a playback, the cards flying from `seat`
+ *   {say: text}         read a line out to screen readers
+ *   {error}             show an error;  {message: text, kind}: a line (null: clear it)
+ *   {screen: "game"}    show the game's screen;  {backToGame: true}: offer to try the saved game again
+ *   {progress: true}    the review's progress only;  {tracker: true}: the card tracker only
+ *   {retrying: true}    the note that a request is being sent again
+ *   {reveal: "board"}   the board scrolled into view (a review just opened)
+ * Nothing here touches the page: node imports it as it is.
+ */
 
 export const state = {
   lang: "vi",
@@ -30,7 +23,7 @@ export const state = {
   setup: null, // the form's values of this game, for "replay"
   hint: null,
   hintFor: -1, // history length the hint was computed for
-  choosing: null, // {card, moves} while the chooser is open
+  choosing: null, // {card, moves, title} while the chooser is open
   tracker: null, // {key, id, plies, data: the GET /v1/games/{id}/tracker?seat=0 answer}
   trackerAsked: null, // the key of the tracker request in flight
   trackerError: null,
@@ -49,19 +42,19 @@ export const state = {
   between: null, // {game, history}: a match's game just ended, its result shown until "Next game"
   skip: false, // show the rest of the playback at once
   retrying: false, // a request refused by a busy server is being sent again
-  wake: null, // ends the pause between two moves of a playback
   picked: new Set(), // cards seat 0 just picked up from the table, marked in the hand
   whyNot: null, // {card, plies}: why the card tried cannot be played, shown beside the hand
-  dragged: false, // a card was just dragged: the click that ends the drag is not a click
 };
 
-export const store = {
-  get(area, key) {
-    try { return window[area].getItem(key); } catch { return null; }
-  },
-  set(area, key, value) {
-    try {
-      if (value === null) window[area].removeItem(key); else window[area].setItem(key, value);
-    } catch { /* storage unavailable: keep in memory only */ }
-  },
-};
+const listeners = new Set();
+
+/** Call `listener(state, event)` after each change; the returned function stops it. */
+export function subscribe(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tell every listener the state changed (`event`: what else the moment asks for, above). */
+export function changed(event = {}) {
+  for (const listener of [...listeners]) listener(state, event);
+}

@@ -1,0 +1,3 @@
+/* View helper: an element of the page by its id. */
+
+export const $ = (id) => document.getElementById(id);
