@@ -205,3 +205,58 @@ def test_the_graph_sees_the_real_imports(tmp_path: Path) -> None:
     late = tmp_path / "late.py"
     late.write_text("def f():\n    import benchmarks.speed\n    from service.errors import ApiError\n")
     assert imports_of(late) == {"benchmarks.speed", "service.errors"}  # imports inside a function
+
+
+# Each page module names its role first in its opening comment; data flows views → actions → store
+# (docs/web.md): what each role may import. A mode (the table assistant, the analysis board, a
+# followed game) keeps its own state, actions and view in one closure; wiring may import anything.
+PAGE_ROLES: dict[str, set[str]] = {
+    "Store": set(),
+    "Pure": {"Store", "Pure"},  # helpers and selectors (the words read the store's language)
+    "Action": {"Store", "Pure", "Action"},
+    "View": {"Pure", "View"},  # a view is handed the state and the actions: it imports neither
+    "Mode": {"Store", "Pure", "Action", "View", "Mode"},
+    "Wiring": {"Store", "Pure", "Action", "View", "Mode", "Wiring"},
+}
+_ROLE = re.compile(r"\A/\*\s*(\w+):")
+
+
+def page_role(path: Path) -> str | None:
+    """The role a page module's opening comment names (`/* View: …`), or None."""
+    found = _ROLE.match(path.read_text(encoding="utf-8"))
+    return found.group(1) if found and found.group(1) in PAGE_ROLES else None
+
+
+def test_each_page_module_names_its_role() -> None:
+    unnamed = sorted(name for name in js_graph() if page_role(STATIC / name) is None)
+    assert unnamed == [], f"these modules name no role ({', '.join(PAGE_ROLES)}) first: {unnamed}"
+
+
+def wrong_imports(module: str, graph: Mapping[str, Iterable[str]], root: Path = STATIC) -> list[str]:
+    """The imports of `module` its role does not allow, each with the role it has."""
+    role = page_role(root / module)
+    allowed = PAGE_ROLES[role] if role else set()
+    roles = {name: page_role(root / name) for name in graph[module]}
+    return sorted(f"{name} ({other})" for name, other in roles.items() if other not in allowed)
+
+
+@pytest.mark.parametrize("module", sorted(js_graph()))
+def test_page_imports_flow_one_way(module: str) -> None:
+    wrong = wrong_imports(module, js_graph())
+    assert not wrong, f"{module} ({page_role(STATIC / module)}) may not import {wrong}"
+
+
+def test_the_page_roles_are_read(tmp_path: Path) -> None:
+    """A guard on the role reader and the rule, on made-up modules: an action that imports a view
+    is refused, a view that imports a pure helper is not."""
+    (tmp_path / "view.js").write_text('/* View: draws. */\nimport { words } from "./words.js";\n')
+    (tmp_path / "action.js").write_text('/* Action: acts. */\nimport { draw } from "./view.js";\n')
+    (tmp_path / "words.js").write_text("/* Pure: words. */\nexport const words = 1;\n")
+    (tmp_path / "none.js").write_text("// no role\n")
+    roles = [page_role(tmp_path / name) for name in ("view.js", "action.js", "words.js", "none.js")]
+    assert roles == ["View", "Action", "Pure", None]
+    graph = js_graph(tmp_path)
+    assert wrong_imports("action.js", graph, tmp_path) == ["view.js (View)"]
+    assert wrong_imports("view.js", graph, tmp_path) == []
+    assert page_role(STATIC / "js" / "store.js") == "Store"
+    assert page_role(STATIC / "js" / "render.js") == "View"

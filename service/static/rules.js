@@ -1,5 +1,5 @@
-/* Tấn — the rules page: shows the rule book in the language the game page uses (kept in
- * localStorage under "tan.lang"), and switches it. */
+/* Wiring: the rules page of Tấn (a classic script, not a module) — shows the rule book in the
+ * language the game page uses (kept in localStorage under "tan.lang"), and switches it. */
 "use strict";
 
 (() => {

@@ -1,4 +1,4 @@
-/* Tấn — every word the game page shows, in Vietnamese and English (an ES module: js/i18n.js reads it).
+/* Pure: every word the game page shows, in Vietnamese and English (an ES module: js/i18n.js reads it).
  *
  * Keys name what a text is for; "{name}" marks a value put in by app.js. Errors are keyed by the
  * API's error codes (docs/api.md §3, "Errors"), so no English detail from the server reaches a player.

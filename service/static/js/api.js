@@ -1,4 +1,4 @@
-/* Action helper — the API client: requests, quiet retries (told to the store, whose note app.js draws), and seeds
+/* Action: the API client — requests, quiet retries (told to the store, whose note app.js draws), and seeds
  * kept as their digits. It asks the global `fetch`, which a node test may stand in for. */
 
 import { ApiFailure } from "./failures.js";

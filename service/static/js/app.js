@@ -1,4 +1,4 @@
-/* Wiring — Tấn, play bài Tấn / Durak against the engines, with hints: the page's entry module.
+/* Wiring: Tấn — play bài Tấn / Durak against the engines, with hints — the page's entry module.
  *
  * Plain ES modules, no build step and nothing fetched from elsewhere: the page talks only to this
  * service's API (docs/api.md §3). The human is seat 0; the game's id and token live in
@@ -15,7 +15,7 @@ import { busyWith } from "./busy.js";
 import { GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY } from "./constants.js";
 import { $ } from "./dom.js";
 import { focusAfter, keepFocus } from "./focus.js";
-import { buildForm, fillPlayers, labelPresets, readForm, serverRules, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
+import { buildForm, fillPlayers, labelPresets, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
 import { foldHint, showThinking } from "./hint-panel.js";
 import { askHint, canAskHint, dismissHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
@@ -29,6 +29,7 @@ import { render } from "./render.js";
 import { boardInView, chosenGame, renderReviewProgress, showGameText } from "./review-panel.js";
 import { closeReview, gameText, openReview, stepReview } from "./review.js";
 import { showGameScreen, showSetupScreen } from "./screens.js";
+import { keepRules, serverRules } from "./server-rules.js";
 import { resume, savedGame, startGame } from "./session.js";
 import { storage } from "./storage.js";
 import { state, subscribe } from "./store.js";
@@ -116,19 +117,21 @@ export function setLanguage(lang) {
   for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   document.title = state.lang === "vi" ? "Tấn — chơi bài Tấn / Durak" : "Tấn — play bài Tấn / Durak";
-  showTimeNote();
-  labelPresets();
+  showTimeNote(state);
+  labelPresets(state);
   redraw();
 }
 
 // The form's lists come from GET /v1/rules; then the last choices that need them are put back.
 export async function loadForm() {
   try {
-    buildForm(await serverRules());
+    const rules = await serverRules();
+    keepRules(rules);
+    buildForm(rules, state);
   } catch (error) {
     showError(error); // the difficulties still choose an engine; the server judges the rest
   }
-  fillPlayers();
+  fillPlayers(state);
   restoreLists();
 }
 
@@ -142,8 +145,8 @@ export function restoreForm() {
     if (saved.level && LEVELS[saved.level]) $("level-" + saved.level).checked = true;
     if (saved.games) $("games").value = String(saved.games);
   }
-  syncEngineFields();
-  syncRuleFields();
+  syncEngineFields(state);
+  syncRuleFields(state);
 }
 
 export function restoreLists() {
@@ -158,8 +161,8 @@ export function restoreLists() {
     const options = saved.options || {};
     for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) box.checked = !!options[box.name];
   }
-  syncEngineFields();
-  syncRuleFields();
+  syncEngineFields(state);
+  syncRuleFields(state);
 }
 
 export function init() {
@@ -168,11 +171,11 @@ export function init() {
   const guess = (navigator.language || "").toLowerCase().startsWith("vi") ? "vi" : "en";
   setLanguage(stored && TEXT[stored] ? stored : guess);
 
-  fillPlayers();
+  fillPlayers(state);
   restoreForm();
-  $("preset").addEventListener("change", () => { fillPlayers(); syncRuleFields(); });
-  $("engine").addEventListener("change", syncEngineFields);
-  for (const radio of $("levels").querySelectorAll("input[name=level]")) radio.addEventListener("change", syncEngineFields);
+  $("preset").addEventListener("change", () => { fillPlayers(state); syncRuleFields(state); });
+  $("engine").addEventListener("change", () => syncEngineFields(state));
+  for (const radio of $("levels").querySelectorAll("input[name=level]")) radio.addEventListener("change", () => syncEngineFields(state));
   $("lang").addEventListener("change", (event) => setLanguage(event.target.value));
   setPace(storage.get("localStorage", PACE_KEY) || "normal");
   $("pace").addEventListener("change", (event) => setPace(event.target.value));
@@ -180,7 +183,7 @@ export function init() {
   $("setup-form").addEventListener("submit", (event) => {
     event.preventDefault();
     let setup;
-    try { setup = readForm(); } catch (error) { showError(error); return; }
+    try { setup = readForm(state); } catch (error) { showError(error); return; }
     startGame(setup);
   });
   $("message-close").addEventListener("click", clearMessage);

@@ -1,4 +1,4 @@
-/* Mode (its own view, actions and wiring, over follow.js): the table assistant — follow a real
+/* Mode: the table assistant (its own view, actions and wiring, over follow.js) — follow a real
  * game at a table from your seat, with hints on the way.
  *
  * First the deal as you saw it — the rules, the seats, your seat, your hand, the trump card and
@@ -14,12 +14,14 @@ import { SUIT_GLYPH } from "./constants.js";
 import { dealtGame, gameOfFollowed, importedGame, newFollowedId, nextBody, readGame, recordOf } from "./entry.js";
 import { cardChip, choice, el } from "./faces.js";
 import { createFollower } from "./follow.js";
-import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
+import { rulesOf, sideRulesFieldset } from "./form.js";
 import { t } from "./i18n.js";
 import { showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
-import { convertRecord, gameTextPanel, pastedRecord } from "./records.js";
+import { convertRecord, pastedRecord } from "./records.js";
 import { storage } from "./storage.js";
+import { serverRules } from "./server-rules.js";
+import { gameTextPanel } from "./text-panel.js";
 
 export const ASSISTANT_KEY = "tan.assistant"; // the followed game, as entry.js keeps it
 

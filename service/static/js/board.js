@@ -1,4 +1,4 @@
-/* Mode (its own view, actions and wiring, over follow.js): the analysis board — set up any
+/* Mode: the analysis board (its own view, actions and wiring, over follow.js) — set up any
  * position (docs/api.md §2.2) with the card picker, or open one from a review step or from the
  * table assistant; ask a hint and the evaluation; play moves for any seat to see what follows (the
  * follower, follow.js, offers what POST /v1/next allows); and, from a review step, try another move
@@ -14,11 +14,12 @@ import { SEARCH_ITERATIONS } from "./constants.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
 import { cardChip, choice, el } from "./faces.js";
 import { createFollower } from "./follow.js";
-import { rulesOf, serverRules, sideRulesFieldset } from "./form.js";
+import { rulesOf, sideRulesFieldset } from "./form.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
 import { storage } from "./storage.js";
+import { serverRules } from "./server-rules.js";
 
 export const BOARD_KEY = "tan.board"; // the board's game, as entry.js keeps it
 

@@ -1,4 +1,4 @@
-/* Pure helpers: cards, moves and numbers in words (no DOM: unit-tested by node, tests/web). */
+/* Pure: cards, moves and numbers in words (no DOM: unit-tested by node, tests/web). */
 
 import { RANKS, SUIT_GLYPH, SUIT_ORDER } from "./constants.js";
 import { t } from "./i18n.js";

@@ -1,5 +1,5 @@
-/* Constants, for every layer: the page's the cards' ranks and suits, the difficulties, the searches' budget and
- * the names of what is kept in the browser's storage. */
+/* Pure: the page's constants — the cards' ranks and suits, the difficulties, the searches' budget
+ * and the names of what is kept in the browser's storage. */
 
 export const RANKS = "23456789TJQKA";
 export const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };

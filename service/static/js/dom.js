@@ -1,3 +1,3 @@
-/* View helper: an element of the page by its id. */
+/* View: an element of the page by its id. */
 
 export const $ = (id) => document.getElementById(id);

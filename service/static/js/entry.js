@@ -1,4 +1,4 @@
-/* Pure helpers: a game being entered — where it starts and the events entered since, with undo
+/* Pure: a game being entered — where it starts and the events entered since, with undo
  * (no DOM).
  *
  * The table assistant starts from a deal (a record of docs/api.md §2.3 without its events); the

@@ -1,4 +1,4 @@
-/* View helpers: elements that draw a card, a mini card, a removable card chip, a chance bar, a proven badge. */
+/* View: elements that draw a card, a mini card, a removable card chip, a chance bar, a proven badge. */
 
 import { cardName, cardText, clamp01, isRed, rankText, suitOf } from "./cards.js";
 import { SUIT_GLYPH } from "./constants.js";

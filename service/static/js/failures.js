@@ -1,4 +1,4 @@
-/* Pure, for every layer: the failures the page tells apart — the API's, by their codes, and a saved game that is gone. */
+/* Pure: the failures the page tells apart — the API's, by their codes, and a saved game that is gone. */
 
 import { t, TEXT } from "./i18n.js";
 

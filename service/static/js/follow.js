@@ -1,5 +1,5 @@
-/* Store, actions and view of one followed game (createFollower), in one closure: the table as
- * the following seat sees it, the entry of what happens next, undo, a hint, the evaluation and
+/* Mode: one followed game (createFollower), its store, actions and view in one closure — the
+ * table as the following seat sees it, the entry of what happens next, undo, a hint, the evaluation and
  * the card tracker. Shared by the table assistant (a game from its deal) and the analysis board
  * (a game from a position).
  *

@@ -1,11 +1,9 @@
-/* View, and the request it needs: the new-game form, built from GET /v1/rules (asked once). */
+/* View: the new-game form, built from GET /v1/rules (server-rules.js asks it), and read back. */
 
-import { api } from "./api.js";
 import { LEVELS } from "./constants.js";
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { searches } from "./selectors.js";
-import { state } from "./store.js";
 
 const MAX_SEED = 2n ** 63n - 1n; // the API's largest seed
 
@@ -14,7 +12,7 @@ export const chosenLevel = () => {
   return checked && LEVELS[checked.value] ? checked.value : "medium";
 };
 
-export function readForm() {
+export function readForm(state) {
   const preset = $("preset").value;
   const players = Number($("players").value);
   const level = chosenLevel();
@@ -41,34 +39,19 @@ export function readForm() {
   return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
 }
 
-let rulesAnswer = null; // GET /v1/rules, asked once for every mode
-export function serverRules() {
-  if (!rulesAnswer) {
-    rulesAnswer = api("GET", "/v1/rules", undefined, { retry: ["busy", "network"] })
-      .catch((error) => { rulesAnswer = null; throw error; });
-  }
-  return rulesAnswer;
-}
-
 // The time field's note: which engines it is for (none known yet: no note).
-export function showTimeNote() {
+export function showTimeNote(state) {
   const names = Object.values(state.engines).filter((engine) => engine.searches)
     .map((engine) => engine.name.toUpperCase()).join(", ");
   $("time-note").textContent = names ? t("timeNote", { engines: names }) : "";
 }
 
-// The form's lists from GET /v1/rules: the engines, the side rules a tick switches on, the limits.
-export function buildForm(rules) {
-  for (const [name, preset] of Object.entries(rules.presets || {})) {
-    state.presets[name] = preset;
-    if (preset.min_players && preset.max_players) state.playersRange[name] = [preset.min_players, preset.max_players];
-  }
-  state.limits = rules.limits || null;
-  state.reviewBounds = rules.review_labels || null;
-  labelPresets();
+// The form's lists from GET /v1/rules (server-rules.js keepRules has kept them in the state): the
+// engines, the side rules a tick switches on, the limits.
+export function buildForm(rules, state) {
+  labelPresets(state);
   const select = $("engine");
   for (const engine of rules.engine_details || []) {
-    state.engines[engine.name] = engine;
     const option = document.createElement("option");
     option.value = engine.name;
     option.dataset.i18n = engine.label;
@@ -81,7 +64,7 @@ export function buildForm(rules) {
     $("time-ms").max = String(state.limits.time_ms);
     $("games").max = String(state.limits.match_games);
   }
-  showTimeNote();
+  showTimeNote(state);
 }
 
 // A tick box for each side rule of GET /v1/rules (an option with a `toggle`), its name and note in
@@ -146,7 +129,7 @@ export function sideRulesFieldset(rules, preset, options, idPrefix, onChange) {
 export const rulesOf = (preset, options) => (Object.keys(options).length ? { preset, ...options } : preset);
 
 // Each preset's name with its deck, as GET /v1/rules gives it (before it answers: the name alone).
-export function labelPresets() {
+export function labelPresets(state) {
   for (const option of $("preset").options) {
     const preset = state.presets[option.value];
     const name = t(option.dataset.i18n, null, option.value);
@@ -154,7 +137,7 @@ export function labelPresets() {
   }
 }
 
-export function fillPlayers() {
+export function fillPlayers(state) {
   const preset = $("preset").value;
   const [low, high] = state.playersRange[preset] || [1, 0]; // none until GET /v1/rules answers
   const select = $("players");
@@ -171,7 +154,7 @@ export function fillPlayers() {
 
 // A side rule that needs other options (twos_last: the 52-card deck) is off where the preset
 // has other values.
-export function syncRuleFields() {
+export function syncRuleFields(state) {
   const preset = state.presets[$("preset").value] || {};
   for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
     box.disabled = ruleUnavailable(box, preset);
@@ -179,7 +162,7 @@ export function syncRuleFields() {
   }
 }
 
-export function syncEngineFields() {
+export function syncEngineFields(state) {
   const expert = $("engine").value;
   $("time-ms").disabled = !searches(state, expert);
   $("levels").classList.toggle("overridden", !!expert);

@@ -1,4 +1,4 @@
-/* Pure, for every layer: the page's words in the chosen language (words.js). */
+/* Pure: the page's words in the chosen language (words.js). */
 
 import { WORDS } from "../words.js";
 import { state } from "./store.js";

@@ -1,4 +1,4 @@
-/* Selectors: the legal moves of the game shown, as the API listed them. Pure reads of a state. */
+/* Pure: selectors — the legal moves of the game shown, as the API listed them (reads of a state). */
 
 // None while a move is on its way, played back or a match is between two games: only the moves of
 // the position shown are offered.

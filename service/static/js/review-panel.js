@@ -5,8 +5,8 @@ import { chanceWord, moveText, points, sameMove, valueText } from "./cards.js";
 import { $ } from "./dom.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
-import { gameTextPanel } from "./records.js";
 import { canReview, reviewableGames, reviewOpen } from "./selectors.js";
+import { gameTextPanel } from "./text-panel.js";
 
 export const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
 

@@ -1,4 +1,4 @@
-/* Selectors: what the play mode's state shows — the game drawn, the hint, the review, the
+/* Pure: selectors — what the play mode's state shows — the game drawn, the hint, the review, the
  * tracker's key. Pure reads of a state (store.js), for the actions and the views alike. */
 
 import { framePosition, rankedMoves, tableAfter } from "./cards.js";

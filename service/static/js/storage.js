@@ -1,4 +1,5 @@
-/* Storage, for the actions: the browser's storage, which may be missing (private windows, file://, node): then nothing is kept. */
+/* Action: the browser's storage, which may be missing (private windows, file://, node): then nothing
+ * is kept. */
 
 export const storage = {
   get(area, key) {
