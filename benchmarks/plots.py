@@ -77,14 +77,15 @@ def plot_speed(data: dict[str, Any], path: Path) -> None:
 
 
 def plot_search(data: dict[str, Any], path: Path) -> None:
-    """ISMCTS iterations a second against threads: one line per preset and playout policy."""
+    """ISMCTS iterations a second against threads: one line per preset and engine."""
     plt = _pyplot()
     results = [r for r in data["results"] if r.get("bench") == "ismcts"]
     if not results:
         raise _Missing("search results without ISMCTS speeds")
     lines: dict[str, list[tuple[int, float]]] = {}
     for r in results:
-        label = f"{r['rules']}, {r['players']} seats, {r.get('policy', 'random')} playouts"
+        engine = r.get("engine") or f"{r.get('policy', 'random')} playouts"  # results before the config
+        label = f"{r['rules']}, {r['players']} seats, {engine}"
         lines.setdefault(label, []).append((r["threads"], r["iterations_per_s"]))
     threads = sorted({t for points in lines.values() for t, _ in points})
     fig, ax = plt.subplots(figsize=(6.5, 4.2))

@@ -3,8 +3,8 @@
     python -m benchmarks.search [--short] [--json]
 
 1. ISMCTS iterations per second from the opening of 2-seat `durak` and `tan`,
-   with one and two threads (root-parallel), with the default playout policy
-   and with uniformly random playouts: the median of 5 timed hints (1 with
+   with one and two threads (root-parallel), of the default engine (`ismcts`)
+   and of `ismcts_playouts`: the median of 5 timed hints (1 with
    `--short`), a search of t threads pinned to t cores.
 2. Exact endgame solve times: 2-seat positions with an empty stock at a bout
    start and exactly k cards in the larger hand (k = 4, 5, 6, 8), reached by
@@ -92,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(line) if args.json else text, flush=True)
 
     for preset in ("durak", "tan"):
-        for policy in ("heuristic", "random"):
+        for engine in ("ismcts", "ismcts_playouts"):
             speeds = report_search([(preset, 2)], (1, 2), iterations, repeats=1 if args.short else 5,
-                                   policy=policy, seed=1, as_json=args.json)
+                                   engine=engine, seed=1, as_json=args.json)
             lines.extend(speed.to_json() for speed in speeds)
     for preset in ("durak", "tan"):
         for cards in (4, 5, 6, 8):

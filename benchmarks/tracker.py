@@ -36,8 +36,8 @@ from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 from solver.search.beliefs import KINDS, HistoryReader, fitted, weigh
+from solver.search.config import known_kinds
 from solver.search.sampling import prepare
-from solver.search.solver import known_kinds
 from solver.tools.arena import read_results
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -22,6 +22,7 @@ from solver.game.rules import PRESETS, RULE_OPTIONS
 from solver.players import ENGINES
 from solver.search import ALGORITHMS
 from solver.search.beliefs import KINDS
+from solver.search.config import OPTIONS as SEARCH_OPTIONS
 from solver.search.lines import PV
 from solver.search.review import LABELS, Label
 
@@ -460,7 +461,9 @@ class EngineSeatIn(_Strict):
     options: dict[str, Any] | None = Field(
         None,
         description="the engine's options (`GET /v1/rules`, `engine_details[].options`; a search engine's "
-        "are the solver's), all but `threads`, the server's",
+        "are the search config's: " + ", ".join(f"`{name}`" for name in SEARCH_OPTIONS) + ", `setup` and "
+        "`sees_hands`; docs/api.md, \"Search options\"), all but `threads`, the server's; an unknown option "
+        "or a bad value is refused when the game is made (422)",
         examples=[{"exploration": 0.7}],
     )
 

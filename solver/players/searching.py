@@ -1,4 +1,4 @@
-"""The search engines as players: `ismcts` and `pimc` under limits per move."""
+"""The search engines as players: `ismcts`, `ismcts_playouts` and `pimc` under limits per move."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ SETUP_CHOICES = ("search", "keep")
 
 @dataclass
 class SearchPlayer:
-    """An engine that searches every move with `Solver` under `limits`.
+    """An engine that searches every move with `Solver` under `limits`: the preset called `engine`
+    (`solver.search.config.PRESETS`) with `options` changed.
 
     `setup`: `search` (the default) searches the setup's decisions too; `keep` always
     keeps (never redeals, never swaps) — a baseline that measures what those
@@ -29,13 +30,12 @@ class SearchPlayer:
     player can see — a ceiling on what reading the others' hands is worth.
     """
 
-    algorithm: str = "ismcts"
+    engine: str = "ismcts"
     limits: Limits = field(default_factory=lambda: Limits(iterations=None, time_ms=100))
     threads: int = 1
     options: dict[str, Any] = field(default_factory=dict)
     setup: str = "search"
     sees_hands: bool = False
-    engine: str = ""  # the registry's name when it is not the algorithm's (`ismcts_playouts`)
 
     last_score: float | None = field(default=None, init=False, repr=False)  # the last search's value
     # The last search's visits per root move (notation), the target a policy learns (expert iteration).
@@ -45,16 +45,16 @@ class SearchPlayer:
         if self.setup not in SETUP_CHOICES:
             raise TanError(f"setup must be one of {', '.join(SETUP_CHOICES)}, not {self.setup!r}",
                            ErrorCode.UNKNOWN_ENGINE)
-        self.solver = Solver(self.algorithm, threads=self.threads, **self.options)
+        self.solver = Solver(self.engine, threads=self.threads, **self.options)
 
     @property
     def name(self) -> str:
-        return self.engine or self.algorithm
+        return self.engine
 
     @property
     def reads_history(self) -> bool:
         """Whether `choose` weighs worlds by a history (the solver's beliefs are on)."""
-        return bool(self.solver.beliefs)
+        return self.solver.config.beliefs
 
     def choose(self, position: Position, seed: int = 0, history: History | None = None) -> Move:
         """The searched best move; `last_score` keeps the seat's expected score the search saw."""

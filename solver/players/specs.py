@@ -11,7 +11,6 @@ built from it, so a new engine is one entry here (and its words on the page).
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,40 +19,24 @@ from solver.game.errors import ErrorCode, TanError
 from solver.players.base import Player
 from solver.players.searching import SearchPlayer
 from solver.players.simple import GreedyPlayer, RandomPlayer
-from solver.search import ALGORITHMS, Limits, Solver
-from solver.search.solver import PLAYOUT_OPPONENT_POLICY
+from solver.search import Limits
+from solver.search.config import OPTIONS, PRESETS
 
 __all__ = ["ENGINES", "Engine", "make_player", "search_options", "searches", "searching", "simple"]
 
-NOT_SEAT_OPTIONS = frozenset({"algorithm", "threads", "exact_root", "exact_root_nodes", "model", "stop"})
-"""`Solver` arguments a seat spec may not give: the engine's name is its algorithm and `threads` a
-field of its own; `exact_root*` exist to test the tree search alone; `model` and `stop` are objects,
-not JSON."""
-
 _PLAYER_FIELDS = ("setup", "sees_hands")
-"""`SearchPlayer` fields a seat spec may give beside the solver's options."""
+"""`SearchPlayer` fields a seat spec may give beside the search options."""
 
 
-def search_options() -> dict[str, Any]:
-    """The options of a search seat with their defaults: the keyword arguments of
-    `Solver.__init__` (read from its signature, so a new solver option is a seat option at once)
-    but `NOT_SEAT_OPTIONS`, then `SearchPlayer`'s `setup` and `sees_hands`."""
-    options = {
-        name: parameter.default
-        for name, parameter in inspect.signature(Solver.__init__).parameters.items()
-        if name != "self" and name not in NOT_SEAT_OPTIONS
-    }
+def search_options(engine: str = "ismcts") -> dict[str, Any]:
+    """The options of a search seat with the engine's defaults: the public options of its
+    `SearchConfig` (`solver.search.config.OPTIONS`, so a new search option is a seat option at
+    once), then `SearchPlayer`'s `setup` and `sees_hands`."""
+    options = PRESETS[engine].config.options()
     defaults = {player_field.name: player_field.default for player_field in dataclasses.fields(SearchPlayer)}
     options.update((name, defaults[name]) for name in _PLAYER_FIELDS)
     return options
 
-
-PLAYOUTS_ENGINE: dict[str, Any] = {"value": False, "policy_prior": False, "puct": 0.0,
-                                   "opponent_policy": PLAYOUT_OPPONENT_POLICY, "beliefs_policy": False,
-                                   "exact_modelled": True}
-"""The options of `ismcts_playouts`: the default engine as it was before the learned value (its
-worlds weighed by the fitted models too, not by the learned policy, and its worlds' endgames solved
-in every iteration)."""
 
 SEARCH_LIMITS = Limits(iterations=None, time_ms=100)
 """A search seat's limits per move when its spec gives none."""
@@ -106,20 +89,19 @@ def simple(player: Callable[[], Player]) -> Callable[[dict[str, Any]], Player]:
     return build
 
 
-def searching(algorithm: str, preset: dict[str, Any] | None = None,
-              name: str | None = None) -> Callable[[dict[str, Any]], Player]:
-    """The builder of the search engine `algorithm` (`SearchPlayer` over `Solver`); `preset`: options
-    the engine `name` gives the solver where the seat spec does not."""
-    name = name or algorithm
+def searching(name: str) -> Callable[[dict[str, Any]], Player]:
+    """The builder of the search engine `name` (`SearchPlayer` over `Solver` with the preset of that
+    name, `solver.search.config.PRESETS`, and the seat spec's options over it)."""
 
     def build(data: dict[str, Any]) -> Player:
-        data = {**(preset or {}), **data}
+        data = dict(data)
         limits = data.pop("limits", None)
         threads = data.pop("threads", 1)
-        unknown = sorted(set(data) - set(search_options()))
+        unknown = sorted(set(data) - set(OPTIONS) - set(_PLAYER_FIELDS))
         if unknown:
             raise TanError(
-                f"engine {name} has no option(s) {', '.join(unknown)}", ErrorCode.UNKNOWN_ENGINE
+                f"engine {name} has no option(s) {', '.join(unknown)} "
+                f"(known: {', '.join([*OPTIONS, *_PLAYER_FIELDS])})", ErrorCode.UNKNOWN_ENGINE
             )
         setup = data.pop("setup", "search")
         sees_hands = data.pop("sees_hands", False)
@@ -127,41 +109,25 @@ def searching(algorithm: str, preset: dict[str, Any] | None = None,
             raise TanError(f"engine {name}: sees_hands must be true or false", ErrorCode.UNKNOWN_ENGINE)
         try:
             return SearchPlayer(
-                algorithm,
+                name,
                 Limits.from_json(limits) if limits is not None else SEARCH_LIMITS,
                 threads,
                 data,
                 setup,
                 sees_hands,
-                "" if name == algorithm else name,
             )
-        except TypeError as error:
-            raise TanError(f"engine {name}: {error}", ErrorCode.UNKNOWN_ENGINE) from None
+        except TanError as error:
+            raise TanError(f"engine {name}: {error}", error.code) from None
 
     return build
 
 
 ENGINES: dict[str, Engine] = {
     **{
-        algorithm: Engine(
-            algorithm,
-            meaning,
-            searching(algorithm),
-            searches=True,
-            limits=SEARCH_LIMITS,
-            options=search_options(),
-        )
-        for algorithm, meaning in ALGORITHMS.items()
+        name: Engine(name, preset.meaning, searching(name), searches=True, limits=SEARCH_LIMITS,
+                     options=search_options(name))
+        for name, preset in PRESETS.items()
     },
-    "ismcts_playouts": Engine(
-        "ismcts_playouts",
-        "ISMCTS without a learned model: greedy playouts and a greedy model of the others (the default "
-        "engine before the learned value, kept to compare against)",
-        searching("ismcts", PLAYOUTS_ENGINE, "ismcts_playouts"),
-        searches=True,
-        limits=SEARCH_LIMITS,
-        options={**search_options(), **PLAYOUTS_ENGINE},
-    ),
     "greedy": Engine("greedy", "the search's greedy policy: no look-ahead", simple(GreedyPlayer)),
     "random": Engine("random", "uniformly random legal moves", simple(RandomPlayer)),
 }

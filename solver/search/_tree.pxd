@@ -3,7 +3,6 @@
 
 from solver.core._core cimport MAX_SEATS, Rng, State
 from solver.search._endgame cimport Solver
-from solver.search._greedy cimport Playouts
 from solver.search._model cimport PolicyNet, ValueNet
 from solver.search._sampling cimport SamplerC
 
@@ -17,8 +16,7 @@ ctypedef struct Node:
     int avail
     double reward
     double reward_sq
-    double prior         # the policy's probability of this move where it was first seen (with the
-                         # policy as the prior), else 1 when the greedy heuristic plays it there
+    double prior         # the policy's probability of this move where it was first seen (0: no policy)
 
 ctypedef struct Tree:
     Node* nodes
@@ -38,11 +36,8 @@ ctypedef struct SearchParams:
     long max_iterations
     double deadline_ms       # absolute, 0: none
     volatile unsigned char* stop  # another thread sets it non-zero to stop now; NULL: none
-    double exploration
-    Playouts policy
-    int noise                # heuristic playouts: random moves in 64
-    double prior_weight     # progressive bias towards the greedy move: weight / (visits + 1)
-    double puct             # > 0 with the policy as the prior: PUCT selection with this constant
+    double exploration       # UCB1's constant, where the tree selects by UCB1
+    double puct             # > 0 with a policy: PUCT selection with this constant
     int opponent_policy      # in 64 iterations, how many let other seats play the heuristic in the tree
     int resample             # 1: ISMCTS (a world per iteration); 0: one fixed world
     int exact_cards          # solve determinized endgames with at most this many cards in hands
@@ -50,17 +45,12 @@ ctypedef struct SearchParams:
     long exact_average       # the solves' nodes an iteration may take on average (0: no bound)
     int exact_modelled       # 1: solve them in iterations that model the others as greedy too
     const ValueNet* value    # a learned value for the leaves (NULL: play them out)
-    int value_depth          # greedy plies played before the value is asked
     double value_mix         # the value's weight against a playout's result (1: no playout)
-    const PolicyNet* policy_net  # a learned policy (NULL: none), used where `policy_uses` says:
-    int policy_uses          # POLICY_OPPONENT | POLICY_PLAYOUTS | POLICY_PRIOR | POLICY_WORLD
+    const PolicyNet* policy_net  # a learned policy, the tree's prior (NULL: none, UCB1)
 
 
 cdef enum:
-    POLICY_OPPONENT = 1   # the other seats' modelled moves in the tree are drawn from the policy
-    POLICY_PLAYOUTS = 2   # playouts draw their moves from the policy
-    POLICY_PRIOR = 4      # the tree's moves are expanded in the policy's order, biased by it
-    POLICY_WORLD = 8      # with PUCT, the other seats' priors come from each iteration's world
+    GREEDY_NOISE = 1   # the greedy heuristic's random moves in 64, in playouts and the modelled others
 
 
 cdef int tree_init(Tree* t, int cap) noexcept nogil

@@ -4,8 +4,9 @@
 `run_search` is single-observer ISMCTS (one tree over the searcher's
 information sets, a new world each iteration from the sampler
 (solver/search/_sampling.pyx), availability counts, max^n rewards) or PIMC (a
-fixed world per tree, results averaged). Leaves are played out by the greedy
-policy (solver/search/_greedy.pxd) or a learned policy, valued by a learned net
+fixed world per tree, results averaged). The tree's prior is a learned policy where one
+is given (PUCT), else none (UCB1). Leaves are played out by the greedy
+policy (solver/search/_greedy.pxd), valued by a learned net
 (solver/search/_model.pyx), or, when small and nothing is hidden, solved
 exactly (solver/search/_endgame.pyx).
 
@@ -30,8 +31,8 @@ from solver.core._core cimport (
 
 from solver.search._clock cimport now_ms
 from solver.search._endgame cimport Solver, endgame_scores, is_perfect_information, solver_free, solver_init
-from solver.search._greedy cimport PLAYOUTS_GREEDY, PLAYOUTS_RANDOM, heuristic_move, policy_playout
-from solver.search._model cimport PolicyModel, ValueModel, net_scores, policy_probabilities, policy_sample
+from solver.search._greedy cimport PLAYOUTS_GREEDY, heuristic_move, policy_playout
+from solver.search._model cimport PolicyModel, ValueModel, net_scores, policy_probabilities
 from solver.search._sampling cimport Sampler, SamplerC, sample_world
 
 from solver.search.results import LinePly, RootMove, SearchResult
@@ -108,20 +109,9 @@ cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* 
     return solved
 
 
-cdef inline int model_move(const SearchParams* p, int use, State* st, Rng* rng) noexcept nogil:
-    """The model's move: the learned policy's where it is used for `use`, else the heuristic's."""
-    if p.policy_net != NULL and p.policy_uses & use:
-        return policy_sample(p.policy_net, st, rng)
-    return heuristic_move(st, rng, p.noise)
-
-
-cdef void play_out(State* st, const SearchParams* p, Rng* rng) noexcept nogil:
-    """A playout to the end of the game, by the policy where it plays them, else as `policy_playout`."""
-    if p.policy_net != NULL and p.policy_uses & POLICY_PLAYOUTS:
-        while not st.over:
-            apply_move(st, policy_sample(p.policy_net, st, rng))
-        return
-    policy_playout(st, rng, p.policy, p.noise)
+cdef inline void play_out(State* st, Rng* rng) noexcept nogil:
+    """A playout to the end of the game by the greedy heuristic (`GREEDY_NOISE` random moves in 64)."""
+    policy_playout(st, rng, PLAYOUTS_GREEDY, GREEDY_NOISE)
 
 
 cdef inline void count_losses(const double* scores, int players, double weight, double* losses) noexcept nogil:
@@ -139,31 +129,27 @@ cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores
     1 − the net's value where the net valued it (with two seats in, its score is the chance it does
     not lose, a draw aside).
 
-    With a value, the leaf is played on by `value_depth` greedy plies and then valued by the net;
-    a world the net cannot value (more than two seats still in, the setup) is played out.
+    A world the net cannot value (more than two seats still in, the setup) is played out.
     """
     cdef double learned[MAX_SEATS]
-    cdef int plies = 0, seat
+    cdef int seat
     for seat in range(st.players):
         losses[seat] = 0.0
     if p.value != NULL:
-        while not st.over and plies < p.value_depth:
-            apply_move(st, model_move(p, POLICY_PLAYOUTS, st, rng))
-            plies += 1
         if not st.over and net_scores(p.value, st, learned):
             if p.value_mix >= 1.0:
                 for seat in range(st.players):
                     scores[seat] = learned[seat]
                     losses[seat] = 1.0 - learned[seat]
                 return
-            play_out(st, p, rng)
+            play_out(st, rng)
             state_scores(st, scores)
             count_losses(scores, st.players, 1.0 - p.value_mix, losses)
             for seat in range(st.players):
                 scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
                 losses[seat] += p.value_mix * (1.0 - learned[seat])
             return
-    play_out(st, p, rng)
+    play_out(st, rng)
     state_scores(st, scores)
     count_losses(scores, st.players, 1.0, losses)
 
@@ -177,11 +163,11 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
     cdef double losses[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, fresh, solves
+    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, solves
     cdef long visits
     cdef double best_ucb, ucb, mean, sqrt_n
     cdef Node* c
-    puct = p.puct > 0 and p.policy_net != NULL and (p.policy_uses & POLICY_PRIOR) != 0
+    puct = p.puct > 0 and p.policy_net != NULL
     if not p.resample:
         sample_world(smp, &world, rng)
         t.worlds += 1
@@ -223,7 +209,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             if modelled and st.to_move != smp.seat:
                 # The opponent plays its heuristic move with the hand this world gave it;
                 # the node is still made, so our later decisions are told its move apart.
-                greedy = model_move(p, POLICY_OPPONENT, &st, rng)
+                greedy = heuristic_move(&st, rng, GREEDY_NOISE)
                 child = find_child(t, node, greedy)
                 if child < 0:
                     child = tree_add(t, node, greedy, st.to_move)
@@ -245,24 +231,17 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 node = child
                 continue
             if untried > 0 and (not puct or depth == 0 or untried == n):
-                # Expand the greedy move first when it is untried, else a random untried move;
-                # with the policy as the prior, the untried move it likes best (at the root and at
-                # a new node always, so that every root move has a row; deeper, PUCT below weighs
-                # the untried moves against the tried ones).
+                # A random untried move; with the policy as the prior, the untried move it likes best
+                # (at the root and at a new node always, so that every root move has a row; deeper,
+                # PUCT below weighs the untried moves against the tried ones).
                 pick = -1
-                greedy = -1
-                if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+                if p.policy_net != NULL:
                     policy_probabilities(p.policy_net, &st, moves, n, prior)
                     best_ucb = -1.0
                     for i in range(n):
                         if legal_child[i] < 0 and prior[i] > best_ucb:
                             best_ucb = prior[i]
                             pick = i
-                elif p.prior_weight > 0:
-                    greedy = heuristic_move(&st, rng, 0)
-                for i in range(n):
-                    if legal_child[i] < 0 and moves[i] == greedy:
-                        pick = i
                 if pick < 0:
                     pick = rng_below(rng, untried)
                     for i in range(n):
@@ -276,11 +255,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 # its weight as the node's visits grow, so the search spends them on the moves the
                 # policy likes; an untried move counts the tried ones' mean for its own.
                 pick = -1
-                # With POLICY_WORLD, another seat's tried moves are weighed by the policy on the
-                # hand this iteration's world gave it, not by the prior stored when the node was
-                # made from one world: the node's statistics are shared, its steer follows the hand.
-                fresh = (p.policy_uses & POLICY_WORLD) != 0 and st.to_move != smp.seat
-                if untried > 0 or fresh:
+                if untried > 0:
                     policy_probabilities(p.policy_net, &st, moves, n, prior)
                 visits = 0
                 mean = 0.0
@@ -297,7 +272,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                     else:
                         c = &t.nodes[legal_child[i]]
                         ucb = (c.reward / c.visits
-                               + p.puct * (prior[i] if fresh else c.prior) * sqrt(<double>c.avail) / (c.visits + 1))
+                               + p.puct * c.prior * sqrt(<double>c.avail) / (c.visits + 1))
                     if ucb > best_ucb:
                         best_ucb = ucb
                         pick = i
@@ -306,8 +281,7 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
                 for i in range(n):
                     c = &t.nodes[legal_child[i]]
                     mean = c.reward / c.visits
-                    ucb = (mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
-                           + p.prior_weight * c.prior / (c.visits + 1))
+                    ucb = mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
                     if ucb > best_ucb:
                         best_ucb = ucb
                         pick = i
@@ -322,10 +296,8 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             if child < 0:
                 return
             t.nodes[child].avail = 1
-            if p.policy_net != NULL and p.policy_uses & POLICY_PRIOR:
+            if p.policy_net != NULL:
                 t.nodes[child].prior = prior[pick]
-            else:
-                t.nodes[child].prior = 1.0 if moves[pick] == greedy else 0.0
             apply_move(&st, moves[pick])
             path[depth] = child
             depth += 1
@@ -474,36 +446,27 @@ cdef dict tree_lines(const SamplerC* smp, const Tree* t, int depth, int min_visi
     return lines
 
 
-# Playout policies by name (the `Solver`'s `policy` option); the tree reads the enum.
-_PLAYOUTS = {"random": PLAYOUTS_RANDOM, "heuristic": PLAYOUTS_GREEDY}
-POLICY_USES = (POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR, POLICY_WORLD)
-"""`run_search`'s `policy_uses` bits, for Python: the others' modelled moves, playouts, the prior,
-the others' prior from each iteration's world."""
-
-
-def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t seed,
-               double exploration=1.0, str policy="random", int noise=1, double prior=0.0, double puct=0.0,
-               double opponent_policy=0.0, bint resample=True, int worlds=1,
-               int exact_cards=10, long exact_budget=20000, long exact_average=256, bint exact_modelled=False,
-               unsigned char[::1] stop=None, ValueModel value=None, int value_depth=0,
-               double value_mix=1.0, PolicyModel policy_net=None, int policy_uses=0,
+def run_search(Sampler sampler, config, *, long iterations, double time_ms, uint64_t seed,
+               double opponent_policy=0.0, unsigned char[::1] stop=None, ValueModel value=None,
+               double value_mix=1.0, PolicyModel policy_net=None,
                int line_depth=0, int line_visits=1, int line_worlds=1) -> SearchResult:
-    """One search (one thread): ISMCTS, or PIMC over `worlds` fixed worlds. Releases the GIL.
+    """One search (one thread) as `config` says (`solver.search.config.SearchConfig`: the algorithm,
+    exploration, PUCT's constant and the in-tree solves): ISMCTS, or PIMC over its `pimc_worlds`
+    fixed worlds. Releases the GIL.
 
     PIMC shares the iterations and the time out among its worlds, each world its part of
     what is left.
 
+    What the solver chose for this search (`Solver._modelling`): `opponent_policy`, the share of
+    iterations whose other seats play the greedy heuristic in the tree; `value`, a learned value
+    net (solver/search/_model.pyx) for the leaves, mixed with a playout's result by `value_mix`
+    (1: no playout); `policy_net`, a learned policy that is the tree's prior (its expansion order,
+    and with `puct` > 0 the P of PUCT; None: UCB1).
     `stop`: a one-byte buffer another thread may set non-zero (`solver.search.budget.StopFlag`);
     the search then ends within an iteration, with what it has found so far.
-    `value`: a learned value net (solver/search/_model.pyx) for the leaves, asked after
-    `value_depth` greedy plies and mixed with a playout's result by `value_mix` (1: no playout).
-    `policy_net`: a learned policy, used where `policy_uses` says (bits: 1 the other seats' modelled
-    moves, 2 playouts, 4 the tree's expansion order and its prior, weighted by `prior`; with `puct`
-    > 0, selection is PUCT with that constant instead, UCB1 and the fading bias set aside; 8 with
-    PUCT, the other seats' prior from the policy on each iteration's world).
-    `exact_modelled`: endgames of at most `exact_cards` cards are solved also in the iterations
-    whose other seats play the greedy heuristic (`opponent_policy`); by default those play them out
-    by that model, since a solve's value is what perfect answers leave, not what greedy's do.
+    Endgames of at most `exact_cards` cards are solved in the tree; with `exact_modelled` false,
+    the iterations whose other seats play the greedy heuristic play them out by that model, since
+    a solve's value is what perfect answers leave, not what greedy's do.
     `line_depth` > 0 (ISMCTS only): once the search is done, each root move's principal variation
     of at most that many plies, through children visited at least `line_visits` times and cut
     where none of `line_worlds` worlds drawn with a seed of its own plays it (`tree_lines`).
@@ -520,33 +483,28 @@ def run_search(Sampler sampler, *, long iterations, double time_ms, uint64_t see
     cdef double start = now_ms()
     cdef double deadline = start + time_ms if time_ms > 0 else 0
     cdef double world_start
-    cdef int w, n_worlds = worlds if not resample else 1
+    cdef bint resample = config.algorithm == "ismcts"
+    cdef int exact_cards = config.exact_cards
+    cdef int w, n_worlds = config.pimc_worlds if not resample else 1
     cdef int players = sampler.c.template.players
     cdef long per_world, done_iterations = 0
     cdef int c
-    if policy not in _PLAYOUTS:
-        raise ValueError(f"unknown playout policy {policy!r} (expected one of {', '.join(_PLAYOUTS)})")
     rng_seed(&rng, seed)
     p.deadline_ms = deadline
     p.stop = &stop[0] if stop is not None and stop.shape[0] > 0 else NULL
-    p.exploration = exploration
-    p.policy = _PLAYOUTS[policy]
-    p.noise = noise
-    p.prior_weight = prior
-    p.puct = puct
+    p.exploration = config.exploration
+    p.puct = config.puct
     p.opponent_policy = <int>(opponent_policy * 64 + 0.5)
     p.resample = resample
     p.exact_cards = exact_cards
-    p.exact_budget = exact_budget
-    p.exact_average = exact_average
-    p.exact_modelled = exact_modelled
-    if not 0.0 <= value_mix <= 1.0 or value_depth < 0:
-        raise ValueError("value_mix must lie in [0, 1] and value_depth must not be negative")
+    p.exact_budget = config.exact_budget
+    p.exact_average = config.exact_average
+    p.exact_modelled = config.exact_modelled
+    if not 0.0 <= value_mix <= 1.0:
+        raise ValueError("value_mix must lie in [0, 1]")
     p.value = &value.net if value is not None else NULL
-    p.value_depth = value_depth
     p.value_mix = value_mix
     p.policy_net = &policy_net.net if policy_net is not None else NULL
-    p.policy_uses = policy_uses if policy_net is not None else 0
     if exact_cards > 0:
         if not solver_init(&sv, 18):
             raise MemoryError("no memory for the endgame table")

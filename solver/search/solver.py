@@ -14,7 +14,6 @@ when the iteration limit (not the clock) stops the search.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,78 +25,38 @@ from solver.game.position import Position
 from solver.search import _endgame, _tree
 from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
-from solver.search.beliefs import (
-    KINDS,
-    Beliefs,
-    History,
-    Kind,
-    OpponentModel,
-    fitted,
-    uniform_card_chances,
-    weigh,
-)
+from solver.search.beliefs import KINDS, Beliefs, History, OpponentModel, fitted, uniform_card_chances, weigh
 from solver.search.budget import Limits, StopFlag
+from solver.search.config import ALGORITHMS, PLAYOUT_OPPONENT_POLICY, SearchConfig, config_of, known_kinds
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
-from solver.search.learned import ModelFile, chosen_model, model_names, named_model
+from solver.search.learned import ModelFile, chosen_model
 from solver.search.lines import PV, check_pv, line_of, proven_line
 from solver.search.results import ExactSolution, SearchResult
 from solver.search.sampling import Root, prepare
 
-__all__ = ["ALGORITHMS", "POLICIES", "Solver"]
-
-ALGORITHMS: dict[str, str] = {
-    "ismcts": "information-set Monte Carlo tree search (the strongest)",
-    "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the hidden cards",
-}
-"""The search algorithms and what each is, the default first; each is an engine a seat may be."""
-
-PLAYOUT_OPPONENT_POLICY = 0.75
-"""The share of iterations the other seats play the greedy heuristic in the tree when the leaves are
-played out (no learned value for the rules): measured best against both greedy and searching
-players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
-
-
-def known_kinds(others: str | None) -> tuple[Kind, ...] | None:
-    """The kinds of player (`solver.search.beliefs.KINDS`) the other seats are weighed as when
-    they are known to be `others` (None: not known, read from their moves); a name that is no kind
-    is refused."""
-    if others is None:
-        return None
-    chosen = tuple(kind for kind in KINDS if isinstance(others, str) and kind.name == others)
-    if not chosen:
-        names = ", ".join(kind.name for kind in KINDS)
-        raise TanError(f"others must be one of {names} (or null), not {others!r}", ErrorCode.BAD_ALGORITHM)
-    return chosen
+__all__ = ["ALGORITHMS", "SearchConfig", "Solver"]
 
 
 @dataclass(frozen=True)
 class Modelling:
     """How a search models play (`Solver._modelling`): the share of iterations the others play the
     greedy heuristic in the tree, the value net's weight against a playout at the leaves (0: the
-    leaves are played out), the net itself (None: none), the learned policy and where it is used
-    (`policy_uses`' bits; None and 0: nowhere), and what `stats.model` calls it all."""
+    leaves are played out), the net itself (None: none), what `stats.model` calls it all, and the
+    learned policy that is the tree's prior (None: none, UCB1)."""
 
     opponent_policy: float
     value_mix: float
     value: ModelFile | None
     name: str
     policy: ModelFile | None = None
-    policy_uses: int = 0
 
-
-POLICY_OPPONENT, POLICY_PLAYOUTS, POLICY_PRIOR, POLICY_WORLD = _tree.POLICY_USES
-"""Where a search uses the learned policy: the others' modelled moves, the playouts, the tree's
-prior (expansion order, and PUCT's P), and that prior for the others from each iteration's world."""
 
 GREEDY_READING_PRIOR = 0.1
 """With a learned value, the chance — before any of its moves is seen — that another seat is a greedy
 player, when the search decides how to model it: lower than the weighing's even odds, because a
 searching player plays greedy's move often in the opening, and modelling it as greedy costs more
 than searching a greedy one (benchmarks/HISTORY.md, "Reading the other seats")."""
-
-
-POLICIES = ("random", "heuristic")
 
 
 def _seed_of(seed: int, thread: int) -> int:
@@ -146,169 +105,28 @@ def _until(limits: Limits, deadline: float | None, share: float = 1.0) -> Limits
 
 
 class Solver:
-    """Determinized search for hints and evaluations.
-
-    `algorithm`: `ismcts` (default) or `pimc`; `threads`: root-parallel searches
-    whose statistics are merged; `exploration`: the UCB constant; `policy`:
-    `random` or `heuristic` playouts (a random move `noise` times in 64); `pimc_worlds`: worlds for PIMC;
-    `prior`: progressive bias towards the greedy move; `opponent_policy`: the
-    share of iterations (0-1, `True` = 1) in which the other seats' moves inside
-    the tree come from the greedy heuristic with the hand each world deals them,
-    a model of a heuristic opponent (stronger against such players, weaker
-    against searching ones: see BENCHMARKS.md); None, the default, chooses by the
-    leaves: 0 (plain SO-ISMCTS, the others searched) where a learned value answers,
-    `PLAYOUT_OPPONENT_POLICY` where the leaves are played out — what measured best with each;
-    `exact_cards`: determinized endgames with at most this many cards in hand
-    are solved exactly instead of played out (`exact_budget` nodes each at most, and on average
-    at most `exact_average` nodes an iteration over the search, 0: no bound, so an endgame where
-    every world needs a hard solve does not make iterations a thousand times dearer);
-    `exact_modelled`: whether those endgames are solved also in the iterations that model the others
-    as the greedy heuristic (`opponent_policy`), or (false, the default) played out by that model —
-    a solve's value is what perfect answers leave, and against a greedy player it undervalued the
-    lines greedy misplays (BENCHMARKS.md; `ismcts_playouts`, the engine of before, solves them);
-    `exact_root`: a root with nothing hidden is solved exactly (off only to test the tree
-    search itself) unless that takes more than `exact_root_nodes` nodes or the time limit, when the
-    tree search answers instead; `practical`: when that solve finds several
-    moves of the best value and it is not a win, the tree search (solving
-    nothing exactly) orders them, so that a lost or drawn position is played
-    for the other seat's mistakes;
-    `beliefs`: with a game's history (`solver.search.beliefs.read_record`), weigh
-    `particles` worlds by how likely the other seats' moves are under `model`
-    and search those — `model` is the kinds of player the others may be
-    (default `solver.search.beliefs.KINDS`) — (off: every consistent world is
-    equally likely); `value`: value the tree's leaves with the learned net shipped for the
-    position's rules and seats (solver.search.learned), after `value_depth` greedy plies, mixed
-    with a playout's result by `value_mix` (1: the net alone) — where no net was trained for the
-    rules the leaves are played out, and `stats.model` says which answered; `policy_opponent`,
-    `policy_playouts`, `policy_prior`: use the learned policy shipped for the rules (one that sees
-    only what its mover sees) for the other seats' modelled moves instead of the greedy
-    heuristic, for the playouts, and as the tree's prior (on by default: the tree expands moves in
-    the policy's order and, with `puct` > 0, selects by PUCT with that constant instead of UCB1, so
-    the policy keeps its weight as the visits grow, and below the root it tries an untried move only
-    when PUCT prefers it; with `puct` 0, UCB1 and the policy's fading bias weighted by `prior`; where
-    no policy ships for the rules, or the others are known greedy, UCB1 as before); `policy_world`:
-    with PUCT, weigh the other seats' tried moves by the policy on the hand each iteration's world
-    gives them instead of by the prior stored when their node was made (off: it tied the default
-    at 30,000 iterations, benchmarks/HISTORY.md "The others' prior from each world"); `value_model`,
-    `policy_model`: search with the model of that name (`solver.search.learned.model_names()`: the
-    shipped ones and earlier generations) instead of the one shipped for the rules; `stop`: a flag
-    another thread may set to end every search of this solver at once, with what it has found
-    so far (an exact solve then gives way to the tree search, which stops too); `others`: the kind
-    of player (`solver.search.beliefs.KINDS`: `greedy`, `engine`) every other seat is known to be
-    from outside the game (an arena's or a bot's known opponent), so that the worlds are weighed
-    as that kind alone and the search models them so from the first move instead of reading them
-    from their moves (null: read); `beliefs_policy`: the kinds of player with a `learned` reading
-    (the `engine` kind of `KINDS`) are read by the learned policy shipped for the rules (on by
-    default; off: by their fitted (ε, λ, κ) models alone, as before 2026-12-06).
+    """Determinized search for hints and evaluations, as `config` says (`solver.search.config`:
+    a `SearchConfig`, or an engine's name, `ismcts` by default) with `options` changed — every
+    option, its default and the figure that keeps it is in that module's one table (docs/api.md,
+    "Search options"). `threads`: root-parallel searches whose statistics are merged; `stop`: a
+    flag another thread may set to end every search of this solver at once, with what it has
+    found so far (an exact solve then gives way to the tree search, which stops too). An unknown
+    option or a bad value is refused here (`TanError`), not in a search.
     """
 
     def __init__(
         self,
-        algorithm: str = "ismcts",
+        config: SearchConfig | str = "ismcts",
         threads: int = 1,
-        exploration: float = 1.0,
-        policy: str = "heuristic",
-        noise: int = 1,
-        prior: float = 0.0,
-        puct: float = 1.0,
-        opponent_policy: float | None = None,
-        pimc_worlds: int = 16,
-        exact_cards: int = 10,
-        exact_budget: int = 20_000,
-        exact_average: int = 256,
-        exact_modelled: bool = False,
-        exact_root: bool = True,
-        exact_root_nodes: int = 2_000_000,
-        practical: bool = True,
-        beliefs: bool = True,
-        particles: int = 16384,
-        model: OpponentModel | Sequence[Kind] | None = None,
         stop: StopFlag | None = None,
-        value: bool = True,
-        value_depth: int = 0,
-        value_mix: float | None = None,
-        policy_opponent: bool = False,
-        policy_playouts: bool = False,
-        policy_prior: bool = True,
-        policy_world: bool = False,
-        value_model: str = "",
-        policy_model: str = "",
-        others: str | None = None,
-        beliefs_policy: bool = True,
+        **options: Any,
     ) -> None:
-        if algorithm not in ALGORITHMS:
-            raise TanError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})",
-                           ErrorCode.BAD_ALGORITHM)
-        if policy not in POLICIES:
-            raise TanError(f"unknown playout policy {policy!r} (expected one of {', '.join(POLICIES)})",
-                           ErrorCode.BAD_ALGORITHM)
-        if not isinstance(threads, int) or threads < 1:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise TanError(f"threads must be a positive whole number, not {threads!r}", ErrorCode.BAD_LIMITS)
-        self.algorithm = algorithm
+        self.config = config_of(config, options)
+        self.algorithm = self.config.algorithm
         self.threads = threads
-        self.exploration = exploration
-        self.policy = policy
-        self.noise = noise
-        self.prior = prior
-        if isinstance(puct, bool) or not isinstance(puct, int | float) or puct < 0:
-            raise TanError(f"puct must be a number ≥ 0, not {puct!r}", ErrorCode.BAD_ALGORITHM)
-        self.puct = float(puct)
-        if opponent_policy is not None and (not isinstance(opponent_policy, int | float)
-                                            or not 0 <= opponent_policy <= 1):
-            raise TanError(f"opponent_policy must lie between 0 and 1 (or be null), not {opponent_policy!r}",
-                           ErrorCode.BAD_ALGORITHM)
-        self.opponent_policy = None if opponent_policy is None else float(opponent_policy)
-        self.pimc_worlds = pimc_worlds
-        self.exact_cards = exact_cards
-        self.exact_budget = exact_budget
-        if isinstance(exact_average, bool) or not isinstance(exact_average, int) or exact_average < 0:
-            raise TanError(f"exact_average must be a whole number ≥ 0, not {exact_average!r}",
-                           ErrorCode.BAD_ALGORITHM)
-        self.exact_average = exact_average
-        if not isinstance(exact_modelled, bool):
-            raise TanError(f"exact_modelled must be true or false, not {exact_modelled!r}",
-                           ErrorCode.BAD_ALGORITHM)
-        self.exact_modelled = exact_modelled
-        self.exact_root = exact_root
-        self.exact_root_nodes = exact_root_nodes
-        self.practical = practical
-        self.beliefs = beliefs
-        self.particles = particles
-        self.model = model  # None: the default kinds of player (solver.search.beliefs.KINDS)
         self.stop = stop
-        if not isinstance(value, bool):
-            raise TanError(f"value must be true or false, not {value!r}", ErrorCode.BAD_ALGORITHM)
-        if isinstance(value_depth, bool) or not isinstance(value_depth, int) or value_depth < 0:
-            raise TanError(f"value_depth must be a whole number ≥ 0, not {value_depth!r}",
-                           ErrorCode.BAD_ALGORITHM)
-        if value_mix is not None and (isinstance(value_mix, bool) or not isinstance(value_mix, int | float)
-                                      or not 0 <= value_mix <= 1):
-            raise TanError(f"value_mix must lie between 0 and 1, not {value_mix!r}", ErrorCode.BAD_ALGORITHM)
-        for name, flag in (("policy_opponent", policy_opponent), ("policy_playouts", policy_playouts),
-                           ("policy_prior", policy_prior), ("policy_world", policy_world),
-                           ("beliefs_policy", beliefs_policy)):
-            if not isinstance(flag, bool):
-                raise TanError(f"{name} must be true or false, not {flag!r}", ErrorCode.BAD_ALGORITHM)
-        for name, chosen, kind in (("value_model", value_model, "value"),
-                                   ("policy_model", policy_model, "policy")):
-            if not isinstance(chosen, str):
-                raise TanError(f"{name} must be a model's name, not {chosen!r}", ErrorCode.BAD_ALGORITHM)
-            if chosen and (chosen not in model_names() or named_model(chosen).kind != kind):
-                known = ", ".join(n for n in model_names() if named_model(n).kind == kind)
-                raise TanError(f"{name} {chosen!r} is not a {kind} model (known: {known})",
-                               ErrorCode.BAD_ALGORITHM)
-        known_kinds(others)  # refused here when it names no kind of player
-        self.others = others
-        self.beliefs_policy = beliefs_policy
-        self.value_model = value_model
-        self.policy_model = policy_model
-        self.policy_uses = ((POLICY_OPPONENT if policy_opponent else 0)
-                            | (POLICY_PLAYOUTS if policy_playouts else 0)
-                            | (POLICY_PRIOR if policy_prior else 0)
-                            | (POLICY_WORLD if policy_world else 0))
-        self.value = value
-        self.value_depth = value_depth
-        self.value_mix = None if value_mix is None else float(value_mix)
 
     # -- the two questions -------------------------------------------------------------
 
@@ -338,7 +156,7 @@ class Solver:
             raise GameOverError("the game is over: there is no move to hint")
         if pos.to_move != pos.seat:
             raise NotYourTurnError(f"seat {pos.seat} is not to move (seat {pos.to_move} is)")
-        if root.perfect_information and self.exact_root:
+        if root.perfect_information and self.config._exact_root:
             exact = self._exact_hint(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
                 exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun, history),
@@ -392,7 +210,7 @@ class Solver:
         started = time.perf_counter()
         beliefs = self._believe(root, history, seed, _until(limits, deadline))
         limits = _less_time(limits, (time.perf_counter() - started) * 1000.0)
-        if (root.perfect_information and self.exact_root) or pos.over:
+        if (root.perfect_information and self.config._exact_root) or pos.over:
             exact = self._exact_evaluation(root, _until(limits, deadline, EXACT_SHARE), seed, begun)
             if exact is not None:
                 return replace(exact, cards=beliefs.card_chances(pos))
@@ -437,28 +255,30 @@ class Solver:
         """The worlds the search draws: weighed by `history` when beliefs are on, within
         `WEIGH_SHARE` of `limits`' time (the time left of the answer) and the stop flag — as the
         kind of player the others are known to be (`others`) when known, else as `model` says."""
-        weighed = history if self.beliefs and root.position.phase is Phase.PLAY else None
+        weighed = history if self.config.beliefs and root.position.phase is Phase.PLAY else None
         time_ms = None if limits is None or limits.time_ms is None else limits.time_ms * WEIGH_SHARE
-        kinds = known_kinds(self.others)
-        model = kinds if kinds is not None else self.model
-        if not self.beliefs_policy and not isinstance(model, OpponentModel):
+        kinds = known_kinds(self.config.others)
+        model = kinds if kinds is not None else self.config._opponent_model
+        if not self.config.beliefs_policy and not isinstance(model, OpponentModel):
             model = fitted(model if model is not None else KINDS)
-        return weigh(root, weighed, model, self.particles, _seed_of(seed, 1 << 20),
-                     time_ms=time_ms, stop=self.stop, policy_model=self.policy_model)
+        return weigh(root, weighed, model, self.config.particles, _seed_of(seed, 1 << 20),
+                     time_ms=time_ms, stop=self.stop, policy_model=self.config.policy_model)
 
     # -- search --------------------------------------------------------------------------
 
     def _net(self, root: Root) -> ModelFile | None:
         """The value net the leaves are valued with: the one shipped for these rules, if any."""
-        if not self.value:
+        if not self.config.value:
             return None
-        return self._chosen(root, self.value_model, "value")
+        return self._chosen(root, self.config.value_model, "value")
 
-    def _policy(self, root: Root, uses: int) -> ModelFile | None:
-        """The learned policy the search uses somewhere (`uses`), if one was shipped for the rules."""
-        if not uses:
+    def _policy(self, root: Root) -> ModelFile | None:
+        """The learned policy that is the tree's prior, if one was shipped for the rules: none when
+        `policy_prior` is off or the others are known greedy (`ismcts_playouts`, whose model of play
+        greedy is, plays them best)."""
+        if not self.config.policy_prior or self.config.others == "greedy":
             return None
-        return self._chosen(root, self.policy_model, "policy")
+        return self._chosen(root, self.config.policy_model, "policy")
 
     @staticmethod
     def _chosen(root: Root, name: str, kind: str) -> ModelFile | None:
@@ -477,23 +297,21 @@ class Solver:
         (`others`) stand for the reading: g 1 for `greedy`, else 0."""
         net = self._net(root)
         greedy = 0.0
-        if self.others is not None:
-            greedy = 1.0 if self.others == "greedy" else 0.0
+        if self.config.others is not None:
+            greedy = 1.0 if self.config.others == "greedy" else 0.0
         elif net is not None and beliefs is not None and beliefs.evidence:
             pos = root.position
             seats = [seat for seat in range(pos.players) if seat != pos.seat and seat not in pos.finished]
             greedy = round(beliefs.chance_all_are("greedy", seats, GREEDY_READING_PRIOR), 6)
-        share = self.opponent_policy
+        share = self.config.opponent_policy
         if share is None:
             share = PLAYOUT_OPPONENT_POLICY if net is None else round(PLAYOUT_OPPONENT_POLICY * greedy, 6)
-        mix = self.value_mix if self.value_mix is not None else round(1.0 - greedy, 6)
+        mix = self.config.value_mix if self.config.value_mix is not None else round(1.0 - greedy, 6)
         value = net if net is not None and mix > 0 else None
-        # Others known greedy: the engine of before, whose model of play greedy is (no policy prior).
-        uses = self.policy_uses & ~POLICY_PRIOR if self.others == "greedy" else self.policy_uses
-        policy = self._policy(root, uses)
+        policy = self._policy(root)
         names = [model.name for model in (value, policy) if model is not None]
         return Modelling(share, mix if value is not None else 0.0, value, "+".join(names) or "playouts",
-                         policy, uses if policy is not None else 0)
+                         policy)
 
     def _run(
         self, root: Root, limits: Limits, seed: int, exact_cards: int | None = None, line_depth: int = 0,
@@ -509,6 +327,7 @@ class Solver:
         per_thread = [iterations // self.threads + (1 if t < iterations % self.threads else 0)
                       for t in range(self.threads)]
 
+        config = self.config if exact_cards is None else replace(self.config, exact_cards=exact_cards)
         net_file, policy_file = modelling.value, modelling.policy
         net = net_file.net if net_file is not None else None
         policy = policy_file.net if policy_file is not None else None
@@ -521,27 +340,15 @@ class Solver:
         def one(thread: int) -> SearchResult:
             return _tree.run_search(
                 root.sampler,
+                config,
                 iterations=max(per_thread[thread], 1),
                 time_ms=time_ms,
                 seed=_seed_of(seed, thread),
-                exploration=self.exploration,
-                policy=self.policy,
-                noise=self.noise,
-                prior=self.prior,
-                puct=self.puct,
                 opponent_policy=modelling.opponent_policy,
-                resample=self.algorithm == "ismcts",
-                worlds=self.pimc_worlds,
-                exact_cards=self.exact_cards if exact_cards is None else exact_cards,
-                exact_budget=self.exact_budget,
-                exact_average=self.exact_average,
-                exact_modelled=self.exact_modelled,
                 stop=self.stop.buffer if self.stop is not None else None,
                 value=net,
-                value_depth=self.value_depth,
                 value_mix=modelling.value_mix if net is not None else 1.0,
                 policy_net=policy,
-                policy_uses=modelling.policy_uses,
                 line_depth=line_depth,
                 line_visits=PV.min_visits,
                 line_worlds=PV.worlds,
@@ -602,7 +409,7 @@ class Solver:
         """The exact values, or None when the node budget or the time limit runs out first."""
         try:
             return _endgame.solve_exact(
-                root.world(), hero, self.exact_root_nodes, float(limits.time_ms or 0.0),
+                root.world(), hero, self.config._exact_root_nodes, float(limits.time_ms or 0.0),
                 stop=self.stop.buffer if self.stop is not None else None,
             )
         except TimeoutError:
@@ -620,7 +427,7 @@ class Solver:
         the order of equals changes."""
         best = exact.moves[0].score
         tied = [value for value in exact.moves if value.score == best]
-        if not self.practical or best >= 1.0 or len(tied) < 2:
+        if not self.config.practical or best >= 1.0 or len(tied) < 2:
             return exact
         started = time.perf_counter()
         beliefs = self._believe(root, history, seed, limits)
@@ -653,7 +460,7 @@ class Solver:
         world = root.world()
         stop = self.stop.buffer if self.stop is not None else None
         moves = [
-            replace(value, line=proven_line(world, value.move, value.score, pv, self.exact_root_nodes,
+            replace(value, line=proven_line(world, value.move, value.score, pv, self.config._exact_root_nodes,
                                             deadline, stop))
             for value in exact.moves
         ]

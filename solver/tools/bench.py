@@ -367,7 +367,7 @@ class SearchSpeed:
     threads: int
     iterations: int
     seconds: float  # the median of `runs`
-    policy: str
+    engine: str  # the search engine (`solver.search.config.PRESETS`)
     runs: tuple[float, ...] = ()  # seconds of each timed hint
 
     @property
@@ -385,7 +385,7 @@ class SearchSpeed:
             "iterations_per_s": round(self.iterations_per_s, 1),
             "iterations": self.iterations,
             "seconds": round(self.seconds, 4),
-            "policy": self.policy,
+            "engine": self.engine,
             "runs": len(runs),
             "iterations_per_s_range": [
                 round(self.iterations / max(runs), 1), round(self.iterations / min(runs), 1)
@@ -399,7 +399,7 @@ class SearchSpeed:
             if len(runs) > 1 else ""
         )
         return (
-            f"{self.rules:<6} {self.players} seats  ismcts x{self.threads} ({self.policy} playouts) "
+            f"{self.rules:<6} {self.players} seats  {self.engine} x{self.threads} "
             f"{self.iterations_per_s:>11,.0f} iterations/s  "
             f"({self.iterations:,} in {self.seconds:.2f} s{spread})"
         )
@@ -411,16 +411,17 @@ def search_speed(
     threads: int,
     iterations: int,
     seed: int = 1,
-    policy: str | None = None,
+    engine: str = "ismcts",
     repeats: int = 1,
 ) -> SearchSpeed:
-    """Time `repeats` hints of `iterations` ISMCTS iterations from the opening of deal `seed`.
+    """Time `repeats` hints of `iterations` iterations of the search engine `engine` (a preset of
+    `solver.search.config`) from the opening of deal `seed`.
 
     The median run is the figure: the first hint of a process can run on a cold,
     slowly clocking core, and one run alone reads low.
     """
     game = Game.deal(Rules.from_json(rules), players, seed=seed)
-    solver = Solver(threads=threads) if policy is None else Solver(threads=threads, policy=policy)
+    solver = Solver(engine, threads=threads)
     position = Position.from_game(game, game.to_move or 0).to_json()
     solver.hint(position, Limits(iterations=min(iterations, 2000)), seed=seed)  # warm up
     runs = []
@@ -429,7 +430,7 @@ def search_speed(
         hint = solver.hint(position, Limits(iterations=iterations), seed=seed)
         runs.append(time.perf_counter() - start)
     median = sorted(runs)[len(runs) // 2]
-    return SearchSpeed(rules, players, threads, hint.stats.iterations, median, solver.policy, tuple(runs))
+    return SearchSpeed(rules, players, threads, hint.stats.iterations, median, engine, tuple(runs))
 
 
 def report_search(
@@ -438,7 +439,7 @@ def report_search(
     iterations: int,
     *,
     repeats: int = 3,
-    policy: str | None = None,
+    engine: str = "ismcts",
     pin: bool = True,
     cpus: Iterable[int] | None = None,
     seed: int = 1,
@@ -448,7 +449,7 @@ def report_search(
 ) -> list[SearchSpeed]:
     """ISMCTS speed per rule set and thread count, printed as it comes (docs/api.md §4 JSON lines or text).
 
-    `policy` is the playout policy (default: the solver's).
+    `engine` is the search engine timed (a preset of `solver.search.config`).
 
     With `pin`, a search of t threads runs on t of `cpus` (default: the cores the
     process may use now), so one thread is a one-core figure; afterwards the
@@ -468,7 +469,7 @@ def report_search(
                     print(f"search speed: {count} threads on {len(start_cpus)} cores share cores",
                           file=notes, flush=True)
                     pin_to_cores(len(start_cpus), start_cpus)
-                speed = search_speed(rules, players, count, iterations, seed=seed, policy=policy,
+                speed = search_speed(rules, players, count, iterations, seed=seed, engine=engine,
                                      repeats=repeats)
                 results.append(speed)
                 print(json.dumps(speed.to_json()) if as_json else speed.describe(), file=out, flush=True)

@@ -620,19 +620,22 @@ def test_an_engine_seats_options_reach_its_player(client: TestClient) -> None:
     """An engine seat is built by the library's make_player from its stored seat: its options are
     kept, shown and used; an option the engine does not take, or the server's threads, is refused
     and nothing is stored."""
-    engine = {"engine": "ismcts", "limits": {"iterations": 100}, "options": {"exploration": 0.4, "noise": 0}}
+    engine = {"engine": "ismcts", "limits": {"iterations": 100},
+              "options": {"exploration": 0.4, "exact_cards": 6}}
     game = create(client, rules="durak", seats=["human", engine], seed=6, first_attacker=1)
     seats = game["game"]["seats"]
     assert seats[1] == {"kind": "engine", "engine": "ismcts", "limits": {"iterations": 100},
-                        "options": {"exploration": 0.4, "noise": 0}}
+                        "options": {"exploration": 0.4, "exact_cards": 6}}
     services = services_of(client.app)  # type: ignore[arg-type]
     live = services.games._cache[game["id"]]
     player = services.games.engines.player(live.setup.seats[1])
     assert isinstance(player, SearchPlayer)
-    assert (player.solver.exploration, player.solver.noise, player.limits.iterations) == (0.4, 0, 100)
+    config = player.solver.config
+    assert (config.exploration, config.exact_cards, player.limits.iterations) == (0.4, 6, 100)
     assert player.threads == services.settings.threads
     for options, code in (({"nonsense": 1}, "unknown_engine"), ({"threads": 8}, "unknown_engine"),
-                          ({"exact_average": -1}, "bad_algorithm")):
+                          ({"exact_average": -1}, "bad_algorithm"), ({"noise": 0}, "unknown_engine"),
+                          ({"exploration": "high"}, "bad_algorithm"), ({"beliefs": 1}, "bad_algorithm")):
         refused = client.post("/v1/games", json={"rules": "durak", "seats": [
             "human", {"engine": "ismcts", "options": options}]})
         error(refused, 422, code)

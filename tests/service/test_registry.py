@@ -27,8 +27,9 @@ from solver.game.position import POSITION_FIELDS, Position
 from solver.game.rules import RULE_OPTIONS, RuleOption
 from solver.players import ENGINES, Engine, make_player
 from solver.players.specs import search_options, simple
-from solver.search import Solver
+from solver.search import PRESETS, Solver
 from solver.search.beliefs import History
+from solver.search.config import OPTIONS
 from tests.support.service import TestClient, make_client
 from tests.support.web import DESKTOP, Server, browser_fixture, open_page, server_fixture
 
@@ -114,14 +115,17 @@ def test_the_new_entries_reach_the_cli_help(dummies: None) -> None:
         assert DUMMY_ENGINE in out.getvalue() and DUMMY_MEANING in out.getvalue(), command
 
 
-def test_a_search_seat_takes_the_solvers_own_options() -> None:
-    """A search seat's options are `Solver.__init__`'s keywords (less the ones a spec may not give),
-    so a new solver option needs no second list."""
+def test_a_search_seat_takes_the_search_configs_own_options() -> None:
+    """A search seat's options are the public fields of `SearchConfig` (`OPTIONS`), so a new search
+    option needs no second list; each engine's defaults are its preset's."""
     options = search_options()
     assert {"exploration", "exact_cards", "beliefs", "particles", "setup", "sees_hands"} <= set(options)
-    assert not {"algorithm", "threads", "stop", "model"} & set(options)
-    assert options["exact_cards"] == Solver().exact_cards
-    assert ENGINES["ismcts"].options == options
+    assert not {"algorithm", "threads", "stop", "_exact_root", "_opponent_model"} & set(options)
+    assert list(options)[: len(OPTIONS)] == list(OPTIONS)
+    assert options["exact_cards"] == Solver().config.exact_cards
+    for name, preset in PRESETS.items():
+        assert ENGINES[name].options == {**options, **preset.config.options()}
+    assert ENGINES["ismcts_playouts"].options["value"] is False
 
 
 def test_search_endpoints_are_the_marked_routes() -> None:

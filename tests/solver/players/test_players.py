@@ -65,8 +65,9 @@ def test_the_engine_before_the_learned_value_is_kept_under_its_own_name() -> Non
     position = Position.from_json(to_move_position("durak", seed=5))
     old = make_player({"engine": "ismcts_playouts", "limits": {"iterations": 500}})
     assert old.name == "ismcts_playouts"
-    assert (old.solver.value, old.solver.opponent_policy, old.solver.policy_uses, old.solver.puct) == (
-        False, 0.75, 0, 0.0)
+    config = old.solver.config
+    assert (config.value, config.opponent_policy, config.policy_prior, config.puct) == (
+        False, 0.75, False, 0.0)
     hint = old.solver.hint(position, Limits(iterations=500), seed=2)
     assert (hint.stats.model, hint.stats.opponent_policy) == ("playouts", 0.75)
     same = Solver(value=False, opponent_policy=0.75, policy_prior=False, puct=0.0).hint(
@@ -76,6 +77,6 @@ def test_the_engine_before_the_learned_value_is_kept_under_its_own_name() -> Non
     assert new.name == "ismcts"
     assert new.solver.hint(position, Limits(iterations=500)).stats.model == "value-durak-2+policy-durak-2"
     shared = make_player({"engine": "ismcts_playouts", "opponent_policy": 0.5})
-    assert shared.solver.opponent_policy == 0.5
+    assert shared.solver.config.opponent_policy == 0.5
     with pytest.raises(TanError, match="ismcts_playouts has no option"):
         make_player({"engine": "ismcts_playouts", "nonsense": 1})

@@ -377,7 +377,7 @@ def test_a_search_without_the_policy_reading_weighs_as_before() -> None:
     position, found = seat_zero_to_move(Rules.preset_named("durak"), 2, 5, plies=24)
     limits = Limits(iterations=300)
     off = Solver(beliefs_policy=False).hint(position, limits, seed=2, history=found)
-    as_before = Solver(model=fitted(KINDS)).hint(position, limits, seed=2, history=found)
+    as_before = Solver(_opponent_model=fitted(KINDS)).hint(position, limits, seed=2, history=found)
     assert off.to_json()["moves"] == as_before.to_json()["moves"] and off.stats.ess == as_before.stats.ess
     assert Solver().hint(position, limits, seed=2, history=found).stats.ess != off.stats.ess
 

@@ -48,9 +48,9 @@ def stand_ins(monkeypatch: pytest.MonkeyPatch, clock: Clock, exact_ms: float) ->
         clock.spend(exact_ms)
         raise TimeoutError("endgame node budget exhausted")
 
-    def run_search(sampler: Any, **options: Any) -> Any:
+    def run_search(sampler: Any, config: Any, **options: Any) -> Any:
         asked.append(("search", options["time_ms"]))
-        result = real_run(sampler, **{**options, "iterations": 100, "time_ms": 0.0})
+        result = real_run(sampler, config, **{**options, "iterations": 100, "time_ms": 0.0})
         clock.spend(options["time_ms"])
         return result
 

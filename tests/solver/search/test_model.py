@@ -300,7 +300,7 @@ def test_without_a_net_for_the_rules_the_search_plays_its_leaves_out() -> None:
     assert hint.best in {m.move for m in hint.moves}
 
 
-@pytest.mark.parametrize("bad", [{"value": 1}, {"value_depth": -1}, {"value_mix": 1.5}, {"value_mix": True}])
+@pytest.mark.parametrize("bad", [{"value": 1}, {"value_mix": -0.1}, {"value_mix": 1.5}, {"value_mix": True}])
 def test_bad_value_options_are_refused(bad: dict) -> None:
     from solver.game.errors import TanError
 
@@ -474,18 +474,16 @@ def test_a_contextual_policy_learns_and_the_same_seed_gives_the_same_weights() -
         model_from_json("contextual", {**model, "view": POLICY_VIEW + 1})
 
 
-def test_the_search_uses_the_shipped_policy_where_asked() -> None:
+def test_the_search_uses_the_shipped_policy_as_its_prior_where_asked() -> None:
     position = durak_position(4)
     limits = Limits(iterations=800, time_ms=None)
     plain = Solver(value=False, policy_prior=False).hint(position, limits, seed=3)
     assert plain.stats.model == "playouts"
-    for option in ("policy_opponent", "policy_prior", "policy_playouts"):
-        asked = {"policy_prior": False, "puct": 0.0, option: True, "prior": 1.0, "value": False}
-        hint = Solver(**asked).hint(position, limits, seed=3)
-        assert hint.stats.model == "policy-durak-2"
-        assert hint.stats.iterations == 800
-        assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
-    both = Solver(value=True, policy_prior=False, policy_opponent=True).hint(position, limits, seed=3)
+    hint = Solver(value=False).hint(position, limits, seed=3)
+    assert hint.stats.model == "policy-durak-2"
+    assert hint.stats.iterations == 800
+    assert [(m.move, m.visits) for m in hint.moves] != [(m.move, m.visits) for m in plain.moves]
+    both = Solver().hint(position, limits, seed=3)
     assert both.stats.model == "value-durak-2+policy-durak-2"
 
 
@@ -495,36 +493,17 @@ def test_puct_selects_by_the_policy_and_still_ranks_every_root_move() -> None:
     the prior `puct` changes nothing (UCB1)."""
     position = durak_position(4)
     limits = Limits(iterations=2000, time_ms=None)
-    bias = Solver(puct=0.0, prior=3.0).hint(position, limits, seed=3)
+    ordered = Solver(puct=0.0).hint(position, limits, seed=3)  # the policy's expansion order, UCB1
     puct = Solver().hint(position, limits, seed=3)
     again = Solver(policy_prior=True, puct=1.0).hint(position, limits, seed=3)
     no_prior = Solver(policy_prior=False).hint(position, limits, seed=3)
     ucb = Solver(policy_prior=False, puct=0.0).hint(position, limits, seed=3)
     assert [(m.move, m.visits) for m in no_prior.moves] == [(m.move, m.visits) for m in ucb.moves]
     assert [(m.move, m.visits) for m in puct.moves] == [(m.move, m.visits) for m in again.moves]
-    assert [(m.move, m.visits) for m in puct.moves] != [(m.move, m.visits) for m in bias.moves]
-    assert {m.move for m in puct.moves} == {m.move for m in bias.moves}
+    assert [(m.move, m.visits) for m in puct.moves] != [(m.move, m.visits) for m in ordered.moves]
+    assert {m.move for m in puct.moves} == {m.move for m in ordered.moves}
     assert all(m.visits >= 1 for m in puct.moves)
     assert puct.stats.iterations == 2000
-
-
-def test_the_others_prior_may_follow_each_worlds_hand() -> None:
-    """`policy_world` weighs the other seat's tried moves by the policy on the hand each world gives
-    it: a different search from the stored prior's, the same for the same seed, and nothing changed
-    where PUCT is off (UCB1 reads no prior there)."""
-    position = durak_position(6)
-    limits = Limits(iterations=3000, time_ms=None)
-    stored = Solver().hint(position, limits, seed=5)
-    world = Solver(policy_world=True).hint(position, limits, seed=5)
-    again = Solver(policy_world=True).hint(position, limits, seed=5)
-    assert [(m.move, m.visits) for m in world.moves] == [(m.move, m.visits) for m in again.moves]
-    assert [(m.move, m.visits) for m in world.moves] != [(m.move, m.visits) for m in stored.moves]
-    assert {m.move for m in world.moves} == {m.move for m in stored.moves}
-    ucb = Solver(puct=0.0).hint(position, limits, seed=5)
-    ucb_world = Solver(puct=0.0, policy_world=True).hint(position, limits, seed=5)
-    assert [(m.move, m.visits) for m in ucb.moves] == [(m.move, m.visits) for m in ucb_world.moves]
-    with pytest.raises(TanError, match="policy_world"):
-        Solver(policy_world="yes")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad", [{"puct": -1.0}, {"puct": True}, {"puct": "high"}])
@@ -537,15 +516,12 @@ def test_a_search_may_name_an_earlier_generation() -> None:
     position = durak_position(4)
     limits = Limits(iterations=600, time_ms=None)
     assert "policy-durak-2-g0" in model_names()
-    earlier = Solver(policy_opponent=True, policy_model="policy-durak-2-g0", value=False).hint(
-        position, limits, seed=3)
+    earlier = Solver(policy_model="policy-durak-2-g0", value=False).hint(position, limits, seed=3)
     assert earlier.stats.model == "policy-durak-2-g0"
-    again = Solver(policy_opponent=True, policy_model="policy-durak-2-g0", value=False).hint(
-        position, limits, seed=3)
+    again = Solver(policy_model="policy-durak-2-g0", value=False).hint(position, limits, seed=3)
     assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in earlier.moves]
     # A model of other rules does not answer here: the greedy model does, and says so.
-    other = Solver(policy_opponent=True, policy_model="policy-tan-2", value=False).hint(
-        position, limits, seed=3)
+    other = Solver(policy_model="policy-tan-2", value=False).hint(position, limits, seed=3)
     assert other.stats.model == "playouts"
     for wrong in ("value-durak-2", "../models/policy-durak-2", "nothing", 3):
         with pytest.raises(TanError):

@@ -19,20 +19,16 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
-from solver.players.specs import PLAYOUTS_ENGINE
-from solver.search import Limits, Solver, _endgame, _greedy, _tree, prepare
+from solver.search import Limits, Solver, _endgame, _greedy
 from solver.search._model import FEATURES, POLICY_FEATURES, PolicyModel, ValueModel
 from solver.search.beliefs import read_record
 
-PLAYOUTS = dict(PLAYOUTS_ENGINE)
-"""The engine without a learned model (`ismcts_playouts`): the shipped models change with each
-generation, the figures pinned here do not."""
-
 ENGINES: dict[str, dict[str, Any]] = {
-    "playouts": PLAYOUTS,
-    "random": {**PLAYOUTS, "policy": "random"},
-    "pimc": {**PLAYOUTS, "algorithm": "pimc", "pimc_worlds": 4},
+    "playouts": {},
+    "pimc": {"algorithm": "pimc", "pimc_worlds": 4},
 }
+"""The engine without a learned model (`ismcts_playouts`), and PIMC with its options: the shipped
+models change with each generation, the figures pinned here do not."""
 
 # (preset, seats, random plies from deal `plies`, engine) -> each move's visits after 2,000
 # iterations with seed 7, most visited first.
@@ -41,19 +37,12 @@ VISITS: dict[tuple[str, int, int, str], list[tuple[str, int]]] = {
         ("attack 7h", 484), ("attack Qd", 401), ("attack 8h", 375), ("attack Ad", 268), ("attack 8c", 260),
         ("attack Td", 212),
     ],
-    ("durak", 2, 3, "random"): [
-        ("attack Ad", 491), ("attack 8h", 446), ("attack 7h", 363), ("attack Qd", 328), ("attack Td", 187),
-        ("attack 8c", 185),
-    ],
     ("durak", 2, 3, "pimc"): [
         ("attack Ad", 458), ("attack 8h", 373), ("attack Td", 369), ("attack 8c", 282), ("attack Qd", 263),
         ("attack 7h", 255),
     ],
     ("tan", 2, 5, "playouts"): [
         ("pass", 1946), ("attack Ah", 54),
-    ],
-    ("tan", 2, 5, "random"): [
-        ("pass", 1142), ("attack Ah", 858),
     ],
     ("tan", 2, 5, "pimc"): [
         ("pass", 1880), ("attack Ah", 120),
@@ -62,19 +51,12 @@ VISITS: dict[tuple[str, int, int, str], list[tuple[str, int]]] = {
         ("attack 6c", 601), ("attack 8d", 455), ("attack Th", 245), ("attack Ad", 236), ("attack Tc", 234),
         ("attack 9d", 229),
     ],
-    ("perevodnoy", 2, 4, "random"): [
-        ("attack Ad", 450), ("attack 6c", 382), ("attack Tc", 362), ("attack 8d", 311), ("attack Th", 301),
-        ("attack 9d", 194),
-    ],
     ("perevodnoy", 2, 4, "pimc"): [
         ("attack 9d", 557), ("attack Ad", 321), ("attack Tc", 299), ("attack 8d", 288), ("attack 6c", 271),
         ("attack Th", 264),
     ],
     ("durak", 3, 2, "playouts"): [
         ("pass", 1248), ("attack 8h", 752),
-    ],
-    ("durak", 3, 2, "random"): [
-        ("pass", 1250), ("attack 8h", 750),
     ],
     ("durak", 3, 2, "pimc"): [
         ("pass", 1281), ("attack 8h", 719),
@@ -83,19 +65,12 @@ VISITS: dict[tuple[str, int, int, str], list[tuple[str, int]]] = {
         ("take", 692), ("defend 6c with Qd", 478), ("defend 6c with Jc", 383), ("defend 6c with Ad", 271),
         ("defend 6c with 7d", 176),
     ],
-    ("durak", 2, 31, "random"): [
-        ("defend 6c with Jc", 577), ("take", 444), ("defend 6c with 7d", 358), ("defend 6c with Ad", 331),
-        ("defend 6c with Qd", 290),
-    ],
     ("durak", 2, 31, "pimc"): [
         ("take", 488), ("defend 6c with Qd", 473), ("defend 6c with Jc", 384), ("defend 6c with Ad", 345),
         ("defend 6c with 7d", 310),
     ],
     ("tan", 2, 47, "playouts"): [
         ("take", 1644), ("defend Qs with Jc", 356),
-    ],
-    ("tan", 2, 47, "random"): [
-        ("defend Qs with Jc", 1068), ("take", 932),
     ],
     ("tan", 2, 47, "pimc"): [
         ("defend Qs with Jc", 1147), ("take", 853),
@@ -116,39 +91,18 @@ def position(preset: str, players: int, plies: int) -> Position:
 
 @pytest.mark.parametrize(("preset", "players", "plies", "engine"), sorted(VISITS))
 def test_a_fixed_seed_gives_the_recorded_visits(preset: str, players: int, plies: int, engine: str) -> None:
-    hint = Solver(**ENGINES[engine]).hint(position(preset, players, plies), Limits(iterations=2000), seed=7)
+    solver = Solver("ismcts_playouts", **ENGINES[engine])
+    hint = solver.hint(position(preset, players, plies), Limits(iterations=2000), seed=7)
     assert [(m.notation, m.visits) for m in hint.moves] == VISITS[preset, players, plies, engine]
-
-
-# (preset, seats, plies) -> (move code, visits) after 2,000 iterations with seed 7, with a value net and
-# a policy of seeded weights in every use: the leaves valued after two plies and mixed with
-# playouts, the policy playing the playouts and the other seats, and the tree's prior.
-LEARNED: dict[tuple[str, int, int], list[tuple[int, int]]] = {
-    ("durak", 2, 3): [(288, 357), (304, 327), (544, 312), (576, 310), (608, 228), (720, 466)],
-    ("tan", 2, 47): [(2, 918), (11009, 1082)],
-    ("perevodnoy", 2, 4): [(336, 381), (512, 425), (528, 286), (608, 275), (688, 301), (752, 332)],
-    ("durak", 2, 31): [(2, 385), (44529, 523), (44609, 430), (44641, 391), (44801, 271)],
-}
 
 
 def seeded_models() -> tuple[ValueModel, PolicyModel]:
     """A value net and a policy of seeded weights: the shipped models change with each generation,
-    these do not."""
+    these do not (tests/solver/search/test_pinned_default.py)."""
     rng = np.random.default_rng(23)
     value = ValueModel(np.zeros(FEATURES), np.ones(FEATURES), rng.normal(0.0, 0.3, (8, FEATURES)),
                        rng.normal(0.0, 0.1, 8), rng.normal(0.0, 0.5, 8), rng.normal(0.0, 0.2, FEATURES), 0.1)
     return value, PolicyModel(rng.normal(0.0, 0.5, POLICY_FEATURES))
-
-
-@pytest.mark.parametrize(("preset", "players", "plies"), sorted(LEARNED))
-def test_learned_models_in_the_tree_give_the_recorded_visits(preset: str, players: int, plies: int) -> None:
-    value, policy = seeded_models()
-    result = _tree.run_search(
-        prepare(position(preset, players, plies)).sampler, iterations=2000, time_ms=0.0, seed=7,
-        policy="heuristic", prior=0.3, opponent_policy=0.75, value=value, value_depth=2, value_mix=0.5,
-        policy_net=policy, policy_uses=7,
-    )
-    assert sorted((m.code, m.visits) for m in result.moves) == LEARNED[preset, players, plies]
 
 
 def test_a_fixed_seed_gives_the_recorded_visits_with_weighted_beliefs() -> None:
@@ -160,7 +114,8 @@ def test_a_fixed_seed_gives_the_recorded_visits_with_weighted_beliefs() -> None:
                    {"seat": 0, "move": "pass"}, {"draw": ["Ks"]}],
     }
     seen, history = read_record(Record.from_json(record))
-    hint = Solver(particles=2048, **PLAYOUTS).hint(seen, Limits(iterations=2000), seed=7, history=history)
+    solver = Solver("ismcts_playouts", particles=2048)
+    hint = solver.hint(seen, Limits(iterations=2000), seed=7, history=history)
     assert [(m.notation, m.visits) for m in hint.moves] == [
         ("attack Jc", 645),
         ("attack 7c", 394),
@@ -171,7 +126,7 @@ def test_a_fixed_seed_gives_the_recorded_visits_with_weighted_beliefs() -> None:
     ]
     # The same search with the worlds weighed by the learned policy shipped for `durak` (which the
     # pin follows when that policy changes): one take of a low card says more of the hand.
-    by_policy = Solver(particles=2048, **{**PLAYOUTS, "beliefs_policy": True}).hint(
+    by_policy = Solver("ismcts_playouts", particles=2048, beliefs_policy=True).hint(
         seen, Limits(iterations=2000), seed=7, history=history)
     assert by_policy.stats.beliefs == "tempered" and hint.stats.beliefs == "weighted"
     assert [(m.notation, m.visits) for m in by_policy.moves] == [

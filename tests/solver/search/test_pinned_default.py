@@ -18,7 +18,7 @@ import pytest
 from solver.game.record import Record
 from solver.players.searching import SearchPlayer
 from solver.players.specs import make_player
-from solver.search import Limits, Solver, _tree, prepare
+from solver.search import Limits, SearchConfig, Solver, _tree, prepare
 from solver.search.beliefs import read_record
 from tests.solver.search.test_pinned import position, seeded_models
 
@@ -411,19 +411,14 @@ def test_the_default_tree_with_seeded_models_gives_the_recorded_visits(
     value, policy = seeded_models()
     result = _tree.run_search(
         prepare(position(*table)).sampler,
+        SearchConfig(),
         iterations=2000,
         time_ms=0.0,
         seed=7,
-        exploration=1.0,
-        policy="heuristic",
-        noise=1,
-        prior=0.0,
-        puct=1.0,
         opponent_policy=opponent_policy,
         value=value,
         value_mix=value_mix,
         policy_net=policy,
-        policy_uses=4,
     )
     assert (sorted((m.code, m.visits) for m in result.moves), result.seat_sum) == SEEDED[
         table, opponent_policy, value_mix

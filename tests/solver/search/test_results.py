@@ -8,7 +8,7 @@ from solver.core import decode_move
 from solver.game.position import Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
-from solver.search import Limits, Solver, _tree, prepare
+from solver.search import Limits, SearchConfig, Solver, _tree, prepare
 from solver.search.results import RootMove, SearchResult
 from solver.search.solver import _seed_of
 
@@ -45,8 +45,9 @@ def test_a_two_thread_hint_is_the_merge_of_its_threads() -> None:
                                                                    seed=seed)
     root = prepare(position)
     threads = [
-        _tree.run_search(root.sampler, iterations=iterations // 2, time_ms=0.0, seed=_seed_of(seed, t),
-                           policy="heuristic", opponent_policy=0.75)
+        _tree.run_search(root.sampler, SearchConfig(value=False, policy_prior=False),
+                         iterations=iterations // 2, time_ms=0.0, seed=_seed_of(seed, t),
+                         opponent_policy=0.75)
         for t in range(2)
     ]
     merged = SearchResult.merge(threads, time_ms=0.0)
@@ -60,9 +61,3 @@ def test_a_two_thread_hint_is_the_merge_of_its_threads() -> None:
         if value.visits:
             assert value.score == pytest.approx(by_move[value.move].reward / by_move[value.move].visits)
     assert hint.evaluation.score == pytest.approx(merged.seat_sum[position.seat] / iterations)
-
-
-def test_unknown_playout_policy_is_refused_by_the_search() -> None:
-    root = prepare(Position.from_game(Game.deal(Rules.preset_named("tan"), 2, seed=1), 0))
-    with pytest.raises(ValueError, match="playout policy"):
-        _tree.run_search(root.sampler, iterations=10, time_ms=0.0, seed=1, policy="clever")

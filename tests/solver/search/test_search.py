@@ -16,8 +16,7 @@ from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.players.simple import GreedyPlayer
-from solver.players.specs import PLAYOUTS_ENGINE
-from solver.search import Limits, Solver, _endgame, _tree, prepare
+from solver.search import Limits, SearchConfig, Solver, _endgame, _tree, prepare
 from solver.search.beliefs import HistoryReader
 from tests.support.positions import endgame_position, open_endgame
 
@@ -240,7 +239,7 @@ def test_the_clear_best_move_is_the_only_winner(name: str) -> None:
 @pytest.mark.parametrize("name", CLEAR_BEST)
 def test_tree_search_finds_the_clear_best_move(name: str, algorithm: str) -> None:
     make, best = CLEAR_BEST[name]
-    solver = Solver(algorithm, exact_cards=0, exact_root=False)
+    solver = Solver(algorithm, exact_cards=0, _exact_root=False)
     for seed in range(3):
         hint = solver.hint(make(), Limits(iterations=3000), seed=seed)
         assert hint.best == Move.parse(best)
@@ -294,12 +293,12 @@ def test_opponent_model_answers_legal_moves_reproducibly() -> None:
     game = Game.deal(DURAK, 2, seed=8)
     position = Position.from_game(game, game.to_move).to_json()
     legal = set(game.legal_moves())
-    first = Solver(opponent_policy=True).hint(position, Limits(iterations=3000), seed=2)
-    again = Solver(opponent_policy=True).hint(position, Limits(iterations=3000), seed=2)
+    first = Solver(opponent_policy=1.0).hint(position, Limits(iterations=3000), seed=2)
+    again = Solver(opponent_policy=1.0).hint(position, Limits(iterations=3000), seed=2)
     assert first.to_json()["moves"] == again.to_json()["moves"]
     assert {move.move for move in first.moves} <= legal
     other = Position.from_game(game, 1 - game.to_move).to_json()
-    evaluation = Solver(opponent_policy=True).evaluate(other, Limits(iterations=2000), seed=2)
+    evaluation = Solver(opponent_policy=1.0).evaluate(other, Limits(iterations=2000), seed=2)
     assert evaluation.stats.iterations == 2000
 
 
@@ -434,9 +433,8 @@ def test_the_endgames_solved_inside_the_tree_keep_to_their_share(seed: int) -> N
     on average (and one solve's budget besides); unbounded they take more."""
     root = prepare(_late_endgame(seed))
     runs = {
-        average: _tree.run_search(root.sampler, iterations=400, time_ms=0, seed=seed, policy="heuristic",
-                                    opponent_policy=0.75, exact_cards=10, exact_budget=20_000,
-                                    exact_average=average, exact_modelled=True)
+        average: _tree.run_search(root.sampler, SearchConfig(exact_average=average, exact_modelled=True),
+                                  iterations=400, time_ms=0, seed=seed, opponent_policy=0.75)
         for average in (0, 8)
     }
     bounded, unbounded = runs[8], runs[0]
@@ -456,9 +454,9 @@ def test_iterations_that_model_the_others_as_greedy_play_their_endgames_out(seed
     root = prepare(_late_endgame(seed, 11, 13))
 
     def nodes(opponent_policy: float, exact_modelled: bool) -> int:
-        return _tree.run_search(root.sampler, iterations=300, time_ms=0, seed=seed, policy="heuristic",
-                                opponent_policy=opponent_policy, exact_cards=10, exact_budget=20_000,
-                                exact_average=0, exact_modelled=exact_modelled).solve_nodes
+        config = SearchConfig(exact_average=0, exact_modelled=exact_modelled)
+        return _tree.run_search(root.sampler, config, iterations=300, time_ms=0, seed=seed,
+                                opponent_policy=opponent_policy).solve_nodes
 
     assert nodes(1.0, False) == 0
     assert nodes(1.0, True) > 0
@@ -473,16 +471,17 @@ def test_exact_modelled_is_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> 
     asked: list[bool] = []
     search = _tree.run_search
 
-    def spy(*args: Any, **options: Any) -> Any:
-        asked.append(options["exact_modelled"])
-        return search(*args, **options)
+    def spy(sampler: Any, config: SearchConfig, **options: Any) -> Any:
+        asked.append(config.exact_modelled)
+        return search(sampler, config, **options)
 
     monkeypatch.setattr(_tree, "run_search", spy)
     game = Game.deal(Rules.from_json("durak"), 2, seed=5)
     position = Position.from_game(game, game.to_move)
-    asks: list[dict[str, Any]] = [{}, {"value": False}, {"exact_modelled": True}, dict(PLAYOUTS_ENGINE)]
-    for options in asks:
-        Solver(**options).hint(position, Limits(iterations=50), seed=1)
+    asks: list[tuple[str, dict[str, Any]]] = [("ismcts", {}), ("ismcts", {"value": False}),
+                                             ("ismcts", {"exact_modelled": True}), ("ismcts_playouts", {})]
+    for engine, options in asks:
+        Solver(engine, **options).hint(position, Limits(iterations=50), seed=1)
     assert asked == [False, False, True, True]
     for wrong in (1, None, "true"):
         with pytest.raises(TanError, match="exact_modelled"):
