@@ -37,7 +37,8 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.game.rules import PRESETS, RULE_OPTIONS, Rules
 from solver.players import ENGINES
-from solver.search import ALGORITHMS, Evaluation, Hint, Limits, Solver
+from solver.search import PRESETS as ENGINE_PRESETS
+from solver.search import Evaluation, Hint, Limits, Solver
 from solver.search.beliefs import KINDS, History, read_record
 from solver.search.lines import PV, check_pv
 from solver.search.review import review
@@ -451,7 +452,8 @@ def _add_search_options(
 
 def _add_solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
-    parser.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS, help="search (default ismcts)")
+    parser.add_argument("--algorithm", default="ismcts", choices=ENGINE_PRESETS,
+                        help="the search engine (solver/search/config.py's presets; default ismcts)")
     parser.add_argument("--threads", type=int, default=1, help="root-parallel search threads (default 1)")
     parser.add_argument(
         "--no-beliefs",
@@ -575,7 +577,8 @@ def build_parser(add_commands: Callable[[Commands], None] | None = None) -> argp
     play.add_argument("--iterations", type=int, help="engine and hint iterations per move")
     play.add_argument("--time-ms", type=float, help="engine and hint time per move (default 200 ms)")
     play.add_argument("--seed", type=int, help="seed of the deal and the engines' moves (default: random)")
-    play.add_argument("--algorithm", default="ismcts", choices=ALGORITHMS, help="the search behind `hint`")
+    play.add_argument("--algorithm", default="ismcts", choices=ENGINE_PRESETS,
+                      help="the search behind `hint`")
     play.set_defaults(run=_play)
 
     arena = commands.add_parser(
