@@ -25,8 +25,9 @@ __all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "chosen_mode
 
 MODELS = Path(__file__).resolve().parent / "models"
 GENERATIONS = MODELS / "generations"
-"""Earlier generations of the shipped models, kept so each can still be searched with by name and
-every figure compared against the one before."""
+"""Earlier generations of the shipped models that a test or a documented command reads by name
+(`value_model`, `policy_model`); the others are remade by their commands in docs/learning.md
+(`python -m solver.tools.train ... --out solver/search/models/generations/NAME.json`)."""
 FORMAT = 1
 
 
