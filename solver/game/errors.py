@@ -72,7 +72,7 @@ _MEANING: dict[ErrorCode, str] = {
     ErrorCode.NOT_YOUR_TURN: "a move, hint or move list for a seat that is not to move",
     ErrorCode.GAME_OVER: "a move or hint after the game has ended",
     ErrorCode.BAD_LIMITS: "search limits that are not positive numbers, or unknown limit fields",
-    ErrorCode.BAD_ALGORITHM: "an unknown search algorithm, or a search option of the wrong type or out of bounds",
+    ErrorCode.BAD_ALGORITHM: "an unknown search algorithm, or a bad search option value",
     ErrorCode.UNKNOWN_ENGINE: "an unknown engine, or an option the engine does not have",
     ErrorCode.BAD_ARENA: "an arena that cannot run as asked (engines, seats, workers, SPRT, results file)",
     ErrorCode.INVALID_RECORD: "a game record that is malformed or whose events cannot have happened",

@@ -17,11 +17,6 @@ from solver.core._core cimport (
 )
 
 
-cdef enum Playouts:
-    PLAYOUTS_RANDOM = 0   # uniformly random legal moves
-    PLAYOUTS_GREEDY = 1   # the greedy policy, a random move `noise` times in 64
-
-
 cdef inline int cheapest(const State* s, uint64_t cards) noexcept nogil:
     """The card of `cards` of least `card_cost` (the lowest suit among equals): the lowest
     non-trump by rank, else the lowest trump (cards must not be empty)."""
@@ -124,4 +119,4 @@ cdef inline int heuristic_move(const State* s, Rng* rng, int noise) noexcept nog
     return greedy_move(s)
 
 
-cdef int policy_playout(State* s, Rng* rng, Playouts policy, int noise) noexcept nogil
+cdef int greedy_playout(State* s, Rng* rng, int noise) noexcept nogil

@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The greedy policy's playouts and its Python faces; the policy itself is in _greedy.pxd.
 
-- `policy_playout` plays a world to its end by uniformly random moves or by the
-  greedy policy with noise (the tree's playouts).
+- `greedy_playout` plays a world to its end by the greedy policy with noise (the
+  tree's playouts).
 - `greedy_code` is the policy's move for the `greedy` player (solver.players).
 - `greedy_examples` are training examples from greedy games (solver.tools.train).
 """
@@ -10,7 +10,7 @@
 from libc.stdint cimport uint64_t
 
 from solver.core._core cimport (
-    MAX_SEATS, PHASE_PLAY, Rng, State, apply_move, playout, rng_next, rng_seed, state_scores,
+    MAX_SEATS, PHASE_PLAY, Rng, State, apply_move, rng_next, rng_seed, state_scores,
     state_shuffle_deal,
 )
 
@@ -20,10 +20,8 @@ from solver.search._model cimport N_FEATURES, two_seats_in, world_features
 import numpy as np
 
 
-cdef int policy_playout(State* s, Rng* rng, Playouts policy, int noise) noexcept nogil:
-    """Play to the end of the game: uniformly random moves, or the greedy policy with noise."""
-    if policy == PLAYOUTS_RANDOM:
-        return playout(s, rng)
+cdef int greedy_playout(State* s, Rng* rng, int noise) noexcept nogil:
+    """Play to the end of the game by the greedy policy, a random move `noise` times in 64."""
     cdef int plies = 0
     while not s.over:
         apply_move(s, heuristic_move(s, rng, noise))

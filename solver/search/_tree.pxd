@@ -53,7 +53,40 @@ cdef enum:
     GREEDY_NOISE = 1   # the greedy heuristic's random moves in 64, in playouts and the modelled others
 
 
+# One search's three rules, each chosen once when the search begins (`selection`, `leaf_value`,
+# `backup_maxn`) rather than switched by flags at every node.
+ctypedef int (*SelectFn)(const SearchParams* p, const Tree* t, State* st, const int* moves,
+                         const int* legal_child, int n, int untried, int depth, double* prior,
+                         Rng* rng) noexcept nogil
+ctypedef void (*LeafFn)(State* st, const SearchParams* p, Rng* rng, double* scores,
+                        double* losses) noexcept nogil
+ctypedef void (*BackupFn)(Tree* t, const int* path, int depth, const double* scores, const double* losses,
+                          int players) noexcept nogil
+
+
 cdef int tree_init(Tree* t, int cap) noexcept nogil
 cdef int tree_add(Tree* t, int parent, int move, int mover) noexcept nogil
-cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil
+
+# Selection: the index of the move a node tries (its child, or the one to add).
+cdef int select_ucb1(const SearchParams* p, const Tree* t, State* st, const int* moves, const int* legal_child,
+                     int n, int untried, int depth, double* prior, Rng* rng) noexcept nogil
+cdef int select_ordered_ucb1(const SearchParams* p, const Tree* t, State* st, const int* moves,
+                             const int* legal_child, int n, int untried, int depth, double* prior,
+                             Rng* rng) noexcept nogil
+cdef int select_puct(const SearchParams* p, const Tree* t, State* st, const int* moves, const int* legal_child,
+                     int n, int untried, int depth, double* prior, Rng* rng) noexcept nogil
+cdef SelectFn selection(const SearchParams* p) noexcept nogil
+
+# The leaf's value: its scores and each seat's chance of having lost.
+cdef void leaf_playout(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil
+cdef void leaf_net(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil
+cdef void leaf_mixed(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil
+cdef LeafFn leaf_value(const SearchParams* p) noexcept nogil
+
+# The backup.
+cdef void backup_maxn(Tree* t, const int* path, int depth, const double* scores, const double* losses,
+                      int players) noexcept nogil
+
+cdef int descend(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng, State* st,
+                 SelectFn select, int modelled, int solves, int* path, double* scores, int* done) noexcept nogil
 cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil

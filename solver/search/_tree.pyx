@@ -4,11 +4,17 @@
 `run_search` is single-observer ISMCTS (one tree over the searcher's
 information sets, a new world each iteration from the sampler
 (solver/search/_sampling.pyx), availability counts, max^n rewards) or PIMC (a
-fixed world per tree, results averaged). The tree's prior is a learned policy where one
-is given (PUCT), else none (UCB1). Leaves are played out by the greedy
-policy (solver/search/_greedy.pxd), valued by a learned net
-(solver/search/_model.pyx), or, when small and nothing is hidden, solved
-exactly (solver/search/_endgame.pyx).
+fixed world per tree, results averaged).
+
+A search's three rules are chosen once, when it begins, each a `cdef` function declared in
+`_tree.pxd` (as scikit-learn's tree splits criterion, splitter and tree): the selection
+(`selection`: PUCT over a learned policy, UCB1 over the policy's order, or UCB1), the leaf's
+value (`leaf_value`: the learned net (solver/search/_model.pyx) alone, mixed with a greedy
+playout (solver/search/_greedy.pxd), or the playout) and the backup (`backup_maxn`).
+`descend` walks one iteration down the tree, where the other seats may play the greedy
+heuristic (the modelled iterations) and small endgames with nothing hidden are solved
+exactly (solver/search/_endgame.pyx); `search_loop` draws the worlds and runs the
+iterations.
 
 Once a search is done, `run_search` may also draw each root move's line, the principal
 variation the tree expects (docs/api.md §3, "Lines"), walking the finished tree: the search
@@ -31,7 +37,7 @@ from solver.core._core cimport (
 
 from solver.search._clock cimport now_ms
 from solver.search._endgame cimport Solver, endgame_scores, is_perfect_information, solver_free, solver_init
-from solver.search._greedy cimport PLAYOUTS_GREEDY, heuristic_move, policy_playout
+from solver.search._greedy cimport greedy_playout, heuristic_move
 from solver.search._model cimport PolicyModel, ValueModel, net_scores, policy_probabilities
 from solver.search._sampling cimport Sampler, SamplerC, sample_world
 
@@ -111,7 +117,7 @@ cdef inline int solved_endgame(Solver* sv, const State* st, const SearchParams* 
 
 cdef inline void play_out(State* st, Rng* rng) noexcept nogil:
     """A playout to the end of the game by the greedy heuristic (`GREEDY_NOISE` random moves in 64)."""
-    policy_playout(st, rng, PLAYOUTS_GREEDY, GREEDY_NOISE)
+    greedy_playout(st, rng, GREEDY_NOISE)
 
 
 cdef inline void count_losses(const double* scores, int players, double weight, double* losses) noexcept nogil:
@@ -122,52 +128,269 @@ cdef inline void count_losses(const double* scores, int players, double weight, 
             losses[seat] += weight
 
 
-cdef void leaf_scores(State* st, const SearchParams* p, Rng* rng, double* scores,
-                      double* losses) noexcept nogil:
-    """The scores a leaf of the tree backs up: a playout's, the learned value's, or a mix of the two;
-    and `losses`, each seat's chance the leaf says it lost (set here): 1 or 0 at a game's end, and
-    1 − the net's value where the net valued it (with two seats in, its score is the chance it does
-    not lose, a draw aside).
+# -- selection: which move a node of the searching tree tries (one rule a search) -------------
+#
+# Each rule is given the node's legal `moves`, each one's child (`legal_child`, -1: untried) and
+# how many are untried, and answers the index of the move to go down or to add; where it reads
+# the learned policy it leaves each move's probability in `prior` (the new child's prior).
 
-    A world the net cannot value (more than two seats still in, the setup) is played out.
-    """
-    cdef double learned[MAX_SEATS]
+cdef inline int random_untried(const int* legal_child, int n, int untried, Rng* rng) noexcept nogil:
+    """One of the untried moves, uniformly."""
+    cdef int i, pick = rng_below(rng, untried)
+    for i in range(n):
+        if legal_child[i] < 0:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
+
+
+cdef inline int likeliest_untried(const SearchParams* p, State* st, const int* moves, const int* legal_child,
+                                  int n, double* prior) noexcept nogil:
+    """The untried move the policy likes best (the first of equals)."""
+    cdef int i, pick = -1
+    cdef double best = -1.0
+    policy_probabilities(p.policy_net, st, moves, n, prior)
+    for i in range(n):
+        if legal_child[i] < 0 and prior[i] > best:
+            best = prior[i]
+            pick = i
+    return pick
+
+
+cdef inline int ucb1(const SearchParams* p, const Tree* t, const int* legal_child, int n) noexcept nogil:
+    """UCB1 over availability counts among tried moves (every move is tried here)."""
+    cdef int i, pick = 0
+    cdef double best = -1.0e300, ucb
+    cdef const Node* c
+    for i in range(n):
+        c = &t.nodes[legal_child[i]]
+        ucb = c.reward / c.visits + p.exploration * sqrt(log(<double>c.avail) / c.visits)
+        if ucb > best:
+            best = ucb
+            pick = i
+    return pick
+
+
+cdef int select_ucb1(const SearchParams* p, const Tree* t, State* st, const int* moves, const int* legal_child,
+                     int n, int untried, int depth, double* prior, Rng* rng) noexcept nogil:
+    """No policy: a random untried move while there is one, then UCB1."""
+    if untried > 0:
+        return random_untried(legal_child, n, untried, rng)
+    return ucb1(p, t, legal_child, n)
+
+
+cdef int select_ordered_ucb1(const SearchParams* p, const Tree* t, State* st, const int* moves,
+                             const int* legal_child, int n, int untried, int depth, double* prior,
+                             Rng* rng) noexcept nogil:
+    """The policy as the order of expansion (`puct` 0): its likeliest untried move while there is
+    one, then UCB1."""
+    cdef int pick
+    if untried > 0:
+        pick = likeliest_untried(p, st, moves, legal_child, n, prior)
+        return pick if pick >= 0 else random_untried(legal_child, n, untried, rng)
+    return ucb1(p, t, legal_child, n)
+
+
+cdef int select_puct(const SearchParams* p, const Tree* t, State* st, const int* moves, const int* legal_child,
+                     int n, int untried, int depth, double* prior, Rng* rng) noexcept nogil:
+    """PUCT (AlphaZero's rule over availability counts): the policy's probability keeps its weight as
+    the node's visits grow, so the search spends them on the moves the policy likes; an untried move
+    counts the tried ones' mean for its own. At the root and at a new node the likeliest untried
+    move first, so that every root move has a row."""
+    cdef int i, pick = -1
+    cdef long visits = 0
+    cdef double best = -1.0e300, ucb, mean = 0.0, sqrt_n
+    cdef const Node* c
+    if untried > 0 and (depth == 0 or untried == n):
+        pick = likeliest_untried(p, st, moves, legal_child, n, prior)
+        return pick if pick >= 0 else random_untried(legal_child, n, untried, rng)
+    if untried > 0:
+        policy_probabilities(p.policy_net, st, moves, n, prior)
+    for i in range(n):
+        if legal_child[i] >= 0:
+            visits += t.nodes[legal_child[i]].visits
+            mean += t.nodes[legal_child[i]].reward
+    mean = mean / visits if visits > 0 else 0.5
+    sqrt_n = sqrt(<double>(visits + 1))  # an untried move's √N: the visits of the tried ones
+    for i in range(n):
+        if legal_child[i] < 0:
+            ucb = mean + p.puct * prior[i] * sqrt_n
+        else:
+            c = &t.nodes[legal_child[i]]
+            ucb = c.reward / c.visits + p.puct * c.prior * sqrt(<double>c.avail) / (c.visits + 1)
+        if ucb > best:
+            best = ucb
+            pick = i
+    return pick
+
+
+cdef SelectFn selection(const SearchParams* p) noexcept nogil:
+    """The search's selection rule, chosen once: PUCT with a policy and `puct` > 0, UCB1 over the
+    policy's order with a policy alone, else UCB1."""
+    if p.policy_net == NULL:
+        return select_ucb1
+    if p.puct > 0:
+        return select_puct
+    return select_ordered_ucb1
+
+
+# -- the leaf's value (one rule a search) -------------------------------------------------------
+
+cdef void leaf_playout(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil:
+    """A greedy playout's scores; `losses`, each seat's chance the leaf says it lost (set here): 1 or
+    0 at a game's end."""
     cdef int seat
     for seat in range(st.players):
         losses[seat] = 0.0
-    if p.value != NULL:
-        if not st.over and net_scores(p.value, st, learned):
-            if p.value_mix >= 1.0:
-                for seat in range(st.players):
-                    scores[seat] = learned[seat]
-                    losses[seat] = 1.0 - learned[seat]
-                return
-            play_out(st, rng)
-            state_scores(st, scores)
-            count_losses(scores, st.players, 1.0 - p.value_mix, losses)
-            for seat in range(st.players):
-                scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
-                losses[seat] += p.value_mix * (1.0 - learned[seat])
-            return
     play_out(st, rng)
     state_scores(st, scores)
     count_losses(scores, st.players, 1.0, losses)
 
 
-cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
-    """ISMCTS iterations (or UCT in one fixed world) until a limit is reached."""
-    cdef State world, st
+cdef void leaf_net(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil:
+    """The learned value's scores, and 1 − each as the seat's chance of losing (with two seats in,
+    its score is the chance it does not lose, a draw aside); a world the net cannot value (more than
+    two seats still in, the setup) is played out."""
+    cdef double learned[MAX_SEATS]
+    cdef int seat
+    if not st.over and net_scores(p.value, st, learned):
+        for seat in range(st.players):
+            scores[seat] = learned[seat]
+            losses[seat] = 1.0 - learned[seat]
+        return
+    leaf_playout(st, p, rng, scores, losses)
+
+
+cdef void leaf_mixed(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil:
+    """The learned value mixed with a playout's result by `value_mix`, and the losses so mixed; a
+    world the net cannot value is played out."""
+    cdef double learned[MAX_SEATS]
+    cdef int seat
+    if st.over or not net_scores(p.value, st, learned):
+        leaf_playout(st, p, rng, scores, losses)
+        return
+    for seat in range(st.players):
+        losses[seat] = 0.0
+    play_out(st, rng)
+    state_scores(st, scores)
+    count_losses(scores, st.players, 1.0 - p.value_mix, losses)
+    for seat in range(st.players):
+        scores[seat] = p.value_mix * learned[seat] + (1.0 - p.value_mix) * scores[seat]
+        losses[seat] += p.value_mix * (1.0 - learned[seat])
+
+
+cdef LeafFn leaf_value(const SearchParams* p) noexcept nogil:
+    """The search's leaf rule, chosen once: the net alone, the net mixed with a playout, or a playout."""
+    if p.value == NULL:
+        return leaf_playout
+    if p.value_mix >= 1.0:
+        return leaf_net
+    return leaf_mixed
+
+
+# -- the backup (max^n) -------------------------------------------------------------------------
+
+cdef void backup_maxn(Tree* t, const int* path, int depth, const double* scores, const double* losses,
+                      int players) noexcept nogil:
+    """Max^n: each node on the path keeps its mover's reward; the root counts the visit, and each
+    seat's summed score, square and losses."""
+    cdef int i, seat
+    cdef Node* c
+    for i in range(depth):
+        c = &t.nodes[path[i]]
+        c.visits += 1
+        c.reward += scores[c.mover]
+        c.reward_sq += scores[c.mover] * scores[c.mover]
+    t.nodes[0].visits += 1
+    for seat in range(players):
+        t.seat_sum[seat] += scores[seat]
+        t.seat_sq[seat] += scores[seat] * scores[seat]
+        t.seat_losses[seat] += losses[seat]
+
+
+# -- one iteration's way down, and the loop ------------------------------------------------------
+
+cdef int descend(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng, State* st,
+                 SelectFn select, int modelled, int solves, int* path, double* scores, int* done) noexcept nogil:
+    """Selection and expansion (SO-ISMCTS) in the world `st`, from the root to a new node, the game's
+    end or an endgame solved in the tree (`done`, its `scores`); the nodes passed are left in `path`.
+    In a `modelled` iteration the other seats play the greedy heuristic's move. Returns how many
+    nodes the path holds, or -1 when the tree could not grow."""
     cdef int moves[MAX_MOVES]
     cdef int legal_child[MAX_MOVES]
     cdef double prior[MAX_MOVES]
+    cdef int n, i, node = 0, depth = 0, child, untried, pick, greedy
+    cdef int puct = p.puct > 0 and p.policy_net != NULL
+    done[0] = 0
+    while not st.over and depth < 4000:
+        if depth > 0 and solves and solved_endgame(sv, st, p, t, scores):
+            done[0] = 1
+            break
+        n = gen_moves(st, moves)
+        untried = 0
+        for i in range(n):
+            child = find_child(t, node, moves[i])
+            legal_child[i] = child
+            if child < 0:
+                untried += 1
+            else:
+                t.nodes[child].avail += 1
+        if modelled and st.to_move != smp.seat:
+            # The opponent plays its heuristic move with the hand this world gave it;
+            # the node is still made, so our later decisions are told its move apart.
+            greedy = heuristic_move(st, rng, GREEDY_NOISE)
+            child = find_child(t, node, greedy)
+            if child < 0:
+                child = tree_add(t, node, greedy, st.to_move)
+                if child < 0:
+                    return -1
+                t.nodes[child].avail = 1
+                if puct:  # the policy's probability, for PUCT when the seat is searched here
+                    policy_probabilities(p.policy_net, st, moves, n, prior)
+                    for i in range(n):
+                        if moves[i] == greedy:
+                            t.nodes[child].prior = prior[i]
+                apply_move(st, greedy)
+                path[depth] = child
+                return depth + 1
+            apply_move(st, greedy)
+            path[depth] = child
+            depth += 1
+            node = child
+            continue
+        pick = select(p, t, st, moves, legal_child, n, untried, depth, prior, rng)
+        if legal_child[pick] >= 0:  # a tried move: down the tree
+            child = legal_child[pick]
+            apply_move(st, t.nodes[child].move)
+            path[depth] = child
+            depth += 1
+            node = child
+            continue
+        child = tree_add(t, node, moves[pick], st.to_move)
+        if child < 0:
+            return -1
+        t.nodes[child].avail = 1
+        if p.policy_net != NULL:
+            t.nodes[child].prior = prior[pick]
+        apply_move(st, moves[pick])
+        path[depth] = child
+        return depth + 1
+    return depth
+
+
+cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchParams* p, Rng* rng) noexcept nogil:
+    """ISMCTS iterations (or UCT in one fixed world) until a limit is reached: the selection rule,
+    the leaf's value and the backup are chosen once, here, and each iteration draws a world, goes
+    down (`descend`), values the leaf and backs it up."""
+    cdef State world, st
     cdef int path[4096]
     cdef double scores[MAX_SEATS]
     cdef double losses[MAX_SEATS]
-    cdef int n, i, node, child, depth, untried, pick, seat, done, greedy, modelled, puct, solves
-    cdef long visits
-    cdef double best_ucb, ucb, mean, sqrt_n
-    cdef Node* c
-    puct = p.puct > 0 and p.policy_net != NULL
+    cdef int depth, seat, done, modelled, solves
+    cdef SelectFn select = selection(p)
+    cdef LeafFn leaf = leaf_value(p)
+    cdef BackupFn backup = backup_maxn
     if not p.resample:
         sample_world(smp, &world, rng)
         t.worlds += 1
@@ -183,142 +406,19 @@ cdef void search_loop(const SamplerC* smp, Tree* t, Solver* sv, const SearchPara
             t.worlds += 1
         else:
             state_copy(&st, &world)
-        node = 0
-        depth = 0
-        done = 0
-        greedy = -1
-        pick = 0
         modelled = p.opponent_policy >= 64 or (p.opponent_policy > 0 and rng_below(rng, 64) < p.opponent_policy)
         # A solve's value assumes the others answer perfectly; an iteration that models them as the
         # greedy heuristic plays its endgames out by that model instead (unless `exact_modelled`).
         solves = not modelled or p.exact_modelled
-        # Selection and expansion (SO-ISMCTS).
-        while not st.over and depth < 4000:
-            if depth > 0 and solves and solved_endgame(sv, &st, p, t, scores):
-                done = 1
-                break
-            n = gen_moves(&st, moves)
-            untried = 0
-            for i in range(n):
-                child = find_child(t, node, moves[i])
-                legal_child[i] = child
-                if child < 0:
-                    untried += 1
-                else:
-                    t.nodes[child].avail += 1
-            if modelled and st.to_move != smp.seat:
-                # The opponent plays its heuristic move with the hand this world gave it;
-                # the node is still made, so our later decisions are told its move apart.
-                greedy = heuristic_move(&st, rng, GREEDY_NOISE)
-                child = find_child(t, node, greedy)
-                if child < 0:
-                    child = tree_add(t, node, greedy, st.to_move)
-                    if child < 0:
-                        return
-                    t.nodes[child].avail = 1
-                    if puct:  # the policy's probability, for PUCT when the seat is searched here
-                        policy_probabilities(p.policy_net, &st, moves, n, prior)
-                        for i in range(n):
-                            if moves[i] == greedy:
-                                t.nodes[child].prior = prior[i]
-                    apply_move(&st, greedy)
-                    path[depth] = child
-                    depth += 1
-                    break
-                apply_move(&st, greedy)
-                path[depth] = child
-                depth += 1
-                node = child
-                continue
-            if untried > 0 and (not puct or depth == 0 or untried == n):
-                # A random untried move; with the policy as the prior, the untried move it likes best
-                # (at the root and at a new node always, so that every root move has a row; deeper,
-                # PUCT below weighs the untried moves against the tried ones).
-                pick = -1
-                if p.policy_net != NULL:
-                    policy_probabilities(p.policy_net, &st, moves, n, prior)
-                    best_ucb = -1.0
-                    for i in range(n):
-                        if legal_child[i] < 0 and prior[i] > best_ucb:
-                            best_ucb = prior[i]
-                            pick = i
-                if pick < 0:
-                    pick = rng_below(rng, untried)
-                    for i in range(n):
-                        if legal_child[i] < 0:
-                            if pick == 0:
-                                pick = i
-                                break
-                            pick -= 1
-            elif puct:
-                # PUCT (AlphaZero's rule over availability counts): the policy's probability keeps
-                # its weight as the node's visits grow, so the search spends them on the moves the
-                # policy likes; an untried move counts the tried ones' mean for its own.
-                pick = -1
-                if untried > 0:
-                    policy_probabilities(p.policy_net, &st, moves, n, prior)
-                visits = 0
-                mean = 0.0
-                for i in range(n):
-                    if legal_child[i] >= 0:
-                        visits += t.nodes[legal_child[i]].visits
-                        mean += t.nodes[legal_child[i]].reward
-                mean = mean / visits if visits > 0 else 0.5
-                sqrt_n = sqrt(<double>(visits + 1))  # an untried move's √N: the visits of the tried ones
-                best_ucb = -1.0e300
-                for i in range(n):
-                    if legal_child[i] < 0:
-                        ucb = mean + p.puct * prior[i] * sqrt_n
-                    else:
-                        c = &t.nodes[legal_child[i]]
-                        ucb = (c.reward / c.visits
-                               + p.puct * c.prior * sqrt(<double>c.avail) / (c.visits + 1))
-                    if ucb > best_ucb:
-                        best_ucb = ucb
-                        pick = i
-            else:
-                best_ucb = -1.0e300
-                for i in range(n):
-                    c = &t.nodes[legal_child[i]]
-                    mean = c.reward / c.visits
-                    ucb = mean + p.exploration * sqrt(log(<double>c.avail) / c.visits)
-                    if ucb > best_ucb:
-                        best_ucb = ucb
-                        pick = i
-            if legal_child[pick] >= 0:  # a tried move: down the tree
-                child = legal_child[pick]
-                apply_move(&st, t.nodes[child].move)
-                path[depth] = child
-                depth += 1
-                node = child
-                continue
-            child = tree_add(t, node, moves[pick], st.to_move)
-            if child < 0:
-                return
-            t.nodes[child].avail = 1
-            if p.policy_net != NULL:
-                t.nodes[child].prior = prior[pick]
-            apply_move(&st, moves[pick])
-            path[depth] = child
-            depth += 1
-            break
-        # Simulation.
+        depth = descend(smp, t, sv, p, rng, &st, select, modelled, solves, path, scores, &done)
+        if depth < 0:
+            return
         if not done and not (solves and solved_endgame(sv, &st, p, t, scores)):
-            leaf_scores(&st, p, rng, scores, losses)
+            leaf(&st, p, rng, scores, losses)
         else:
             for seat in range(st.players):
                 losses[seat] = 1.0 if scores[seat] == 0.0 else 0.0
-        # Backpropagation (max^n: each node keeps its mover's reward).
-        for i in range(depth):
-            c = &t.nodes[path[i]]
-            c.visits += 1
-            c.reward += scores[c.mover]
-            c.reward_sq += scores[c.mover] * scores[c.mover]
-        t.nodes[0].visits += 1
-        for seat in range(st.players):
-            t.seat_sum[seat] += scores[seat]
-            t.seat_sq[seat] += scores[seat] * scores[seat]
-            t.seat_losses[seat] += losses[seat]
+        backup(t, path, depth, scores, losses, st.players)
         t.iterations += 1
 
 
