@@ -224,10 +224,11 @@ def _play_match(
 
 
 def checked_player(spec: Any) -> Player:
-    """`make_player`, with a search option the solver does not have refused as a `TanError`."""
+    """`make_player`, with a spec it cannot read refused as a `TanError` (an unknown or bad search
+    option is one already, from `solver.search.config`)."""
     try:
         return make_player(spec)
-    except TypeError as error:  # Solver(**options) with an unknown keyword
+    except TypeError as error:  # a spec of the wrong shape
         raise TanError(f"engine spec {json.dumps(spec)}: {error}", ErrorCode.UNKNOWN_ENGINE) from None
 
 
