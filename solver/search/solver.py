@@ -291,7 +291,7 @@ class Solver:
         read (`greedy`: the chance every other seat still in is a greedy player, from its moves so
         far, `Beliefs.kinds` from `GREEDY_READING_PRIOR`; 0 with no history): the others greedy
         in `PLAYOUT_OPPONENT_POLICY` × greedy of the iterations, and the leaves the net's value
-        weighed 1 − greedy against a playout's — the engine of before against a seat that has played
+        weighed 1 − greedy against a playout's — `ismcts_playouts` against a seat that has played
         greedy's moves all along, the others searched and the net alone against one that has not.
         With no value for the rules, the playouts and `PLAYOUT_OPPONENT_POLICY`. The others known
         (`others`) stand for the reading: g 1 for `greedy`, else 0."""
