@@ -7,18 +7,22 @@ SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/bounds.py
 
 .PHONY: run test build browser postgresql lint bench bench-long test-long clean
 
+# The editable install compiles the extensions in place, for this machine (-march=native): a fresh
+# clone compiles them once, here.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "cython>=3.0" "setuptools>=68" wheel
-	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
+	TAN_NATIVE=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
 
 build: $(STAMP) solver/.built
 
-# Built for this machine (-march=native); a wheel built without TAN_NATIVE is portable.
+# Built for this machine (-march=native); a wheel built without TAN_NATIVE is portable. Only what
+# changed is compiled again: Cython follows the .pyx and .pxd files, and setup.py makes every module
+# depend on bounds.py (its C constants) and on setup.py itself (the flags).
 solver/.built: $(STAMP) $(SOURCES) setup.py
-	TAN_NATIVE=1 $(PY) setup.py -q build_ext --inplace --force
+	TAN_NATIVE=1 $(PY) setup.py -q build_ext --inplace
 	touch solver/.built
 
 run: build
@@ -42,12 +46,14 @@ postgresql:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql) || \
 		{ echo "postgresql could not be installed: the PostgreSQL tests will be skipped"; test -z "$$CI"; }
 
+# A file's tests run on one worker (--dist loadfile): a page test file starts its server and
+# chromium once, not once a worker.
 test: build browser postgresql
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 --dist loadfile -q
 
 # Every sweep whole (its sample included) and the long runs; with `make test`, every test there is.
 test-long: build browser postgresql
-	$(PY) -m pytest -n 2 -q -m 'long or sampled'
+	$(PY) -m pytest -n 2 --dist loadfile -q -m 'long or sampled'
 
 # Every compiled module (solver/*/*.pyx) against its .pyi stub, by mypy's stubtest.
 COMPILED := $(subst /,.,$(patsubst %.pyx,%,$(wildcard solver/*/*.pyx)))

@@ -51,6 +51,9 @@ extensions = [
         [os.path.join("solver", package, f"{name}.pyx")],
         extra_compile_args=compile_args,
         define_macros=macros,
+        # Not in the C sources' own dependencies: the constants' file and the flags. A change to
+        # either compiles every module again (`make build` compiles only what changed).
+        depends=[os.path.join("solver", "game", "bounds.py"), "setup.py"],
     )
     for package, name in (
         ("core", "_core"),

@@ -47,6 +47,7 @@ def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path, 
     assert "durak 2p ismcts vs greedy" in report["groups"]
 
 
+@pytest.mark.long
 @SMALL_OR_FULL
 def test_fit_map_against_a_searching_seat_it_is_told_of(tmp_path: Path, full: bool) -> None:
     """Self-play gives the engine's map against itself when the opponent's label is named."""

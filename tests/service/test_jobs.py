@@ -106,6 +106,8 @@ def untimed(result: dict[str, Any]) -> dict[str, Any]:
     return {**result, "stats": {k: v for k, v in result["stats"].items() if k != "time_ms"}}
 
 
+@pytest.mark.parametrize("database", [pytest.param("sqlite", marks=pytest.mark.long), "postgresql"],
+                         indirect=True)
 def test_two_workers_never_run_one_job_twice(database: Path | str) -> None:
     """Two workers of two 'processes' on one store share four jobs: each job is claimed once and
     every step of it stored by the worker that claimed it; the same record and seed give the same
@@ -155,6 +157,8 @@ def test_a_job_whose_workers_keep_dying_fails(database: Path | str) -> None:
     assert job is not None and job.status == "failed" and "3 workers" in str(job.error)
 
 
+@pytest.mark.parametrize("database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.long)],
+                         indirect=True)
 def test_a_worker_killed_mid_job_loses_nothing(database: Path | str, tmp_path: Path) -> None:
     """A `tan worker` process killed with -9 after its first stored steps: once its lease has run
     out another worker takes the job and goes on from the steps stored, the progress read all
@@ -211,6 +215,8 @@ def test_a_worker_killed_mid_job_loses_nothing(database: Path | str, tmp_path: P
     assert untimed(done.result) == untimed(reference.result)
 
 
+@pytest.mark.parametrize("database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.long)],
+                         indirect=True)
 def test_a_cancelled_job_stores_nothing_more_and_frees_its_client(database: Path | str) -> None:
     """`cancel_job`: a running job becomes `cancelled`; its worker's next write is refused, nobody
     claims it again, the client's job count frees at once; cancelling again, or a job that ended,
@@ -243,6 +249,8 @@ def test_a_cancelled_job_stores_nothing_more_and_frees_its_client(database: Path
     assert side.store.job(taken.id) is None and side.store.job_steps(taken.id) == {}
 
 
+@pytest.mark.parametrize("database", [pytest.param("sqlite", marks=pytest.mark.long), "postgresql"],
+                         indirect=True)
 def test_a_worker_leaves_a_job_cancelled_under_it_for_the_next(database: Path | str) -> None:
     """A job cancelled while a worker reviews it: the worker stores no step after the cancel and
     goes on to the next job, which it finishes."""

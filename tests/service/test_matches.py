@@ -15,7 +15,7 @@ from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.support.games import ordered_deck
 from tests.support.service import TestClient, bearer, create, error, move, public_of, view
-from tests.support.sweeps import sample_seed
+from tests.support.sweeps import sample_seed, sampled
 
 # Two tan hands, hearts trump (the 9h turned up): seat 1 holds no trump.
 TRUMPLESS_1 = [
@@ -210,7 +210,7 @@ def _random_side_rules(rng: random.Random) -> tuple[Rules, int, int]:
     return rules, rng.randint(rules.min_players, min(rules.max_players, 4)), rng.randint(1, 3)
 
 
-@pytest.mark.parametrize("seed", range(16))
+@pytest.mark.parametrize("seed", sampled(range(16), 4, "history-entries"))
 def test_every_history_entry_shows_what_its_seat_saw_then(seed: int) -> None:
     """Random side-rule games and matches of human seats, random legal moves: every entry of each
     seat's history shows in `after` exactly what that seat's position showed right after the move

@@ -53,6 +53,7 @@ def record_of(client: TestClient, stored: dict[str, Any], **params: Any) -> Any:
                       headers=bearer(stored["tokens"][0]))
 
 
+@pytest.mark.long
 def test_a_seats_record_gives_the_games_own_hint_at_every_moment(unhurried: TestClient) -> None:
     """Through a match under the side rules: at each of seat 0's decisions the record (JSON, and
     text) sent to POST /v1/hint answers the very hint the game's hint endpoint answers."""
@@ -106,6 +107,7 @@ def _play_game(client: TestClient, game: dict[str, Any], number: int) -> dict[st
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.long
 def test_every_game_of_a_match_is_reviewed_by_its_number(client: TestClient) -> None:
     game = create(client, rules=SIDE_RULES, seats=["human", "random"], seed=4, match={"games": 2})
     path, token = f"/v1/games/{game['id']}/analysis", bearer(game["tokens"][0])

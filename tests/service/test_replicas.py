@@ -92,6 +92,7 @@ def engine_moves(view: dict[str, Any]) -> int:
     return sum(1 for entry in view["history"] if entry["seat"] == 1)
 
 
+@pytest.mark.long
 def test_a_game_played_alternately_through_both(replicas: tuple[Replica, Replica]) -> None:
     first, second = replicas
     game = new_game(first, seed=11)

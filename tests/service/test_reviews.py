@@ -7,6 +7,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from service.deps import services_of
 from solver.game.rules import Rules
 from tests.support.records import BLUNDER, ENDGAME_DECK, GOOD, endgame_record, record_of_game
@@ -104,6 +106,7 @@ def _play_to_the_end(client: TestClient, game: dict[str, Any]) -> dict[str, Any]
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.long
 def test_a_stored_game_is_reviewed_once_over_from_its_seats_record(client: TestClient) -> None:
     game = create(client, rules="durak", seats=["human", "greedy"], deck=ENDGAME_DECK, first_attacker=0)
     path = f"/v1/games/{game['id']}/analysis"

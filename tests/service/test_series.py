@@ -54,7 +54,8 @@ def _play_one(page: Page, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize(
-    ("viewport", "lang"), [(DESKTOP, "en"), pytest.param(PHONE, "vi", marks=pytest.mark.long)]
+    ("viewport", "lang"),
+    [pytest.param(DESKTOP, "en", marks=pytest.mark.long), pytest.param(PHONE, "vi", marks=pytest.mark.long)],
 )
 def test_a_three_game_match_is_a_series(
     browser: Browser, server: Server, viewport: dict[str, int], lang: str
@@ -172,7 +173,7 @@ def _dock_top(page: Page) -> float:
     ))
 
 
-@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("players", [4, pytest.param(6, marks=pytest.mark.long)])
 def test_on_a_phone_the_card_to_answer_is_in_view_at_every_defence(
     browser: Browser, server: Server, players: int
 ) -> None:

@@ -100,6 +100,7 @@ def _play_one(page: Page, rng: random.Random) -> None:
     options[rng.randrange(len(options))].click()
 
 
+@pytest.mark.long
 def test_play_a_whole_game_with_hints_in_the_browser(browser: Browser, server: Server, shots: Path) -> None:
     errors: list[str] = []
     page = _page(browser, server, DESKTOP, errors)

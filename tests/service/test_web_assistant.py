@@ -195,6 +195,7 @@ def _play_out(
     return entries, (refused, undone, reloaded, hints)
 
 
+@pytest.mark.long
 def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, shots: Path) -> None:
     rules = Rules.preset_named("durak")
     game = Game.deal(rules, 2, deck=random_deck(rules, 21))
@@ -250,6 +251,7 @@ SIDE_HANDS = [
 SIDE_SETS = ["2h", "Qs", "6c", "Jc", "Td", "8d", "4s", "3h", "9s", "Kc", "Kd", "As", "Ac", "2d", "9c", "7c"]
 
 
+@pytest.mark.long
 def test_a_tan_game_with_a_redeal_and_a_swap_entered_at_the_table(
     browser: Browser, server: Server, shots: Path
 ) -> None:
