@@ -2,26 +2,33 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+TOOLS := $(VENV)/.tools
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/bounds.py
 
 .PHONY: run test build browser postgresql lint bench bench-long test-long clean
 
-# The editable install compiles the extensions in place, for this machine (-march=native): a fresh
-# clone compiles them once, here.
-$(STAMP): pyproject.toml
+# The .venv and what compiling needs.
+$(TOOLS): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "cython>=3.0" "setuptools>=68" wheel
-	TAN_NATIVE=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
+	touch $(TOOLS)
+
+# The dependencies and the project, editable. Its extensions are compiled once, by solver/.built, in
+# place (TAN_NO_EXTENSIONS keeps pip from compiling them again in a throwaway folder).
+$(STAMP): $(TOOLS)
+	TAN_NO_EXTENSIONS=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
 
-build: $(STAMP) solver/.built
+# pip (one core) and the compiler (both cores) run side by side: neither needs the other.
+build: $(TOOLS)
+	@$(MAKE) --no-print-directory -j2 $(STAMP) solver/.built
 
 # Built for this machine (-march=native); a wheel built without TAN_NATIVE is portable. Only what
 # changed is compiled again: Cython follows the .pyx and .pxd files, and setup.py makes every module
 # depend on bounds.py (its C constants) and on setup.py itself (the flags).
-solver/.built: $(STAMP) $(SOURCES) setup.py
+solver/.built: $(TOOLS) $(SOURCES) setup.py
 	TAN_NATIVE=1 $(PY) setup.py -q build_ext --inplace
 	touch solver/.built
 

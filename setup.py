@@ -67,9 +67,14 @@ extensions = [
 ]
 
 # The modules compile in parallel, one a core (the search is several small modules), both under
-# `make build` and under pip.
+# `make build` and under pip. `TAN_NO_EXTENSIONS=1` installs the Python code alone: the Makefile's
+# editable install does, while `make build` compiles the extensions in place beside it (pip would
+# compile them again in a throwaway folder).
 JOBS = os.cpu_count() or 1
-setup(
-    ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False, nthreads=JOBS),
-    options={"build_ext": {"parallel": JOBS}},
-)
+if os.environ.get("TAN_NO_EXTENSIONS") == "1":
+    setup()
+else:
+    setup(
+        ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False, nthreads=JOBS),
+        options={"build_ext": {"parallel": JOBS}},
+    )

@@ -132,6 +132,7 @@ def _race(calls: list[Any]) -> list[httpx.Response]:
     return answers
 
 
+@pytest.mark.long
 def test_racing_moves_are_stored_once_and_replied_to_once(replicas: tuple[Replica, Replica]) -> None:
     """The same move sent to both replicas at once: with `expected_ply` one is played and the other
     answered 409 game_moved_on; without, the second is played on the game as the first left it, or

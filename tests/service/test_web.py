@@ -293,6 +293,7 @@ def test_the_api_manual_renders_offline(browser: Browser, server: Server, shots:
     page.close()
 
 
+@pytest.mark.long
 def test_a_match_with_trump_swap_and_tribute_through_the_page(
     browser: Browser, server: Server, shots: Path
 ) -> None:
@@ -369,6 +370,7 @@ def test_a_match_with_trump_swap_and_tribute_through_the_page(
     page.close()
 
 
+@pytest.mark.long
 def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, shots: Path) -> None:
     """At game over the page reviews seat 0's decisions (a job: POST /v1/games/{id}/analysis, its
     progress shown while it runs): the table and
@@ -517,6 +519,7 @@ def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     return answer
 
 
+@pytest.mark.long
 def test_the_card_tracker_follows_the_game(browser: Browser, server: Server, shots: Path) -> None:
     """The tracker panel updates after every move (cards gone, the opponent's known and likeliest
     cards, the stock), drops an answer that comes back for a view no longer shown, folds and stays

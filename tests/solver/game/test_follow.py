@@ -36,7 +36,7 @@ def _record(dealt: Game, seat: int, events: list[dict[str, Any]]) -> Record:
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
 def test_every_entry_of_a_real_game_is_offered_and_its_draws_asked_for(
     preset: str, players: int, seed: int
 ) -> None:

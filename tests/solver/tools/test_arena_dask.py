@@ -50,6 +50,7 @@ def test_resume_on_a_cluster_plays_only_what_is_missing(scheduler: str, tmp_path
     assert len(lines) == 4  # the fourth game appended, the first three not played again
 
 
+@pytest.mark.long
 def test_sprt_on_a_cluster_decides_as_in_one_process(scheduler: str) -> None:
     tasks = build_tasks(["greedy", "random"], deals=12, rules="durak", seed=5)
     sprt = Sprt(0, 200)
