@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 TOOLS := $(VENV)/.tools
 STAMP := $(VENV)/.installed
 SOURCES := $(wildcard solver/*/*.pyx solver/*/*.pxd) solver/game/bounds.py
+# `make test` starts dozens of Python processes (the workers, the servers, the CLI's runs); they
+# share one bytecode cache (__pycache__, ignored by git) even where the environment turns it off.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test build browser postgresql lint bench bench-long test-long clean
 

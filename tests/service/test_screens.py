@@ -152,8 +152,11 @@ def _header_rows(page: Page) -> tuple[int, list[str]]:
     return int(rows), list(wrapped)
 
 
-@pytest.mark.parametrize("size_name", PHONES)
-@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize(
+    ("lang", "size_name"),
+    [("vi", "phone"), ("en", "sideways"), *(pytest.param(lang, size, marks=pytest.mark.long)
+                                           for lang, size in (("en", "phone"), ("vi", "sideways")))],
+)
 def test_the_header_does_not_wrap_on_a_phone(
     browser: Browser, server: Server, size_name: str, lang: str
 ) -> None:
@@ -323,6 +326,7 @@ def _review_labels(page: Page) -> dict[int, str]:
     return labels
 
 
+@pytest.mark.long
 def test_a_move_played_from_the_hint_is_reviewed_good(browser: Browser, server: Server) -> None:
     """One scale, in the browser: every decision played from the hint's first row (press H, then 1)
     is reviewed `good` (or `forced`) — the page asks the hint and the review with one budget and seed."""
@@ -343,7 +347,6 @@ def test_a_move_played_from_the_hint_is_reviewed_good(browser: Browser, server: 
     page.close()
 
 
-@pytest.mark.long
 def test_a_take_when_a_small_card_beats_is_reviewed_at_least_an_inaccuracy(
     browser: Browser, server: Server
 ) -> None:
