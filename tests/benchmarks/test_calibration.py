@@ -17,6 +17,7 @@ SMALL_OR_FULL = pytest.mark.parametrize(
 )
 
 
+@pytest.mark.long
 @SMALL_OR_FULL
 def test_fit_map_writes_a_map_per_opponent_that_does_not_search(tmp_path: Path, full: bool) -> None:
     games = tmp_path / "games.jsonl"

@@ -106,8 +106,7 @@ def untimed(result: dict[str, Any]) -> dict[str, Any]:
     return {**result, "stats": {k: v for k, v in result["stats"].items() if k != "time_ms"}}
 
 
-@pytest.mark.parametrize("database", [pytest.param("sqlite", marks=pytest.mark.long), "postgresql"],
-                         indirect=True)
+@pytest.mark.long
 def test_two_workers_never_run_one_job_twice(database: Path | str) -> None:
     """Two workers of two 'processes' on one store share four jobs: each job is claimed once and
     every step of it stored by the worker that claimed it; the same record and seed give the same
