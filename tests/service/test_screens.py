@@ -470,7 +470,7 @@ def test_playback_offers_no_move_before_the_last_engine_move_lands(browser: Brow
     page = open_page(browser, server, SIZES["desktop"], errors, pace="normal")
     start_game(page, server, "en", seed=8, preset="durak", players=4, pace="normal")
     page.evaluate(FRAMES)
-    for _ in range(8):
+    for _ in range(4):  # four moves: a dozen replies played back at four seats
         page.wait_for_function(IDLE)
         if page.locator("#over").is_visible():
             break
