@@ -3,10 +3,12 @@ and what every operation depends on: a body, where it takes one, sent as JSON (`
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 from dataclasses import dataclass
 from email.message import Message
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.routing import APIRoute
@@ -115,7 +117,10 @@ async def json_body(request: Request) -> None:
     `Content-Type` says JSON (`application/json` or `application/…+json`, as FastAPI reads it);
     without it the body would be refused as a body of the wrong shape (docs/api.md §3, "Errors").
     An empty body is left to the operation: it is a missing body."""
-    if not takes_body(request.scope.get("route")) or not await request.body():
+    if not takes_body(request.scope.get("route")):
+        return
+    body = await request.body()
+    if not body:
         return
     declared = request.headers.get("content-type")
     if declared:
@@ -123,11 +128,54 @@ async def json_body(request: Request) -> None:
         message["content-type"] = declared
         kind, subtype = message.get_content_maintype(), message.get_content_subtype()
         if kind == "application" and (subtype == "json" or subtype.endswith("+json")):
+            _refuse_lone_surrogates(body)
             return
     raise ApiError(
         ServiceCode.UNSUPPORTED_MEDIA_TYPE,
         f"the request body must be JSON sent with 'Content-Type: application/json', not {declared or 'none'}",
     )
+
+
+# A surrogate can reach a JSON body only as an escape (UTF-8 cannot carry one): look for one first.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _refuse_lone_surrogates(body: bytes) -> None:
+    """422 `invalid_request` for a string holding a lone surrogate (`"\\ud800"`): JSON lets it be
+    written, but it is no character, so it could be stored and then never answered (a 500 on every
+    later read). A pair that makes one character is text like any other."""
+    if not _SURROGATE_ESCAPE.search(body):
+        return
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return  # not JSON: the operation's own validation says so
+    where = lone_surrogate(value, "body")
+    if where is not None:
+        raise ApiError(
+            ServiceCode.INVALID_REQUEST,
+            f"{where}: text must be Unicode characters; a lone surrogate (\\ud800 to \\udfff) is none",
+        )
+
+
+def lone_surrogate(value: Any, path: str) -> str | None:
+    """Where in a JSON value a string (or an object's key) holds a lone surrogate, or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found = lone_surrogate(key, f"{path} (a key)") or lone_surrogate(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = lone_surrogate(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 ServicesDep = Annotated[Services, Depends(_services)]

@@ -4,6 +4,7 @@ expired by the sweep."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -64,3 +65,21 @@ def test_the_sweep_deletes_followed_games_left_too_long(database: Path | str) ->
         anyio.run(services.games.sweep)
         assert client.get(f"/v1/followed/{ID}").status_code == 404
         assert client.get(f"/v1/followed/{other}").status_code == 200  # stored a moment ago
+
+
+def test_a_lone_surrogate_is_refused_before_anything_is_stored(database: Path | str) -> None:
+    """`"\\ud800"` is valid JSON but no character: refused 422 with where it stands, nothing kept
+    (it was stored and then answered 500 on every read); a surrogate pair is one character, kept."""
+    headers = {"content-type": "application/json"}
+    lone = {"record": {**RECORD, "seats": ["A", "\ud800"]}}
+    with make_client(make_settings(database)) as client:
+        refused = client.put(f"/v1/followed/{ID}", content=json.dumps(lone), headers=headers)
+        assert "body.record.seats[1]" in error(refused, 422, "invalid_request")
+        assert client.get(f"/v1/followed/{ID}").status_code == 404
+        key = json.dumps({"record": RECORD, "\udfff": 1})
+        error(client.put(f"/v1/followed/{ID}", content=key, headers=headers), 422, "invalid_request")
+        assert client.get(f"/v1/followed/{ID}").status_code == 404
+        paired = {"record": {**RECORD, "seats": ["B\U0001F0A1", "b"]}}  # an escape pair: one character
+        kept = client.put(f"/v1/followed/{ID}", content=json.dumps(paired), headers=headers)
+        assert kept.status_code == 200, kept.text
+        assert client.get(f"/v1/followed/{ID}").json()["record"]["seats"][0] == "B\U0001F0A1"

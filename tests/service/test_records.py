@@ -5,6 +5,7 @@ reviewed by its number."""
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -185,3 +186,11 @@ def test_a_record_converts_to_both_forms_and_a_bad_one_is_refused(client: TestCl
     refused = error(client.post("/v1/records/convert", json={"record": impossible}), 422, "not_your_turn")
     assert refused.startswith("events[0]")
     error(client.post("/v1/records/convert", json={}), 422, "invalid_request")
+
+
+def test_a_record_with_a_lone_surrogate_is_refused_not_answered_500(client: TestClient) -> None:
+    """A seat named `"\\udc00"` (JSON, but no character) is refused where it stands, as 422."""
+    given = {**endgame_record().to_json(), "seats": ["\udc00", "B"]}
+    answer = client.post("/v1/records/convert", content=json.dumps({"record": given}),
+                         headers={"content-type": "application/json"})
+    assert "body.record.seats[0]" in error(answer, 422, "invalid_request")
