@@ -26,6 +26,10 @@ from solver.search.config import OPTIONS as SEARCH_OPTIONS
 from solver.search.lines import PV
 from solver.search.review import LABELS, Label
 
+# A game's or a job's id is URL-safe base64 (`secrets.token_urlsafe`): anything else names none, and
+# is refused (422) before the store sees it (a NUL made PostgreSQL's driver raise: a 500).
+ID_PATTERN = r"^[A-Za-z0-9_-]+$"
+
 __all__ = [
     "RECORD_ANSWERS",
     "AnalysisResponse",

@@ -18,6 +18,7 @@ from service.errors import error_responses
 from service.routers.jobs import job_answer
 from service.schemas import (
     DEFAULT_ALGORITHM,
+    ID_PATTERN,
     MAX_SEED,
     RECORD_ANSWERS,
     AlgorithmName,
@@ -39,7 +40,9 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
-GameId = Annotated[str, Path(description="the game's id from POST /v1/games", max_length=64)]
+GameId = Annotated[
+    str, Path(description="the game's id from POST /v1/games", max_length=64, pattern=ID_PATTERN)
+]
 SeatQuery = Annotated[int, Query(description="whose view: a human seat, with its token")]
 GameQuery = Annotated[
     int | None,

@@ -10,13 +10,15 @@ from fastapi.responses import JSONResponse
 
 from service.deps import ServicesDep
 from service.errors import error_responses
-from service.schemas import JobResponse
+from service.schemas import ID_PATTERN, JobResponse
 
 __all__ = ["job_answer", "router"]
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 
-JobId = Annotated[str, Path(description="the job's id from the 202 that queued it", max_length=64)]
+JobId = Annotated[
+    str, Path(description="the job's id from the 202 that queued it", max_length=64, pattern=ID_PATTERN)
+]
 
 
 def job_answer(job: dict[str, object], status_code: int = 200) -> JSONResponse:

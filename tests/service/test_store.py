@@ -408,3 +408,18 @@ def test_the_sweep_deletes_expired_games_and_the_metrics_show_the_store(database
         pooled = next(line for line in metrics.splitlines()
                       if line.startswith('tan_database_connections{state="size"}'))
         assert (float(pooled.split()[1]) >= 1) == isinstance(database, str)  # a pool on PostgreSQL only
+
+
+def test_an_id_outside_the_id_alphabet_is_refused_before_the_store(database: Path | str) -> None:
+    """Ids are URL-safe base64: a NUL (which PostgreSQL's driver refused with a 500), a space or a
+    dot names no game and no job, and is refused 422 on either store; a well-formed unknown id is
+    404, and a real game still answers."""
+    with make_client(make_settings(database)) as client:
+        game = create(client, rules="durak", seats=["human", "greedy"], seed=3, first_attacker=0)
+        headers = bearer(game["tokens"][0])
+        for bad in ("a%00b", "a%20b", "a.b"):
+            error(client.get(f"/v1/games/{bad}", params={"seat": 0}, headers=headers), 422, "invalid_request")
+            error(client.get(f"/v1/jobs/{bad}"), 422, "invalid_request")
+        error(client.get("/v1/games/unknown-id_0", params={"seat": 0}, headers=headers), 404, "not_found")
+        error(client.get("/v1/jobs/unknown-id_0"), 404, "not_found")
+        assert client.get(f"/v1/games/{game['id']}", params={"seat": 0}, headers=headers).status_code == 200
