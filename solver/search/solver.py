@@ -124,9 +124,13 @@ class Solver:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise TanError(f"threads must be a positive whole number, not {threads!r}", ErrorCode.BAD_LIMITS)
         self.config = config_of(config, options)
-        self.algorithm = self.config.algorithm
         self.threads = threads
         self.stop = stop
+
+    @property
+    def algorithm(self) -> str:
+        """The config's algorithm (`ismcts` or `pimc`), as answers and reviews name it."""
+        return self.config.algorithm
 
     # -- the two questions -------------------------------------------------------------
 
