@@ -11,15 +11,13 @@ table cannot drift from the code:
 
 from __future__ import annotations
 
-import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic.fields import FieldInfo
 
 from service.settings import Settings
+from solver.search.config_docs import replace_between, table_command
 
 __all__ = ["BEGIN", "END", "FACTORY_DEFAULTS", "main", "replace_table", "settings_table"]
 
@@ -83,21 +81,11 @@ def settings_table() -> str:
 
 def replace_table(text: str) -> str:
     """`text` with the table between its markers rebuilt from the settings."""
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    return text[:start] + "\n" + settings_table() + text[end:]
+    return replace_between(text, BEGIN, END, settings_table())
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m service.settings_docs", description=settings_table.__doc__
-    )
-    parser.add_argument("--write", type=Path, metavar="FILE", help="rewrite the table between its markers")
-    args = parser.parse_args(argv)
-    if args.write is None:
-        sys.stdout.write(settings_table())
-        return 0
-    args.write.write_text(replace_table(args.write.read_text(encoding="utf-8")), encoding="utf-8")
-    return 0
+    return table_command("python -m service.settings_docs", settings_table, BEGIN, END, argv)
 
 
 if __name__ == "__main__":

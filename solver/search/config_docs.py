@@ -14,11 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from solver.search.config import OPTIONS, PRESETS, SearchOption
 
-__all__ = ["BEGIN", "END", "main", "options_table", "replace_table"]
+__all__ = ["BEGIN", "END", "main", "options_table", "replace_between", "replace_table", "table_command"]
 
 BEGIN = ("<!-- search options: generated from solver/search/config.py by "
          "`python -m solver.search.config_docs` -->")
@@ -54,22 +55,34 @@ def options_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-def replace_table(text: str) -> str:
-    """`text` with the table between its markers rebuilt from the config."""
-    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    return text[:start] + "\n" + options_table() + text[end:]
+def replace_between(text: str, begin: str, end: str, table: str) -> str:
+    """`text` with what stands between the markers `begin` and `end` replaced by `table`: a table
+    of the docs generated from the code (this one, and the service's settings in docs/deploy.md)."""
+    start, stop = text.index(begin) + len(begin), text.index(end)
+    return text[:start] + "\n" + table + text[stop:]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m solver.search.config_docs",
-                                     description=options_table.__doc__)
+def table_command(prog: str, make_table: Callable[[], str], begin: str, end: str,
+                  argv: Sequence[str] | None = None) -> int:
+    """A generated table's command: print it, or with `--write FILE` rewrite it between its markers."""
+    parser = argparse.ArgumentParser(prog=prog, description=make_table.__doc__)
     parser.add_argument("--write", type=Path, metavar="FILE", help="rewrite the table between its markers")
     args = parser.parse_args(argv)
     if args.write is None:
-        sys.stdout.write(options_table())
+        sys.stdout.write(make_table())
         return 0
-    args.write.write_text(replace_table(args.write.read_text(encoding="utf-8")), encoding="utf-8")
+    text = args.write.read_text(encoding="utf-8")
+    args.write.write_text(replace_between(text, begin, end, make_table()), encoding="utf-8")
     return 0
+
+
+def replace_table(text: str) -> str:
+    """`text` with the table between its markers rebuilt from the config."""
+    return replace_between(text, BEGIN, END, options_table())
+
+
+def main(argv: list[str] | None = None) -> int:
+    return table_command("python -m solver.search.config_docs", options_table, BEGIN, END, argv)
 
 
 if __name__ == "__main__":
