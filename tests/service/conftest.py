@@ -24,6 +24,15 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The fuzzing at length (test_fuzz_long.py) is collected only when long runs are selected:
+    making its tests builds thousands of cases, seconds on every worker, deselected or not."""
+    if collection_path.name != "test_fuzz_long.py":
+        return None
+    expression = config.getoption("markexpr") or ""
+    return "long" not in expression.replace("not long", "")
+
+
 postgres = pytest.fixture(scope="session")(cluster_fixture)
 """The session's PostgreSQL cluster (one per xdist worker)."""
 

@@ -53,14 +53,7 @@ def _fresh_database(tmp_path_factory: pytest.TempPathFactory) -> Any:
 @SCHEMA.parametrize()
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_input_makes_a_500(case: Any) -> None:
-    """15 cases an operation by default; `-m long` sends 60."""
-    check_no_500(case)
-
-
-@pytest.mark.long
-@SCHEMA.parametrize()
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-def test_no_input_makes_a_500_at_length(case: Any) -> None:
+    """15 cases an operation by default; `-m long` sends 60 (test_fuzz_long.py)."""
     check_no_500(case)
 
 

@@ -470,9 +470,10 @@ def test_playback_offers_no_move_before_the_last_engine_move_lands(browser: Brow
     page = open_page(browser, server, SIZES["desktop"], errors, pace="normal")
     start_game(page, server, "en", seed=8, preset="durak", players=4, pace="normal")
     page.evaluate(FRAMES)
-    for _ in range(4):  # four moves: a dozen replies played back at four seats
+    for _ in range(4):  # up to four moves, until five frames were shown (each reply waits 0.7 s)
         page.wait_for_function(IDLE)
-        if page.locator("#over").is_visible():
+        busy = page.evaluate("window.frames_seen.filter((frame) => frame.busy).length")
+        if busy >= 5 or page.locator("#over").is_visible():
             break
         page.keyboard.press("1")
     page.wait_for_function(IDLE)
