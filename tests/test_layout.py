@@ -12,6 +12,7 @@ one way (views → actions → store, docs/web.md), so its imports have no cycle
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -90,16 +91,20 @@ def layer(module: str) -> str:
     return parts[1] if len(parts) > 1 else "solver"
 
 
-GRAPH = {module: set().union(*(imports_of(path) for path in paths)) for module, paths in MODULES.items()}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Every module's first-party imports: parsed when a test first asks (once, on the worker that
+    runs this file), not when every worker collects it."""
+    return {module: set().union(*(imports_of(path) for path in paths)) for module, paths in MODULES.items()}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_flow_one_way(module: str) -> None:
     if layer(module) == "solver":
-        assert GRAPH[module] == set(), "the solver package's own __init__ imports nothing"
+        assert graph()[module] == set(), "the solver package's own __init__ imports nothing"
         return
     allowed = ALLOWED[layer(module)]
-    wrong = sorted(name for name in GRAPH[module] if layer(name) not in allowed)
+    wrong = sorted(name for name in graph()[module] if layer(name) not in allowed)
     assert not wrong, f"{module} ({layer(module)}) may not import {wrong}"
 
 
@@ -145,7 +150,7 @@ def test_the_cycle_finder_finds_a_cycle_and_only_one() -> None:
 
 def test_no_import_cycles() -> None:
     """No cycle among first-party modules (a package's own __init__ runs before its modules anyway)."""
-    cycle = find_cycle(GRAPH, skip=lambda module, name: module.startswith(name + "."))
+    cycle = find_cycle(graph(), skip=lambda module, name: module.startswith(name + "."))
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
@@ -199,9 +204,9 @@ def test_the_page_has_no_import_cycles() -> None:
 
 def test_the_graph_sees_the_real_imports(tmp_path: Path) -> None:
     """A guard on the parser itself: it finds known edges of each kind."""
-    assert "solver.game.bout" in GRAPH["solver.game.reference"]
-    assert "solver.core._core" in GRAPH["solver.search._tree"]  # a cimport in a .pyx
-    assert "solver.search._sampling" in GRAPH["solver.search.sampling"]  # from a package import a module
+    assert "solver.game.bout" in graph()["solver.game.reference"]
+    assert "solver.core._core" in graph()["solver.search._tree"]  # a cimport in a .pyx
+    assert "solver.search._sampling" in graph()["solver.search.sampling"]  # from a package import a module
     late = tmp_path / "late.py"
     late.write_text("def f():\n    import benchmarks.speed\n    from service.errors import ApiError\n")
     assert imports_of(late) == {"benchmarks.speed", "service.errors"}  # imports inside a function

@@ -11,8 +11,6 @@ import pytest
 
 from solver.tools.arena import Sprt, build_tasks, read_results, run_arena, sprt_result
 
-distributed = pytest.importorskip("distributed")
-
 
 def _without_time(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{key: value for key, value in record.items() if key != "seconds"} for record in records]
@@ -20,6 +18,9 @@ def _without_time(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
+    """A local cluster of two worker processes; dask is imported here, by the worker that runs this
+    file, not at collection (a second of imports on every worker)."""
+    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
