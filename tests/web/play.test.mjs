@@ -299,13 +299,40 @@ test("a match's playback stops at the end of its game; Next game plays the next 
   ];
   const answer = view({ history: entries, match: { game: 2, games: 2 } });
   await playBack(base, [], answer);
-  assert.deepEqual(state.between, { game: 1, history: [entries[0]] });
+  assert.equal(state.between.game, 1);
+  assert.deepEqual(state.between.history, [entries[0]]);
   assert.equal(shownGame(state).status, "between");
+  assert.equal(shownGame(state).position.trump, base.trump, "the table is the game that ended, not the next deal");
   assert.deepEqual(shownGame(state).history, [entries[0]]);
   assert.equal(events.filter((e) => e.say).length, 1, "only game 1's move so far");
   await resumeMatch();
   assert.equal(state.between, null);
   assert.equal(events.filter((e) => e.say).length, 2, "then game 2's");
+});
+
+test("a match game your own move ended shows its result first, though the next deal opens with your decision", async () => {
+  // Seat 0 plays its last card; the next deal opens with seat 0's own setup decision, so the answer
+  // has no move of game 2 yet: only its match block says game 1 is over.
+  playing(view({ match: { game: 1, games: 2 }, position: position({ hand: ["6s"], hand_counts: [1, 3], trump: "Ah" }) }));
+  const base = state.game.position;
+  const before = after({ hand_counts: [1, 3], table: [{ attack: "9h", defense: null }], to_move: 0 });
+  const mine = { game: 1, seat: 0, move: { action: "defend", target: "9h", card: "Kh" }, after: after({ hand_counts: [6, 6] }) };
+  const next = view({
+    history: [{ game: 1, seat: 1, move: { action: "attack", card: "9h" }, after: before }, mine],
+    match: { game: 2, games: 2, previous: { game: 1, played: true } },
+    position: position({ hand: ["2c", "3c", "4c", "5c", "6c", "7c"], hand_counts: [6, 6], trump: "Qd", phase: "setup" }),
+    legal_moves: [{ action: "redeal" }, { action: "keep" }],
+  });
+  await playBack(base, next.history.slice(0, 1), next);
+  assert.equal(state.between?.game, 1, "the between-games screen, before the decision");
+  const shown = shownGame(state);
+  assert.equal(shown.status, "between");
+  assert.deepEqual(legalMoves(state), [], "no setup decision until Next game");
+  assert.equal(shown.position.trump, "Ah");
+  assert.deepEqual(shown.position.hand_counts, [0, 3], "the hands as the game ended, not the next deal's");
+  await resumeMatch();
+  assert.equal(shownGame(state).position.trump, "Qd");
+  assert.equal(legalMoves(state).length, 2);
 });
 
 // ---- a new game ----------------------------------------------------------------------------------

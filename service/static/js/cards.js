@@ -84,6 +84,19 @@ export function lastBout(history) {
   return tableAfter(before, history[history.length - 1].move);
 }
 
+// A match's game that just ended as it lay at its end (the between-games screen shows it, not the
+// next deal): the hands, stock and discard before its last move, that move's card gone from its
+// hand, the table left for the last bout (lastBout) and nobody to move. The last entry's own `after`
+// is the next game's deal (docs/api.md §3), so the entry before it says how the game stood.
+export function endedPosition(base, history, hand) {
+  const last = history[history.length - 1];
+  const before = history.length > 1 ? history[history.length - 2].after
+    : { ...base, discard: base.discard.length };
+  const counts = [...before.hand_counts];
+  if (last && last.move.card) counts[last.seat] = Math.max(0, counts[last.seat] - 1);
+  return framePosition(base, base, { ...before, hand_counts: counts, table: [], to_move: null }, hand);
+}
+
 // The position as everyone saw it after a history entry, with seat 0's hand as given.
 export function framePosition(base, final, after, hand) {
   return {

@@ -6,7 +6,7 @@
  * seat that played them), one after another, from the history's `after` states (docs/api.md §3).
  */
 
-import { moveText, seatName } from "./cards.js";
+import { endedPosition, moveText, seatName } from "./cards.js";
 import { shownGame } from "./selectors.js";
 import { storage } from "./storage.js";
 import { changed, state } from "./store.js";
@@ -33,13 +33,21 @@ const gameOf = (entry) => entry.game ?? null;
 
 // Play the new entries of an answer back one at a time (or at once, with the pace off). In a match
 // the playback stops at the end of the game being played: the between-games screen shows its
-// result, and its "Next game" plays the next game's first moves (resumeMatch).
+// result, and its "Next game" plays the next game's first moves (resumeMatch). The game has ended
+// when the answer's moves go on into another game, and also when none has come yet but the
+// answer's match is at another game (your own move ended it, and the next deal opens with your own
+// setup decision): that result comes first too.
 export async function playBack(base, history, answer) {
   const all = answer.history.slice(history.length);
   const number = history.length ? gameOf(history[history.length - 1]) : all.length ? gameOf(all[0]) : null;
   const cut = number === null ? -1 : all.findIndex((entry) => gameOf(entry) !== number);
   const entries = cut < 0 ? all : all.slice(0, cut);
-  if (cut >= 0) state.between = { game: number, history: [...history, ...entries] };
+  const moved = answer.match && answer.status !== "over" && answer.match.game !== number;
+  if (number !== null && (cut >= 0 || moved)) {
+    const played = entries.filter((entry) => entry.seat === 0 && entry.move.card).map((entry) => entry.move.card);
+    const ended = [...history, ...entries];
+    state.between = { game: number, history: ended, position: endedPosition(base, ended, base.hand.filter((card) => !played.includes(card))) };
+  }
   return playEntries(base, history, answer, entries);
 }
 

@@ -48,10 +48,10 @@ export function render(state, handlers) {
   $("stock-back").title = `${t("stock")}: ${pos.stock}`;
   $("discard-cards").replaceChildren(...pos.discard.map(miniCard));
 
-  // At a game's end the table is cleared: its last bout is shown instead, marked as such. Between two
-  // games of a match the table is the next deal's, and the last bout is in the game's result.
+  // At a game's end the table is cleared: its last bout is shown instead, marked as such — between two
+  // games of a match too, where the table is the game that ended until "Next game" deals the next.
   const between = game.status === "between";
-  const ended = over && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
+  const ended = (over || between) && !entry && pos.table.length === 0 ? lastBout(game.history) : [];
   renderTable(ended.length ? { ...pos, table: ended } : pos, ended.length > 0, state, handlers);
   if (myTurn && pos.defender === 0 && !entry) keepTableInView();
   if (reviewOpen(state) || between) $("recent").replaceChildren(); // the moves of the game that ended: its result

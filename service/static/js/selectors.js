@@ -9,6 +9,10 @@ import { LEVELS } from "./constants.js";
 export function shownGame(state) {
   const game = state.game;
   const play = state.playback;
+  if (play && state.between && play.at === play.entries.length - 1) {
+    // The last move of a match's game: the game as it ended (its last entry's `after` is the next deal).
+    return { ...game, status: "playing", legal_moves: [], history: state.between.history, position: state.between.position };
+  }
   if (play) {
     const entries = play.entries.slice(0, play.at + 1);
     const played = entries.filter((entry) => entry.seat === 0 && entry.move.card).map((entry) => entry.move.card);
@@ -23,9 +27,9 @@ export function shownGame(state) {
     return { ...game, status: "playing", legal_moves: [], history: [...play.history, ...entries], position };
   }
   if (state.between) {
-    // Between two games of a match: the next deal, face up in your hand, no one to move yet.
-    const position = { ...game.position, table: [], to_move: null };
-    return { ...game, status: "between", legal_moves: [], history: state.between.history, position };
+    // Between two games of a match: the game that ended, as it ended (its last bout drawn on the
+    // table by the view); the next deal waits for "Next game".
+    return { ...game, status: "between", legal_moves: [], history: state.between.history, position: state.between.position };
   }
   if (state.pending) {
     const { move, base } = state.pending;
