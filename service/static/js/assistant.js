@@ -258,7 +258,7 @@ function drawForm() {
       drawForm();
       document.querySelector("#assistant-picker .picker-input")?.focus({ preventScroll: true });
     },
-    onRefuse: (text) => showMessage(t("notACard", { what: text })),
+    onRefuse: (text) => showMessage(t("cardPlaced", { what: text })),
   });
   const start = el("button", "primary", t("followStart"));
   start.type = "submit";

@@ -332,7 +332,7 @@ function drawForm() {
   lines.push(tableLine, cardsLine("discard", t("discard"), f.discard));
 
   const picker = cardPicker({ cards: deck, picked: used(f), id: "board-picker", label: PICKING(f), onPick: pick,
-    onRefuse: (text) => showMessage(t("notACard", { what: text })) });
+    onRefuse: (text) => showMessage(t("cardPlaced", { what: text })) });
   const picking = el("p", "small picking", t("boardPicking", { what: PICKING(f) }));
 
   const json = el("details", "position-json");

@@ -5,6 +5,9 @@ import { state } from "./store.js";
 
 export const TEXT = WORDS;
 
+// The page's language now ("vi" or "en"): what typed text is read in (the card picker's suit letters).
+export const language = () => (TEXT[state.lang] ? state.lang : "en");
+
 // `fallback`: the text when neither language has the key (an engine or a rule the server lists
 // that this page has no words for: the server's own description).
 export function t(key, vars, fallback) {
