@@ -101,3 +101,14 @@ test("one mover alone, or several entries each under its seat", () => {
   assert.equal(entry.soleMover({ ...one, tributes: [{ card: null }] }), null);
   assert.equal(entry.soleMover({ ...one, movers: [...one.movers, { seat: 0, moves: [] }] }), null);
 });
+
+test("a review step on the board names the seats as the game it came from did; a table's from 1", () => {
+  state.lang = "vi";
+  const fromReview = entry.positionGame({ seat: 0 }, { kind: "review" });
+  const name = entry.namerOf(fromReview);
+  assert.equal(name(0, 0), "Bạn");
+  assert.equal(name(1, 0), "Máy 1", "as the game against the engines named it, not Ghế 2");
+  assert.equal(entry.eventText(entry.moveEvent(1, { action: "take" }), 0, name), "Máy 1: ôm");
+  assert.equal(entry.namerOf(entry.positionGame({ seat: 0 }))(1, 0), "Ghế 2");
+  state.lang = "en";
+});

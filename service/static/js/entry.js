@@ -12,7 +12,7 @@
  * words them.
  */
 
-import { cardText, moveText } from "./cards.js";
+import { cardText, moveText, seatName } from "./cards.js";
 import { t } from "./i18n.js";
 
 // The deal as the following seat saw it: rules, seats, its seat, its hand, the trump card, who leads,
@@ -76,9 +76,16 @@ export const plainMoves = (moves) => moves.filter((m) => !m.card);
 // A seat's name at a real table: seats count from 1 for people, and the following seat is "you".
 export const seatLabel = (seat, mine) => (seat === mine ? t("tableYou", { n: seat + 1 }) : t("tableSeat", { n: seat + 1 }));
 
+// A seat's name in a game followed: a position from a review step of a game against the engines
+// (always seat 0's) names its seats as that game did ("You", "Seat 1" for the first engine), so the
+// board and the game it came from speak of the same seats; any other game names them as a table.
+export const namerOf = (game) => (game && game.from && game.from.kind === "review"
+  ? (seat) => seatName(seat)
+  : seatLabel);
+
 // One entry in words: who did what (a redeal with the hand it showed), what the following seat
 // drew, a tribute, a win by trumps.
-export function eventText(event, mine) {
+export function eventText(event, mine, seatLabel = namerOf(null)) {
   const cards = (list) => list.map(cardText).join(" ");
   if (event.draw) return t("drewCards", { cards: cards(event.draw) });
   if ("tribute" in event) {

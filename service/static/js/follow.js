@@ -11,7 +11,7 @@
 import { api } from "./api.js";
 import { LINE_PLIES, cardName, cardText, chanceWord, lineText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
 import { SEARCH_ITERATIONS } from "./constants.js";
-import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, nextBody, plainMoves, redealEvent, seatLabel, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
+import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, namerOf, nextBody, plainMoves, redealEvent, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
 import { bar, cardFace, el, miniCard } from "./faces.js";
 import { ApiFailure } from "./failures.js";
 import { t } from "./i18n.js";
@@ -44,6 +44,8 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
   };
 
   const entries = () => (self.game ? self.game.events.length : -1);
+  // The seats named as the game followed names them (entry.js namerOf).
+  const seatLabel = (seat, seen) => namerOf(self.game)(seat, seen);
   const mine = () => (self.answer ? self.answer.position.seat : 0);
 
   // One request at a time; the view says it is busy, and an error is shown without a change.
@@ -426,7 +428,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     box.open = true;
     box.append(el("summary", "", t("history")));
     const list = el("ol", "history");
-    list.append(...self.game.events.map((event) => el("li", "", eventText(event, pos.seat))));
+    list.append(...self.game.events.map((event) => el("li", "", eventText(event, pos.seat, namerOf(self.game)))));
     box.append(list);
     return box;
   }
