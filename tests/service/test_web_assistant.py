@@ -27,7 +27,7 @@ from solver.game.record import Record
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from tests.support.games import ordered_deck
-from tests.support.records import ENDGAME_DECK
+from tests.support.records import ENDGAME_DECK, ENDGAME_MOVES, GOOD
 from tests.support.web import (
     DESKTOP,
     IDLE,
@@ -520,5 +520,64 @@ def test_a_review_step_tried_on_the_board(browser: Browser, server: Server) -> N
     page.click("#board [data-role='compare']")
     page.wait_for_selector("#board .what-if-result")
     assert "Your try" in page.inner_text("#board .what-if-result")
+    assert errors == []
+    page.close()
+
+
+def _finished_record() -> Record:
+    """The hand-made endgame (tests/support/records.py) won by seat 0 (its lead of A♥), played to
+    its end: seat 1 is left holding cards."""
+    rules = Rules.preset_named("durak")
+    cards = [Card.parse(card) for card in ENDGAME_DECK]
+    game = Game.deal(rules, 2, deck=cards, first_attacker=0)
+    first, history = game.clone(), []
+    for mover, text in [*ENDGAME_MOVES, (0, GOOD)]:
+        history.append((mover, Move.parse(text)))
+        game.play(history[-1][1], mover)
+    while not game.over:
+        mover, move = game.to_move, game.legal_moves()[0]
+        assert mover is not None
+        game.play(move, mover)
+        history.append((mover, move))
+    assert game.scores == [1, 0]
+    return Record.of_game(first, 0, cards, history)
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [(PHONE, "vi"), pytest.param(DESKTOP, "en", marks=pytest.mark.long)]
+)
+def test_a_real_table_game_ends_with_its_winner_and_its_review(
+    browser: Browser, server: Server, viewport: dict[str, int], lang: str
+) -> None:
+    """A finished real-table game, opened from its record on the assistant, says who won (not only
+    "Game over.") and offers the review a game against the engines has: each of the seat's
+    decisions with its verdict, and a step tried on the board, its seats named as at the table."""
+    record = _finished_record().to_json()
+    decisions = sum(1 for event in record["events"] if event.get("seat") == 0 and "move" in event)
+    errors: list[str] = []
+    page = open_page(browser, server, viewport, errors)
+    page.goto(server.url + "/#assistant")
+    page.select_option("#lang", lang)
+    page.wait_for_selector("#assistant-start")
+    page.click("#assistant .import-game summary")
+    page.fill("#assistant-import-text", json.dumps(record))
+    page.click("#assistant-import")
+    _settled(page, "assistant", len(record["events"]))
+    said = {"vi": "Hết ván: Ghế 2 thua; bạn thắng.", "en": "Game over: Seat 2 lost; you won."}[lang]
+    assert page.inner_text("#assistant .follow-status") == said
+
+    page.click("#assistant [data-role='review']")
+    page.wait_for_selector("#assistant .follow-review", timeout=120_000)
+    rows = page.locator("#assistant .follow-review tbody tr")
+    assert rows.count() == decisions
+    # The winning lead of A♥ (ply 35 of the game), proven: the engine's own choice, reviewed good.
+    winning = rows.filter(has=page.locator("button.jump", has_text="35"))
+    assert "label-good" in (winning.get_attribute("class") or "")
+    winning.locator("button.jump").click()
+    assert page.locator("#assistant .follow-review .review-detail").get_attribute("data-label") == "good"
+    page.click("#assistant [data-role='review-board']")
+    _settled(page, "board", 0)
+    assert page.locator("#board .what-if").is_visible()
+    assert {"vi": "Ghế 2", "en": "Seat 2"}[lang] in page.inner_text("#board .follow-seats")
     assert errors == []
     page.close()

@@ -112,3 +112,16 @@ test("a review step on the board names the seats as the game it came from did; a
   assert.equal(entry.namerOf(entry.positionGame({ seat: 0 }))(1, 0), "Ghế 2");
   state.lang = "en";
 });
+
+test("a finished game at a table says who won, from the scores the server gives", () => {
+  state.lang = "en";
+  assert.equal(entry.resultWords([1, 0], 0), "Game over: Seat 2 lost; you won.");
+  assert.equal(entry.resultWords([1, 0], 1), "Game over: you lost.");
+  assert.equal(entry.resultWords([1, 1, 0], 0), "Game over: Seat 3 lost; you won.");
+  assert.equal(entry.resultWords([0, 1, 0], 0), "Game over: Seat 2 won.", "a hand of trumps");
+  assert.equal(entry.resultWords([0.5, 0.5], 0), "Game over: a draw.");
+  assert.equal(entry.resultWords([1, 0.5, 0.5], 1), "Game over: a draw.");
+  state.lang = "vi";
+  assert.equal(entry.resultWords([1, 0], 0), "Hết ván: Ghế 2 thua; bạn thắng.");
+  state.lang = "en";
+});

@@ -18,8 +18,11 @@ import { rulesOf, sideRulesFieldset } from "./form.js";
 import { t } from "./i18n.js";
 import { showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
-import { convertRecord, pastedRecord } from "./records.js";
+import { reviewStepOnBoard } from "./board.js";
+import { convertRecord, pastedRecord, reviewRecord } from "./records.js";
+import { recordReviewPanel } from "./record-review.js";
 import { storage } from "./storage.js";
+import { state } from "./store.js";
 import { serverRules } from "./server-rules.js";
 import { gameTextPanel } from "./text-panel.js";
 
@@ -34,6 +37,8 @@ let follower = null;
 let form = null;
 let kept = null; // {id, entries, ok}: what the server last kept of the game shown
 let exported = null; // {game, text}: the game shown as text (docs/notation.md), until the next entry
+let reviewed = null; // {game, data: POST /v1/analyze's review, at: the decision shown} of a finished game
+let reviewing = null; // {game, progress: {done, total}}: its review's job, while it runs
 
 // Keep the game here and on the server; a server that cannot keep it now is said, not an error:
 // the next entry tries again.
@@ -79,8 +84,9 @@ export async function openAssistant(actions = () => [], id = null) {
     follower = createFollower({
       root,
       onChange: keep,
-      actions: (self) => [...actions(self), textButton(self), newGameButton()],
-      note: (self) => [keptNote(self), exported && exported.game === self.game ? gameTextPanel(exported.text, "tan-game", "assistant-text") : null],
+      actions: (self) => [...actions(self), reviewButton(self), textButton(self), newGameButton()].filter(Boolean),
+      note: (self) => [keptNote(self), exported && exported.game === self.game ? gameTextPanel(exported.text, "tan-game", "assistant-text") : null,
+        reviewNote(self)],
     });
   }
   if (id && !(follower.game && follower.game.id === id)) {
@@ -121,6 +127,64 @@ function textButton(self) {
     } catch (error) { showError(error); }
   });
   return b;
+}
+
+// -- the review of a finished game ---------------------------------------------------------------
+
+// "Review this game", once the game is over (the server gave its scores): the record's seat's
+// decisions reviewed as a game against the engines is (POST /v1/analyze, records.js).
+function reviewButton(self) {
+  const over = !!(self.game && self.game.kind === "record" && self.answer && self.answer.scores);
+  if (!over) return null;
+  const b = el("button", "primary", t("review"));
+  b.type = "button";
+  b.dataset.role = "review";
+  b.disabled = self.busy || !!reviewing;
+  b.addEventListener("click", () => reviewFinished(self));
+  return b;
+}
+
+async function reviewFinished(self) {
+  const game = self.game;
+  if (reviewed && reviewed.game === game) { reviewed.at = 0; self.render(); return; }
+  reviewing = { game, progress: null };
+  self.render();
+  try {
+    const data = await reviewRecord(recordOf(game), (progress) => {
+      reviewing = { game, progress };
+      if (follower.game === game) self.render();
+    });
+    reviewed = { game, data, at: 0 };
+  } catch (error) {
+    showError(error);
+  } finally {
+    reviewing = null;
+    if (follower.game === game) self.render();
+  }
+}
+
+// The review under the status: its progress while its job runs, then its panel.
+function reviewNote(self) {
+  if (reviewing && reviewing.game === self.game) {
+    const progress = reviewing.progress;
+    const line = el("p", "small review-progress-note", progress ? t("reviewProgress", { n: progress.done, of: progress.total }) : t("reviewStarting"));
+    line.setAttribute("aria-live", "polite");
+    return line;
+  }
+  if (!reviewed || reviewed.game !== self.game) return null;
+  return recordReviewPanel({
+    review: reviewed,
+    bounds: state.reviewBounds,
+    busy: self.busy,
+    onStep: (index) => {
+      reviewed.at = Math.max(0, Math.min(reviewed.data.moves.length - 1, index));
+      self.render();
+    },
+    onBoard: (entry) => {
+      reviewStepOnBoard(entry, "table"); // first: the board's mode then waits for it
+      location.hash = "#board";
+    },
+  });
 }
 
 // A game opened from its text (or its JSON record), pasted: followed on from where it ends.

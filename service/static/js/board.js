@@ -364,9 +364,11 @@ function drawForm() {
 }
 
 // A review step opened on the board: its position, and the moves and scores the review gave.
-export function reviewStepOnBoard(entry) {
+// `names`: "play" for a game against the engines (its seats named as that game named them), "table"
+// for a game followed at a table (entry.js namerOf).
+export function reviewStepOnBoard(entry, names = "play") {
   return openOnBoard(entry.position, {
     kind: "review", ply: entry.ply, played: entry.move, best: entry.best,
-    played_score: entry.played_score, best_score: entry.best_score,
+    played_score: entry.played_score, best_score: entry.best_score, names,
   });
 }

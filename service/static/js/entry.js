@@ -79,9 +79,25 @@ export const seatLabel = (seat, mine) => (seat === mine ? t("tableYou", { n: sea
 // A seat's name in a game followed: a position from a review step of a game against the engines
 // (always seat 0's) names its seats as that game did ("You", "Seat 1" for the first engine), so the
 // board and the game it came from speak of the same seats; any other game names them as a table.
-export const namerOf = (game) => (game && game.from && game.from.kind === "review"
+export const namerOf = (game) => (game && game.from && game.from.kind === "review" && game.from.names !== "table"
   ? (seat) => seatName(seat)
   : seatLabel);
+
+// A finished game's result in a sentence, from POST /v1/next's `scores` (docs/rules.md §1.5: the
+// loser 0 and every other seat 1; in a draw 0.5; a hand of trumps 1 and every other seat 0): who
+// lost (and so, you won), who won, or a draw. `nameOf(seat, mine)` names a seat.
+export function resultWords(scores, mine, nameOf = seatLabel) {
+  const losers = scores.flatMap((score, seat) => (score === 0 ? [seat] : []));
+  const winners = scores.flatMap((score, seat) => (score === 1 ? [seat] : []));
+  if (!losers.length) return t("followResultDraw");
+  if (losers.length === 1) {
+    return losers[0] === mine ? t("followResultYouLost") : t("followResultLost", { name: nameOf(losers[0], mine) });
+  }
+  if (winners.length === 1) {
+    return winners[0] === mine ? t("followResultYouWon") : t("followResultWon", { name: nameOf(winners[0], mine) });
+  }
+  return t("followOver");
+}
 
 // One entry in words: who did what (a redeal with the hand it showed), what the following seat
 // drew, a tribute, a win by trumps.

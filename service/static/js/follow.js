@@ -11,7 +11,7 @@
 import { api } from "./api.js";
 import { LINE_PLIES, cardName, cardText, chanceWord, lineText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
 import { SEARCH_ITERATIONS } from "./constants.js";
-import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, namerOf, nextBody, plainMoves, redealEvent, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
+import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, namerOf, nextBody, plainMoves, redealEvent, resultWords, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
 import { bar, cardFace, el, miniCard } from "./faces.js";
 import { ApiFailure } from "./failures.js";
 import { t } from "./i18n.js";
@@ -259,7 +259,10 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     const pos = answer.position;
     const naming = currentNaming();
     if (naming) return naming.title;
-    if (answer.to_move === null) return answer.movers.length || answer.tributes.length || answer.all_trumps.length ? t("followWhich") : t("followOver");
+    if (answer.to_move === null) {
+      if (answer.movers.length || answer.tributes.length || answer.all_trumps.length) return t("followWhich");
+      return answer.scores ? resultWords(answer.scores, pos.seat, seatLabel) : t("followOver");
+    }
     if (answer.to_move === pos.seat) return t("followYourMove");
     return t("followTheirMove", { name: seatLabel(answer.to_move, pos.seat) });
   }
