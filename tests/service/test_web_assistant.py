@@ -530,15 +530,15 @@ def _finished_record() -> Record:
     rules = Rules.preset_named("durak")
     cards = [Card.parse(card) for card in ENDGAME_DECK]
     game = Game.deal(rules, 2, deck=cards, first_attacker=0)
-    first, history = game.clone(), []
+    first, history = game.clone(), list[tuple[int, Move]]()
     for mover, text in [*ENDGAME_MOVES, (0, GOOD)]:
         history.append((mover, Move.parse(text)))
         game.play(history[-1][1], mover)
     while not game.over:
-        mover, move = game.to_move, game.legal_moves()[0]
-        assert mover is not None
-        game.play(move, mover)
-        history.append((mover, move))
+        seat = game.to_move
+        assert seat is not None
+        history.append((seat, game.legal_moves()[0]))
+        game.play(history[-1][1], seat)
     assert game.scores == [1, 0]
     return Record.of_game(first, 0, cards, history)
 
