@@ -35,6 +35,7 @@ from tests.support.web import (
     Server,
     browser_fixture,
     open_page,
+    page_words,
     server_fixture,
     shots_fixture,
 )
@@ -579,5 +580,53 @@ def test_a_real_table_game_ends_with_its_winner_and_its_review(
     _settled(page, "board", 0)
     assert page.locator("#board .what-if").is_visible()
     assert {"vi": "Ghế 2", "en": "Seat 2"}[lang] in page.inner_text("#board .follow-seats")
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [(DESKTOP, "en"), pytest.param(PHONE, "vi", marks=pytest.mark.long)]
+)
+def test_an_endgame_set_up_by_taps_on_the_board(
+    browser: Browser, server: Server, viewport: dict[str, int], lang: str
+) -> None:
+    """The hand-made endgame's last lead (tests/support/records.py: 9♣ A♥ against Q♣ A♦, hearts
+    trump, the stock drawn) set up by taps alone: the trump card tapped, then tapped into nowhere
+    else but the discard by "everything else is discarded"; a wrong count refused with the server's
+    own reason; then the hint's proven answers read as proven (A♥ a certain win, 9♣ a certain draw)."""
+    errors: list[str] = []
+    page = open_page(browser, server, viewport, errors)
+    page.goto(server.url + "/#board")
+    page.select_option("#lang", lang)
+    page.wait_for_selector("#board-open")
+    page.select_option("#board-preset", "durak")
+    for key in ("attacker", "to-move"):
+        page.select_option(f"#board-{key}", "0")
+    page.select_option("#board-defender", "1")
+    page.fill("#board-stock", "0")
+    for field, cards in (("trump", ["6h"]), ("hand", ["9c", "Ah"]), ("known:1", ["Qc", "Ad"])):
+        page.click(f"#board [data-role='pick-{field}']")
+        for card in cards:
+            _tap(page, "#board-picker", Card.parse(card))
+    page.click("#board [data-role='rest-discarded']")
+    assert page.locator("#board .deal-cards[data-field='discard'] .chip").count() == 36 - 4
+    page.fill("#board-count-1", "1")  # a wrong count: the server says exactly what is wrong
+    page.click("#board-open")
+    page.wait_for_selector("#message:not([hidden])")
+    reason = {"en": "Known: 2 cards known in seat 1's hand, which holds 1.",
+              "vi": "Đã biết 2 lá trên tay Ghế 2, mà ghế đó chỉ có 1 lá."}[lang]
+    assert page.inner_text("#message-text") == f"{page_words(page, 'err_count_mismatch')} {reason}"
+    assert [error for error in errors if "422" in error] == [errors.pop()]  # the refusal, answered
+    page.click("#message-close")
+    page.fill("#board-count-1", "2")
+    page.click("#board-open")
+    _settled(page, "board", 0)
+    assert page.locator("#message").is_hidden(), page.inner_text("#message-text")
+    page.click("#board [data-role='hint']")
+    page.wait_for_selector("#board .follow-hint .hint-move")
+    said = {json.loads(row.get_attribute("data-move") or "null")["card"]: row.locator(".pct").inner_text()
+            for row in page.locator("#board .follow-hint .hint-move").all()}
+    assert said == {"Ah": page_words(page, "certainWin"), "9c": page_words(page, "certainDraw")}
+    assert page.inner_text("#board .follow-hint .evaluation").endswith(page_words(page, "certainWin"))
     assert errors == []
     page.close()

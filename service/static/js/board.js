@@ -196,12 +196,22 @@ const PICKING = (f) => {
   return t("boardKnown", { name: seatLabel(Number(f.picking.slice(6)), f.seat) });
 };
 
-function used(f) {
+// The cards placed (a hand, the known cards, the table, the discard). The trump card is not among
+// them: it is turned up under the stock, and once the stock is drawn it lies in a hand, on the
+// table or in the discard like any card (whether it may, the server says when the position opens).
+export function placedCards(f) {
   const cards = [...f.hand, ...f.discard];
-  if (f.trump) cards.push(f.trump);
   for (const pair of f.table) { cards.push(pair.attack); if (pair.defense) cards.push(pair.defense); }
   for (const list of Object.values(f.known)) cards.push(...list);
   return cards;
+}
+
+// "Everything else is discarded": every card of the deck placed nowhere, in the discard — the
+// trump card too once the stock is empty (while it lies under the stock it is not discarded).
+export function restDiscarded(f, deck) {
+  const placed = new Set(placedCards(f));
+  const under = Number(f.stock) > 0 && f.trump ? f.trump : null;
+  return [...f.discard, ...deck.filter((card) => !placed.has(card) && card !== under)];
 }
 
 function pick(card) {
@@ -329,9 +339,16 @@ function drawForm() {
     });
     tableLine.append(beat);
   }
-  lines.push(tableLine, cardsLine("discard", t("discard"), f.discard));
+  const discardLine = cardsLine("discard", t("discard"), f.discard);
+  const rest = el("button", "secondary", t("boardRestDiscarded"));
+  rest.type = "button";
+  rest.dataset.role = "rest-discarded";
+  rest.title = t("boardRestNote");
+  rest.addEventListener("click", () => { f.discard = restDiscarded(f, deck); drawForm(); });
+  discardLine.append(rest);
+  lines.push(tableLine, discardLine);
 
-  const picker = cardPicker({ cards: deck, picked: used(f), id: "board-picker", label: PICKING(f), onPick: pick,
+  const picker = cardPicker({ cards: deck, picked: f.picking === "trump" ? [] : placedCards(f), id: "board-picker", label: PICKING(f), onPick: pick,
     onRefuse: (text) => showMessage(t("cardPlaced", { what: text })) });
   const picking = el("p", "small picking", t("boardPicking", { what: PICKING(f) }));
 

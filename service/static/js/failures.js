@@ -43,6 +43,8 @@ const VI_PHRASES = [
   [/the trump card (\S+) still lies at the bottom of the stock \(stock (\d+)\), so it cannot be here too/gu,
     "lá chủ $1 vẫn nằm dưới nọc (nọc $2 lá), nên không thể ở đây nữa"],
   [/hand_counts\[(\d+)\] is (\d+) but hand holds (\d+) cards/gu, "hand_counts[$1] là $2 nhưng trên tay có $3 lá"],
+  [/\bknown: (\d+) cards known in seat (\d+)'s hand, which holds (\d+)/gu,
+    (all, known, seat, holds) => `đã biết ${known} lá trên tay Ghế ${Number(seat) + 1}, mà ghế đó chỉ có ${holds} lá`],
   [/\bappears twice\b/gu, "xuất hiện hai lần"],
   [/\bis not in a (\d+)-card deck/gu, "không có trong bộ $1 lá"],
 ];

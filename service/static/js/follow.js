@@ -9,7 +9,7 @@
  */
 
 import { api } from "./api.js";
-import { LINE_PLIES, cardName, cardText, chanceWord, lineText, moveText, pct, rankedMoves, sortHand, suitOf } from "./cards.js";
+import { LINE_PLIES, cardName, cardText, certainty, chanceWord, lineText, moveText, outcome, pct, rankedMoves, sortHand, suitOf, valueText } from "./cards.js";
 import { SEARCH_ITERATIONS } from "./constants.js";
 import { allTrumpsEvent, cardsOfMoves, drawEvent, eventText, moveEvent, movesOfCard, namerOf, nextBody, plainMoves, redealEvent, resultWords, soleMover, tributeEvent, undone, withEvent } from "./entry.js";
 import { bar, cardFace, el, miniCard } from "./faces.js";
@@ -389,14 +389,20 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       row.dataset.move = JSON.stringify(entry.move);
       row.dataset.score = String(entry.score);
       row.disabled = self.busy;
-      row.append(el("span", "what", moveText(entry.move)), el("span", "pct", pct(entry.score)), bar(entry.score));
+      row.dataset.exact = String(!!entry.exact);
+      // A proven value in words (certain win, draw or loss), as the game's hint says it.
+      row.append(el("span", "pct" + (entry.exact ? ` certain ${outcome(entry.score)}` : ""), valueText(entry)), bar(entry.score));
+      row.prepend(el("span", "what", moveText(entry.move)));
       const item = el("li");
       item.append(row);
       const line = lineText(entry.line, (seat) => seatLabel(seat, hint.seat));
       if (line) item.append(el("p", "small muted hint-line", line));
       list.append(item);
     }
-    panel.append(el("p", "evaluation", `${t("now")}: ${chanceWord(hint.chance)} ${pct(hint.evaluation.score)}`), list);
+    const ev = hint.evaluation;
+    const now = el("p", "evaluation", ev.exact ? `${t("now")}: ${certainty(ev.score)}` : `${t("now")}: ${chanceWord(hint.chance)} ${pct(ev.score)}`);
+    now.dataset.exact = String(!!ev.exact);
+    panel.append(now, list);
     return panel;
   }
 
@@ -409,7 +415,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     panel.append(el("h3", "", t("followEvaluation")));
     const scores = el("ul", "follow-scores");
     ev.scores.forEach((score, seat) => {
-      const item = el("li", "", `${seatLabel(seat, pos.seat)}: ${pct(score)}`);
+      const item = el("li", "", `${seatLabel(seat, pos.seat)}: ${valueText({ score, exact: ev.exact })}`);
       item.dataset.seat = String(seat);
       scores.append(item);
     });
