@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+import httpx
 import pytest
 
 from tests.support.web import (
@@ -94,12 +95,15 @@ def test_a_three_game_match_is_a_series(
                 said = (page_words(page, "tributeGiven", **names, card=card_text(card)) if card
                         else page_words(page, "tributeHidden", **names))
                 assert said in detail
-            # The ended game's last bout is in its result; the table is the next deal's, nothing of the last.
+            # The ended game's last bout is in its result, and on its own table (its trump card): the
+            # next deal waits for "Next game".
             ended = last_bout([entry for entry in view["history"] if entry["game"] == betweens])
             shown = page.locator("#over-bout .bout-pair .mini:first-child").evaluate_all(
                 "cards => cards.map((c) => c.textContent)")
             assert shown == [card_text(pair["attack"]) for pair in ended]
-            assert page.locator("#table.ended").count() == 0 and page.inner_text("#recent") == ""
+            assert page.locator("#table.ended").count() == (1 if ended else 0)
+            assert page.inner_text("#recent") == ""
+            assert (page.get_attribute("#trump-card", "data-card") or "")[1:] == match["previous"]["trump"]
             assert page.locator("#review-button").is_visible()  # the game just ended (the API's game=n)
             assert page.locator("#review-game").is_hidden()  # no choice until the match is over
             assert page.locator("#new-game-over").is_hidden()
@@ -247,5 +251,61 @@ def test_a_defence_that_beat_every_card_says_pass_lets_it_stand(browser: Browser
         else:
             page.keyboard.press("1")
     assert found
+    assert errors == []
+    page.close()
+
+
+# A 2-game tan match, seed 3, with redeal, tribute and trump swap: taking whenever it may (else its
+# first legal move), seat 0 loses game 1 on its own 43rd move, a take, and game 2's deal opens with
+# seat 0's own decision (redeal or keep): no engine move of game 2 comes with the answer.
+SKIPPED_MATCH = {
+    "rules": {"preset": "tan", "redeal_without_trump": True, "tribute": True, "trump_swap": True},
+    "seats": ["human", "greedy"], "seed": 3, "match": {"games": 2},
+}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, pytest.param(DESKTOP, marks=pytest.mark.long)])
+def test_a_match_game_lost_on_your_own_move_shows_its_result_before_your_decision(
+    browser: Browser, server: Server, viewport: dict[str, int]
+) -> None:
+    """The game that ended comes first: its between-games screen (its result, its last bout on its
+    own table and trump card), no setup decision offered; "Next game" then deals the next game with
+    the decision."""
+    created = httpx.post(server.url + "/v1/games", json=SKIPPED_MATCH, timeout=120.0)
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["tokens"][0]
+    auth = {"Authorization": f"Bearer {token}"}
+    answer = created.json()["game"]
+    for _ in range(42):  # up to the take that ends game 1, played through the API
+        takes = [move for move in answer["legal_moves"] if move["action"] == "take"]
+        played = takes[0] if takes else answer["legal_moves"][0]
+        reply = httpx.post(f"{server.url}/v1/games/{game_id}/moves", json={"seat": 0, "move": played},
+                           headers=auth, timeout=120.0)
+        assert reply.status_code == 200, reply.text
+        answer = reply.json()
+    assert answer["match"]["game"] == 1 and {"action": "take"} in answer["legal_moves"]
+    trump = answer["position"]["trump"]
+    errors: list[str] = []
+    page = open_page(browser, server, viewport, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "vi")
+    page.evaluate("saved => localStorage.setItem('tan.game', JSON.stringify(saved))",
+                  {"id": game_id, "token": token})
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function(IDLE)
+    page.click("#take-button")
+    page.wait_for_function(IDLE)
+
+    view = seat_view(page, server)
+    assert view["match"]["game"] == 2 and view["legal_moves"], "the next deal opens with seat 0's decision"
+    assert page.locator("#next-game").is_visible()
+    assert page_words(page, "gameEnded", n=1, of=2) in page.inner_text("#over-title")
+    assert page.locator("#setup-buttons button:visible").count() == 0
+    assert page.get_attribute("#trump-card", "data-card") == trump, "game 1's table, not the next deal's"
+    page.click("#next-game")
+    page.wait_for_function(IDLE)
+    assert page.locator("#over").is_hidden()
+    assert page.locator("#setup-buttons button:visible").count() == len(view["legal_moves"])
     assert errors == []
     page.close()
