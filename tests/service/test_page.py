@@ -190,14 +190,16 @@ def test_every_word_in_the_players_language(browser: Browser, server: Server, sh
     for _ in range(3):
         page.keyboard.press("1")
         page.wait_for_function(IDLE)
-    # A refusal from the server is told in the page's language, from its code.
+    # A refusal from the server is told in the page's language, from its code, with the server's own
+    # words (its moves and cards in the page's words on the Vietnamese page).
     page.route("**/moves", lambda route: route.fulfill(
         status=422, content_type="application/json",
         body=json.dumps({"detail": "illegal move: attack 2c", "code": "illegal_move"})))
     page.keyboard.press("1")
     page.wait_for_selector("#message:not([hidden])")
     page.unroute("**/moves")
-    expected = {"vi": "Nước đi này không hợp lệ lúc này.", "en": "That move is not allowed now."}[lang]
+    expected = {"vi": "Nước đi này không hợp lệ lúc này. Nước không hợp lệ: tấn 2♣.",
+                "en": "That move is not allowed now. Illegal move: attack 2c."}[lang]
     assert page.inner_text("#message-text") == expected
     history = page.locator("#history li").all_inner_texts()
     assert len(history) >= 4 and not any(NOTATION.search(line) for line in history)

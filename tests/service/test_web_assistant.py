@@ -57,6 +57,17 @@ def _typed(card: Card, spelling: int) -> str:
     return [text, rank + text[1].upper(), rank + "♠♥♦♣"["shdc".index(text[1])]][spelling % 3]
 
 
+def _result(scores: list[float] | None, seat: int, lang: str = "en") -> str:
+    """What the assistant says of a finished 2-seat game (its scores, docs/rules.md §1.5) seen from `seat`."""
+    assert scores is not None
+    words = {"en": ("Game over: a draw.", "Game over: you lost.", "Game over: Seat {n} lost; you won."),
+             "vi": ("Hết ván: hòa.", "Hết ván: bạn thua.", "Hết ván: Ghế {n} thua; bạn thắng.")}[lang]
+    if 0 not in scores:
+        return words[0]
+    loser = scores.index(0)
+    return words[1] if loser == seat else words[2].format(n=loser + 1)
+
+
 def _settled(page: Page, mode: str, entries: int) -> None:
     """Wait until the mode shows the game after `entries` entries, with no request in flight."""
     page.wait_for_selector(f"#{mode} .follow-view[data-entries='{entries}']")
@@ -220,14 +231,14 @@ def test_a_whole_game_entered_at_the_table(browser: Browser, server: Server, sho
         page, server, game, seat, 0, random.Random(21), shots / "assistant-hint-en.png"
     )
     assert refused and undone and reloaded and hints == 3
-    assert page.inner_text("#assistant .follow-status") == "Game over."
+    assert page.inner_text("#assistant .follow-status") == _result(game.scores, seat)
     badges = page.locator("#assistant .follow-seat .score")
     shown = badges.evaluate_all("badges => badges.map(b => Number(b.dataset.score))")
     assert shown == game.scores
     _kept, answer = _asked_again(server, page)
     assert answer["to_move"] is None and answer["position"] == Position.from_game(game, seat).to_json()
     page.select_option("#lang", "vi")
-    assert page.inner_text("#assistant .follow-status") == "Hết ván."
+    assert page.inner_text("#assistant .follow-status") == _result(game.scores, seat, "vi")
     page.screenshot(path=str(shots / "assistant-over-vi.png"), full_page=True)
 
     # The game is kept on the server too: its link opens it in a browser that never saw it.
@@ -309,7 +320,7 @@ def test_a_tan_game_with_a_redeal_and_a_swap_entered_at_the_table(
 
     _entries, (refused, undone, _reloaded, hints) = _play_out(page, server, game, seat, 3, random.Random(5))
     assert refused and undone and hints == 3
-    assert page.inner_text("#assistant .follow-status") == "Game over."
+    assert page.inner_text("#assistant .follow-status") == _result(game.scores, seat)
     kept, answer = _asked_again(server, page)
     assert kept["start"]["rules"] == {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
     assert answer["position"] == Position.from_game(game, seat).to_json()
@@ -325,7 +336,7 @@ def test_a_tan_game_with_a_redeal_and_a_swap_entered_at_the_table(
     page.fill("#assistant-import-text", text)
     page.click("#assistant-import")
     _settled(page, "assistant", len(kept["events"]))
-    assert page.inner_text("#assistant .follow-status") == "Game over."
+    assert page.inner_text("#assistant .follow-status") == _result(game.scores, seat)
     reopened, _answer = _asked_again(server, page)
     assert reopened["events"] == record["events"] and reopened["id"] != kept["id"]
     assert errors == []

@@ -52,7 +52,9 @@ test("the server's error is shown as it words it, translated where the page has 
   state.lang = "en";
   assert.equal(card.describe(), "A card is written wrongly. Line 3: '0: attack 11x': not a card: '11x' (expected rank then suit, e.g. '6s', '10h', 'Q♥')");
   state.lang = "vi";
-  assert.equal(card.describe(), "Có một lá bài viết sai. Dòng 3: '0: attack 11x': không phải lá bài: '11x' (hạng rồi chất, ví dụ '6s', '10h', 'Q♥')");
+  assert.equal(card.describe(), "Có một lá bài viết sai. Dòng 3: '0: attack 11x': không phải lá bài: '11x' (hạng rồi chất, ví dụ '6♠', '10h', 'Q♥')");
+  const move = new ApiFailure(422, "illegal_move", "illegal move: defend 7s with 9s");
+  assert.equal(move.describe(), "Nước đi này không hợp lệ lúc này. Nước không hợp lệ: đỡ 7♠ bằng 9♠.");
   const counts = new ApiFailure(422, "count_mismatch", "cards do not add up to the 36-card deck: hands 12 + stock 10 + table 0 + discard 5 = 27");
   assert.equal(counts.describe(), "Số lá bài không khớp. Số lá không khớp với bộ 36 lá: trên tay 12 + nọc 10 + bàn 0 + rác 5 = 27.");
   state.lang = "en";

@@ -1,5 +1,6 @@
 /* Pure: the failures the page tells apart — the API's, by their codes, and a saved game that is gone. */
 
+import { cardText, moveText } from "./cards.js";
 import { language, t, TEXT } from "./i18n.js";
 
 export class ApiFailure extends Error {
@@ -47,6 +48,11 @@ const VI_PHRASES = [
     (all, known, seat, holds) => `đã biết ${known} lá trên tay Ghế ${Number(seat) + 1}, mà ghế đó chỉ có ${holds} lá`],
   [/\bappears twice\b/gu, "xuất hiện hai lần"],
   [/\bis not in a (\d+)-card deck/gu, "không có trong bộ $1 lá"],
+  [/\billegal move: /gu, "nước không hợp lệ: "],
+  // Moves and cards in the server's notation, in the page's words and glyphs.
+  [/\bdefend ([2-9TJQKA][shdc]) with ([2-9TJQKA][shdc])\b/gu, (all, target, card) => moveText({ action: "defend", target, card })],
+  [/\b(attack|transfer) ([2-9TJQKA][shdc])\b/gu, (all, action, card) => moveText({ action, card })],
+  [/\b([2-9TJQKA][shdc])\b/gu, (all, card) => cardText(card)],
 ];
 
 // The server's detail as the page shows it: as written on the English page; on the Vietnamese
