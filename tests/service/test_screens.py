@@ -62,6 +62,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
 
 
+def _cards(n: int) -> str:
+    """A number of cards as the English page says it (one card, or several)."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _no_sideways_scroll(page: Page, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
@@ -405,7 +410,7 @@ def test_a_redeals_shown_hand_is_seen_in_the_tracker(browser: Browser, server: S
     page.wait_for_selector("#tracker-panel:not(.stale)")
     tracker = seat_view(page, server, "/tracker")
     unseen = len([card for card in tracker["cards"] if card not in in_stock])
-    assert f"{unseen} cards you have not seen" in page.inner_text("#tracker-status")
+    assert f"{_cards(unseen)} you have not seen" in page.inner_text("#tracker-status")
     assert page.locator("#tracker-in-stock .mini").count() == len(in_stock)
     page.screenshot(path=str(shots / "tracker-redeal-en.png"), full_page=True)
     assert axe_findings(page) == []
@@ -485,7 +490,7 @@ def test_playback_offers_no_move_before_the_last_engine_move_lands(browser: Brow
     for frame in shown:
         assert frame["offered"] == 0, frame
         counts = history[frame["plies"] - 1]["after"]["hand_counts"]
-        assert frame["counts"] == [f"{n} cards" for n in counts[1:]], frame
-        assert frame["mine"] == f"({frame['held']} cards)", frame
+        assert frame["counts"] == [_cards(n) for n in counts[1:]], frame
+        assert frame["mine"] == f"({_cards(frame['held'])})", frame
     assert errors == []
     page.close()

@@ -495,7 +495,8 @@ def _check_tracker(page: Page, server: Server) -> dict[str, Any]:
     board = page.locator("#discard-cards .mini").evaluate_all("cards => cards.map(c => c.textContent)")
     assert sorted(gone) == sorted(board)  # the board's list, folded away by default
     assert f"({len(gone)})" in page.inner_text("#tracker-gone-title")
-    assert f"Stock: {page.inner_text('#stock-count')} cards" in page.inner_text("#tracker-status")
+    stock = int(page.inner_text("#stock-count"))
+    assert f"Stock: {stock} {'card' if stock == 1 else 'cards'}" in page.inner_text("#tracker-status")
     seat = page.locator("#tracker-seats .tracker-seat[data-seat='1']")
     assert seat.locator("h3").inner_text().startswith("Seat 1 ·")
     known = answer["known"]["1"]
