@@ -32,7 +32,7 @@ let opening = null; // a position being opened (from a review step, the assistan
 
 const blankForm = (rules) => ({
   rules, preset: "tan", options: {}, players: 2, seat: 0, trump: null, hand: [], known: {}, counts: {}, table: [], discard: [],
-  stock: 0, attacker: 1, defender: 0, toMove: 1, taking: false, picking: "hand",
+  inStock: [], stock: 0, attacker: 1, defender: 0, toMove: 1, taking: false, picking: "hand",
 });
 
 function ensureFollower() {
@@ -166,7 +166,7 @@ function formOf(pos, rules) {
     rules, preset: typeof pos.rules === "string" ? pos.rules : pos.rules.preset, players: pos.players, seat: pos.seat,
     options: typeof pos.rules === "string" ? {} : Object.fromEntries(Object.entries(pos.rules).filter(([name]) => name !== "preset")),
     trump: pos.trump, hand: [...pos.hand], known, counts, table: pos.table.map((pair) => ({ ...pair })),
-    discard: [...(pos.discard || [])], stock: pos.stock, attacker: pos.attacker, defender: pos.defender,
+    discard: [...(pos.discard || [])], inStock: [...(pos.in_stock || [])], stock: pos.stock, attacker: pos.attacker, defender: pos.defender,
     toMove: pos.to_move === null ? pos.attacker : pos.to_move, taking: !!pos.taking, picking: "hand",
   };
 }
@@ -180,17 +180,20 @@ export function positionOf(f) {
     counts.push(Number(f.counts[seat] ?? 0));
     if ((f.known[seat] || []).length) known[String(seat)] = [...f.known[seat]];
   }
-  return {
+  const position = {
     rules: rulesOf(f.preset, f.options), players: f.players, seat: f.seat, hand: [...f.hand], hand_counts: counts, trump: f.trump,
     stock: Number(f.stock), discard: [...f.discard], table: f.table.map((pair) => ({ attack: pair.attack, defense: pair.defense })),
     attacker: f.attacker, defender: f.defender, to_move: f.toMove, taking: f.taking, known,
   };
+  if ((f.inStock || []).length) position.in_stock = [...f.inStock];
+  return position;
 }
 
 const PICKING = (f) => {
   if (f.picking === "trump") return t("boardTrump");
   if (f.picking === "hand") return t("yourHand");
   if (f.picking === "discard") return t("discard");
+  if (f.picking === "stock") return t("boardInStock");
   if (f.picking === "table") return t("boardAttack");
   if (f.picking.startsWith("defense:")) return t("boardDefense", { card: cardText(f.table[Number(f.picking.slice(8))].attack) });
   return t("boardKnown", { name: seatLabel(Number(f.picking.slice(6)), f.seat) });
@@ -200,7 +203,7 @@ const PICKING = (f) => {
 // them: it is turned up under the stock, and once the stock is drawn it lies in a hand, on the
 // table or in the discard like any card (whether it may, the server says when the position opens).
 export function placedCards(f) {
-  const cards = [...f.hand, ...f.discard];
+  const cards = [...f.hand, ...f.discard, ...(f.inStock || [])];
   for (const pair of f.table) { cards.push(pair.attack); if (pair.defense) cards.push(pair.defense); }
   for (const list of Object.values(f.known)) cards.push(...list);
   return cards;
@@ -219,7 +222,11 @@ function pick(card) {
   if (f.picking === "trump") f.trump = card;
   else if (f.picking === "hand") f.hand = [...f.hand, card];
   else if (f.picking === "discard") f.discard = [...f.discard, card];
-  else if (f.picking === "table") f.table = [...f.table, { attack: card, defense: null }];
+  else if (f.picking === "stock") {
+    // A card known in the stock: the stock holds it and the trump card under it, at least.
+    f.inStock = [...(f.inStock || []), card];
+    f.stock = Math.max(Number(f.stock) || 0, f.inStock.length + 1);
+  } else if (f.picking === "table") f.table = [...f.table, { attack: card, defense: null }];
   else if (f.picking.startsWith("defense:")) {
     const index = Number(f.picking.slice(8));
     f.table = f.table.map((pair, i) => (i === index ? { ...pair, defense: card } : pair));
@@ -237,6 +244,7 @@ function remove(what, card) {
   if (what === "trump") f.trump = null;
   else if (what === "hand") f.hand = f.hand.filter((c) => c !== card);
   else if (what === "discard") f.discard = f.discard.filter((c) => c !== card);
+  else if (what === "stock") f.inStock = f.inStock.filter((c) => c !== card);
   else if (what === "table") f.table = f.table.filter((pair) => pair.attack !== card && pair.defense !== card);
   else { const seat = what.slice(6); f.known = { ...f.known, [seat]: f.known[seat].filter((c) => c !== card) }; }
   drawForm();
@@ -346,7 +354,7 @@ function drawForm() {
   rest.title = t("boardRestNote");
   rest.addEventListener("click", () => { f.discard = restDiscarded(f, deck); drawForm(); });
   discardLine.append(rest);
-  lines.push(tableLine, discardLine);
+  lines.push(tableLine, discardLine, cardsLine("stock", t("boardInStock"), f.inStock || []));
 
   const picker = cardPicker({ cards: deck, picked: f.picking === "trump" ? [] : placedCards(f), id: "board-picker", label: PICKING(f), onPick: pick,
     onRefuse: (text) => showMessage(t("cardPlaced", { what: text })) });
