@@ -1,7 +1,9 @@
-"""The adversarial load run (issue 24): long records, hung-up searches, tracker loops, racing moves.
+"""The adversarial load run (issues 24 and 64): long records, hung-up searches, tracker loops, racing
+moves, a queue-starving job and a database blip.
 
     python -m benchmarks.adversarial [--seed 1] [--analysis-budget-ms 5000] [--review-iterations 300]
-                                     [--tracker-s 10] [--stored-moves 600] [--output FILE]
+                                     [--tracker-s 10] [--stored-moves 600] [--blip-s 8]
+                                     [--only starving_job,database_blip] [--output FILE]
 
 One real `tan serve` on a free loopback port (`service.process`), two search
 slots, every other setting at its default but the per-decision guard of a
@@ -33,8 +35,24 @@ per-client cap (default 4) counts it alone. All along, a prober asks
    with its `expected_ply`, at once, ten times over: one 200 each time, the
    others 409 `game_moved_on` (or 429 past the per-game cap).
 
+6. **a queue-starving job** (issue 64, finding 3): on a server of its own (every
+   setting at its default, one job worker), client A queues a review of the long
+   game's first 62 decisions at `{"iterations": 10**30}`; once it runs, client B
+   queues a review of 5 decisions at 300 iterations. Measured: when B's job
+   started and ended after it was queued, and how far A's job was then (A is
+   cancelled after). Before issue 64 B waited for all of A (~50 s a decision).
+7. **a database blip** (issue 64, finding 4): a server with one job worker on a
+   throwaway PostgreSQL (`service.cluster`); a review of 40 decisions runs, the
+   server is stopped (`pg_ctl stop -m fast`) for `--blip-s` seconds after its
+   third stored decision, then started again. Measured: whether the job ended
+   `done`, whether its review is identical to the same job run again without a
+   blip, and the worker's storage retries (`tan_jobs_storage_retries_total`).
+   Skipped without PostgreSQL's binaries.
+
 Every answer must be a status the run expects (anything else is listed under
 `violations`, and the run exits 1). Writes `benchmarks/results/adversarial.json`.
+`--only` runs the named phases alone (`hung_up_hints`, …, `starving_job`,
+`database_blip`).
 """
 
 from __future__ import annotations
@@ -343,6 +361,115 @@ async def racing_moves(url: str, game_id: str, tokens: list[str], rounds: int,
     return {"rounds": rounds, "clients": 8, "statuses": statuses, "latency_ms": _summary(latencies)}
 
 
+async def _poll_job(http: httpx.AsyncClient, where: str) -> dict[str, Any] | None:
+    """The job's view, or None while the server answers 503 (its store away)."""
+    answer = await http.get(where)
+    if answer.status_code == 503:
+        return None
+    answer.raise_for_status()
+    return dict(answer.json())
+
+
+async def starving_job(url: str, record: Record, violations: list[str]) -> dict[str, Any]:
+    """Client A's job of 62 decisions at 10**30 iterations, then client B's of 5 once A runs: when
+    B's starts and ends, and how far A is by then."""
+    starving = record_json(reviewable_prefix(record, 62))
+    short = record_json(reviewable_prefix(record, 5))
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(70)) as first, \
+            httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(71)) as second:
+        answer = await first.post("/v1/analyze", json={"record": starving, "seed": 1,
+                                                       "limits": {"iterations": 10**30}})
+        if answer.status_code != 202:
+            violations.append(f"starving job: {answer.status_code} {answer.text[:200]}")
+            return {"status": answer.status_code}
+        a_where = answer.headers["location"]
+        a_queued = time.perf_counter()
+        while (await first.get(a_where)).json()["status"] == "queued":
+            await asyncio.sleep(0.05)
+        a_running = time.perf_counter()
+        answer = await second.post("/v1/analyze", json={"record": short, "seed": 2,
+                                                        "limits": {"iterations": 300}})
+        b_where, b_queued = answer.headers["location"], time.perf_counter()
+        b_started = b_ended = None
+        b_job: dict[str, Any] = {}
+        while time.perf_counter() - b_queued < 900:
+            b_job = (await second.get(b_where)).json()
+            if b_started is None and b_job["status"] != "queued":
+                b_started = time.perf_counter()
+            if b_job["status"] in ("done", "failed", "cancelled"):
+                b_ended = time.perf_counter()
+                break
+            await asyncio.sleep(0.05)
+        a_job = (await first.get(a_where)).json()
+        await first.delete(a_where)
+    if b_ended is None or b_job.get("status") != "done":
+        violations.append(f"starving job: client B's job {b_job.get('status')} after 900 s")
+    if a_job["status"] == "done":
+        violations.append("starving job: client A's job ended before client B's")
+
+    def after(moment: float | None) -> float | None:
+        return None if moment is None else round(moment - b_queued, 2)
+
+    return {"a_decisions": a_job["progress"]["total"], "a_iterations_asked": "10**30",
+            "a_started_after_s": round(a_running - a_queued, 2),
+            "b_decisions": b_job.get("progress", {}).get("total"),
+            "b_started_after_s": after(b_started), "b_done_after_s": after(b_ended),
+            "a_done_when_b_done": a_job["progress"]["done"], "a_status_when_b_done": a_job["status"]}
+
+
+async def database_blip(record: Record, blip_s: float, violations: list[str]) -> dict[str, Any]:
+    """A job on PostgreSQL whose server stops for `blip_s` seconds mid-job: survived, identical."""
+    from service.cluster import Cluster, binaries
+
+    found = binaries()
+    if found is None:
+        return {"skipped": "PostgreSQL's server binaries are not installed"}
+    body = {"record": record_json(reviewable_prefix(record, 40)), "seed": 5, "limits": {"iterations": 300}}
+    with Cluster(found) as cluster:
+        server = ServiceProcess(cluster.database(), max_searches=2, database_timeout_s=2)
+        with server:
+            async with httpx.AsyncClient(base_url=server.url, timeout=60.0, headers=_client(80)) as http:
+
+                async def finished(where: str) -> tuple[dict[str, Any], float]:
+                    begun = time.perf_counter()
+                    while True:
+                        job = await _poll_job(http, where)
+                        if job is not None and job["status"] not in ("queued", "running"):
+                            return job, time.perf_counter() - begun
+                        await asyncio.sleep(0.05)
+
+                where = (await http.post("/v1/analyze", json=body)).headers["location"]
+                while (job := await _poll_job(http, where)) is None or job["progress"]["done"] < 3:
+                    await asyncio.sleep(0.02)
+                at_blip = job["progress"]["done"]
+                blip_began = time.perf_counter()
+                cluster.pause()
+                await asyncio.sleep(blip_s)
+                cluster.resume()
+                blip = time.perf_counter() - blip_began
+                blipped, seconds = await asyncio.wait_for(finished(where), 900)
+                retries = 0.0
+                for line in (await http.get("/metrics")).text.splitlines():
+                    if line.startswith("tan_jobs_storage_retries_total "):
+                        retries = float(line.split()[1])
+                again = (await http.post("/v1/analyze", json=body)).headers["location"]
+                unbroken, unbroken_s = await asyncio.wait_for(finished(again), 900)
+
+    def untimed(job: dict[str, Any]) -> Any:
+        result = job.get("result") or {}
+        return {**result, "stats": {k: v for k, v in result.get("stats", {}).items() if k != "time_ms"}}
+
+    survived = blipped["status"] == "done"
+    identical = survived and untimed(blipped) == untimed(unbroken)
+    if not survived or not identical:
+        violations.append(f"database blip: job {blipped['status']} {blipped.get('error')}, "
+                          f"identical {identical}")
+    return {"blip_s": round(blip, 2), "decisions": blipped["progress"]["total"], "done_at_blip": at_blip,
+            "survived": survived, "identical": identical, "error": blipped.get("error"),
+            "job_s_after_blip": round(seconds, 1), "unbroken_job_s": round(unbroken_s, 1),
+            "storage_retries": retries}
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     game = long_game(args.seed)
     record = game.record(0)
@@ -356,13 +483,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "game": {"seed": args.seed, "moves": len(game.moves), "record_bytes": len(json.dumps(whole)),
                  "review_prefix_events": len(prefix_record.events)},
     }
+    only = set(args.only.split(",")) if args.only else None
+    phases: dict[str, Any] = {}
+    result["phases"] = phases
+    if only is None or "starving_job" in only:
+        with tempfile.TemporaryDirectory() as folder, \
+                ServiceProcess(Path(folder) / "games.db", forwarded_allow_ips="127.0.0.1") as alone:
+            phases["starving_job"] = await starving_job(alone.url, record, violations)
+    if only is None or "database_blip" in only:
+        phases["database_blip"] = await database_blip(record, args.blip_s, violations)
+    if only is not None and not only - {"starving_job", "database_blip"}:
+        result["violations"] = violations
+        return result
     with tempfile.TemporaryDirectory() as folder:
         server = ServiceProcess(Path(folder) / "games.db", max_searches=2,
                                 analysis_budget_ms=args.analysis_budget_ms, forwarded_allow_ips="127.0.0.1")
         with server:
             prober = Prober(server.url)
             prober.start()
-            phases: dict[str, Any] = {}
             started = time.perf_counter()
             phases["hung_up_hints"] = await hung_up_hints(server.url, mid_game_position(), violations)
             phases["long_reviews"] = await long_reviews(server.url, prefix, whole, args.analysis_budget_ms,
@@ -375,7 +513,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             phases["racing_moves"] = await racing_moves(server.url, game_id, tokens, 10, violations)
             phases["health_under_load"] = await prober.stop()
             phases["seconds"] = round(time.perf_counter() - started, 1)
-            result["phases"] = phases
     result["violations"] = violations
     return result
 
@@ -388,6 +525,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="each reviewed decision's fixed iteration budget")
     parser.add_argument("--tracker-s", type=float, default=10.0)
     parser.add_argument("--stored-moves", type=int, default=600)
+    parser.add_argument("--blip-s", type=float, default=8.0, help="how long the database blip lasts")
+    parser.add_argument("--only", default="", help="comma-separated phases to run alone")
     parser.add_argument("--output", type=Path, default=RESULTS / "adversarial.json")
     args = parser.parse_args(argv)
     result = asyncio.run(run(args))

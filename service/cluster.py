@@ -67,6 +67,15 @@ class Cluster:
     def _start(self) -> None:
         self._run(str(self.binaries / "initdb"), "-D", str(self.data), "-U", "tan", "--auth=trust",
                   "--encoding=UTF8", "--no-sync")
+        self.resume()
+
+    def pause(self) -> None:
+        """Stop the server as an outage does (its connections cut, its data kept): `resume()` brings
+        it back on the same port."""
+        self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server on its data folder (again, after `pause()`)."""
         options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} -c fsync=off "
                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-t", "60",

@@ -154,14 +154,16 @@ class Searcher:
         return review_decisions(record.seat, found, limits, seed, self._solver("ismcts", stop), searched,
                                 budget_ms=self.settings.analysis_budget_ms, begun=begun, same_seed=same_seed)
 
-    def job_limits(self, requested: dict[str, Any] | None) -> Limits:
-        """Each decision's limits in a review job: a fixed iteration budget (the request's
-        iterations, else the default, capped), so the job's answer is reproducible; the clock
-        only guards against a hang, at `analysis_budget_ms` a decision, far past what the
-        iterations take, so that exact endgames end on their node budget, not the clock
-        (raises `bad_limits`)."""
-        iterations = self.limits(requested).iterations
-        return Limits(iterations=iterations, time_ms=self.settings.analysis_budget_ms)
+    def job_limits(self, requested: dict[str, Any] | None, searched: int = 1) -> Limits:
+        """Each decision's limits in a review job of `searched` searched decisions: a fixed iteration
+        budget (the request's iterations, else the default, capped, and lowered so that the whole
+        job runs at most `max_job_iterations`), so the job's answer is reproducible and its work
+        bounded; the clock only guards against a hang, at `analysis_budget_ms` a decision, far
+        past what the iterations take, so that exact endgames end on their node budget, not the
+        clock (raises `bad_limits`)."""
+        iterations = self.limits(requested).iterations or self.settings.default_iterations
+        share = max(1, self.settings.max_job_iterations // max(searched, 1))
+        return Limits(iterations=min(iterations, share), time_ms=self.settings.analysis_budget_ms)
 
     def review_step(
         self,

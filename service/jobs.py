@@ -6,20 +6,33 @@ once, so a bad one is refused at once and nothing is stored) and queue a job of
 one step per decision of its seat; they answer 202 with the job's id, and
 `GET /v1/jobs/{id}` answers its progress and, once done, its review.
 
-A `Worker` claims the oldest job nobody holds (`GameStore.claim_job`: `FOR
-UPDATE SKIP LOCKED` on PostgreSQL, SQLite's one writer at a time) for
-`job_lease_s`, then reviews its decisions one by one, each in a slot of its
-process's search pool. Each step's answer is stored with the lease renewed, only
-while the worker still holds it: a worker whose lease expired (it stalled, or
-died) stores nothing more, and the next worker to claim the job goes on from the
-steps already stored. So a worker killed with -9 loses at most the step it was
-on, and no step is ever stored twice.
+A `Worker` claims a job nobody holds (`GameStore.claim_job`: `FOR UPDATE SKIP
+LOCKED` on PostgreSQL, SQLite's one writer at a time), fairly between clients:
+first the clients with the fewest jobs being worked on, then the client served
+longest ago; after each decision it stores, a worker whose job's client is not
+alone in the queue puts the job back and takes the next in that order
+(`GameStore.pass_job`), so clients take turns a decision at a time and one
+client's long job delays another's by at most a decision per client. It holds
+its job under a lease of `job_lease_s`, renewed with each step it stores and,
+while a decision is searched, every third of a lease (`_Heartbeat`) — up to the
+decision's hang guard and a lease beyond, so a hung search still loses its job.
+A worker whose lease ran out (it stalled, or died) or whose job was cancelled
+stores nothing more (a cancelled decision's search stops at the next renewal),
+and the next worker to claim the job goes on from the steps already stored. So a
+worker killed with -9 loses at most the step it was on, and no step is ever
+stored twice. A store that cannot be reached (`StorageUnavailableError`: a
+database restarting, a network blip) is waited out: each read or write is tried
+again with a backoff of at most `STORAGE_BACKOFF_S`, the job kept, never failed
+for it.
 
 A job's answer is reproducible: every decision is searched with a fixed
 iteration budget (the request's iterations, or the default, capped) and a seed
 drawn from the job's seed and the decision, never stopped by the clock
 (`analysis_budget_ms` a decision only guards against a hang; exact endgames end
-on their node budget). A step cut short by a shutdown is dropped, not stored.
+on their node budget). The whole job is bounded too: the iterations of a decision
+are lowered, when the job is queued, so that all its searched decisions together
+run at most `max_job_iterations` (`Searcher.job_limits`; `stats.limits` says what
+was used). A step cut short by a shutdown is dropped, not stored.
 
 `tan serve` runs `job_workers` workers in its own process (0: none), sharing its
 search slots with the requests; `tan worker` runs them alone.
@@ -28,14 +41,17 @@ search slots with the requests; `tan worker` runs them alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import logging
 import os
 import secrets
 import socket
 import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 
@@ -44,15 +60,27 @@ from service.engine import Searcher
 from service.errors import ApiError, ServiceCode
 from service.metrics import Metrics
 from service.settings import Settings
-from service.store import GameStore, Job, LeaseLostError, TooManyJobsError
+from service.store import GameStore, Job, LeaseLostError, StorageUnavailableError, TooManyJobsError
 from solver.game.record import Record
-from solver.search import Limits
+from solver.search import Limits, StopFlag
 from solver.search.calibration import ScoreMap
 from solver.search.review import Decision, Label, ReviewSummary, decisions
 
-__all__ = ["JobQueue", "Worker", "assemble_review", "job_view"]
+__all__ = ["STORAGE_BACKOFF_S", "JobQueue", "Worker", "assemble_review", "job_view"]
 
 log = logging.getLogger("service")
+
+T = TypeVar("T")
+
+STORAGE_BACKOFF_S = (0.05, 2.0)
+"""A worker's wait before it tries an unreachable store again: the first, doubled at each failure
+up to the second, for as long as the store stays away (a job is never failed for it)."""
+
+RENEWALS_A_LEASE = 3
+"""While a decision is searched its lease is renewed this many times a lease."""
+
+REPLAYS_KEPT = 4
+"""Jobs whose replayed decisions a worker keeps while it takes turns between them."""
 
 KINDS = ("analyze", "review")
 """`analyze`: a record sent to `POST /v1/analyze`; `review`: a stored game's, for one seat."""
@@ -131,30 +159,49 @@ class JobQueue:
         are refused now), and answer the new job's view. The record is replayed first, in a search
         slot (counted against the client's share; stopped if the `request`'s client hangs up): a
         bad one is refused (422) and nothing is queued; so is a seat of too many moves."""
-        limits = self.searcher.job_limits(requested)
+        self.searcher.job_limits(requested)  # bad limits: refused now, nothing replayed
         self.searcher.check_review_size(record)  # a seat of too many moves: refused, nothing queued
         if self.pool is not None:
             found = await self.pool.run(lambda stop: decisions(record, stop), request, client)
         else:
             found = await anyio.to_thread.run_sync(decisions, record)
+        limits = self.searcher.job_limits(requested, sum(not decision.forced for decision in found))
         job_id = secrets.token_urlsafe(16)
         request = {"record": record.to_json(), "limits": limits.to_json(), "seed": seed, **(extra or {})}
-        cap = self.settings.max_jobs_per_client
+        s = self.settings
         owner = None if client is None else hashlib.sha256(f"client:{client}".encode()).hexdigest()
         try:
             await anyio.to_thread.run_sync(
-                self.store.submit_job, job_id, kind, request, len(found), owner, cap
+                self.store.submit_job, job_id, kind, request, len(found), owner, s.max_jobs_per_client,
+                s.max_job_bytes_per_client,
             )
-        except TooManyJobsError:
-            raise ApiError(
-                ServiceCode.TOO_MANY_REQUESTS,
-                f"this client already has {cap} jobs queued or running; retry once one is done "
-                f"(retry in {self.settings.retry_after_s} s)",
-                {"Retry-After": str(self.settings.retry_after_s)},
-            ) from None
+        except TooManyJobsError as error:
+            raise await self._too_many(error, owner) from None
         self.metrics.jobs_submitted.labels(kind).inc()
         self.wake.set()
         return await self.read(job_id)
+
+    async def _too_many(self, error: TooManyJobsError, owner: str | None) -> ApiError:
+        """The 429 of a client over its jobs (retry once one is done) or its bytes (retry once its
+        oldest ended job expires, `job_ttl_s` after it ended)."""
+        s = self.settings
+        if not error.bytes:
+            return ApiError(
+                ServiceCode.TOO_MANY_REQUESTS,
+                f"this client already has {s.max_jobs_per_client} jobs queued or running; retry once one "
+                f"is done (retry in {s.retry_after_s} s)",
+                {"Retry-After": str(s.retry_after_s)},
+            )
+        ended = None if owner is None else await anyio.to_thread.run_sync(self.store.job_expiry, owner)
+        wait = s.job_ttl_s if ended is None else ended + s.job_ttl_s - time.time()
+        retry = max(s.retry_after_s, int(wait) + 1)
+        return ApiError(
+            ServiceCode.TOO_MANY_REQUESTS,
+            f"this client's jobs already take {error.held} bytes, and it may keep "
+            f"{s.max_job_bytes_per_client} (TAN_MAX_JOB_BYTES_PER_CLIENT) until they expire, "
+            f"TAN_JOB_TTL_S after they end (retry in {retry} s)",
+            {"Retry-After": str(retry)},
+        )
 
     async def sweep(self) -> int:
         """Delete the jobs that ended `job_ttl_s` ago; note the store's counts in the metrics."""
@@ -198,11 +245,16 @@ class Worker:
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}")
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
 
+    replays: dict[str, list[Decision]] = field(default_factory=dict)
+
     async def run(self) -> None:
         """Take and do jobs until `stopping` is set; a store that cannot be used is retried."""
         while not self.stopping.is_set():
             try:
                 worked = await self.work_once()
+            except StorageUnavailableError as error:
+                log.warning("worker %s: the store cannot be reached, tried again: %s", self.name, error)
+                worked = False
             except Exception:
                 log.exception("worker %s: a job could not be taken or stored", self.name)
                 worked = False
@@ -222,13 +274,21 @@ class Worker:
             self.wake.clear()
 
     async def work_once(self) -> bool:
-        """Claim one job and work on it until it ends or its lease is lost; False: none to take."""
+        """Claim one job and work on it — and on the jobs its turns pass to — until it ends, its
+        lease is lost or the store is away; False: none to take."""
         s = self.settings
-        job = await anyio.to_thread.run_sync(self.store.claim_job, self.name, s.job_lease_s, s.job_attempts)
+        job: Job | None = await anyio.to_thread.run_sync(self.store.claim_job, self.name, s.job_lease_s,
+                                                         s.job_attempts)
         if job is None:
             return False
+        while job is not None:
+            job = await self._turn(job)
+        return True
+
+    async def _turn(self, job: Job) -> Job | None:
+        """Work on `job` until it ends (None) or its turn passes to the next job (answered)."""
         try:
-            await self._work(job)
+            return await self._work(job)
         except LeaseLostError:
             log.warning("worker %s lost job %s: cancelled, or its lease ran out and another worker has it",
                         self.name, job.id)
@@ -236,55 +296,151 @@ class Worker:
             pass  # the lease expires and another worker goes on from the last stored step
         except Exception as error:
             log.exception("worker %s: job %s failed", self.name, job.id)
-            await anyio.to_thread.run_sync(
-                self.store.finish_job, job.id, self.name, None, f"internal: {type(error).__name__}"
-            )
-            self.metrics.jobs_finished.labels("failed").inc()
-        return True
+            with contextlib.suppress(LeaseLostError, _Stopping):
+                await self._stored(self.store.finish_job, job.id, self.name, None,
+                                   f"internal: {type(error).__name__}")
+                self.metrics.jobs_finished.labels("failed").inc()
+        self.replays.pop(job.id, None)
+        return None
 
-    async def _search(self, work: Any) -> Any:
-        """`work(stop)` in a slot of the pool; a busy pool is waited out with the lease kept."""
+    async def _stored(self, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on the store in a thread, tried again after a bounded backoff for as long as
+        the store cannot be reached (until the worker stops: `_Stopping`)."""
+        delay, most = STORAGE_BACKOFF_S
+        while True:
+            try:
+                return await anyio.to_thread.run_sync(call, *args)
+            except StorageUnavailableError as error:
+                self.metrics.jobs_storage_retries.inc()
+                log.warning("worker %s: the store cannot be reached, tried again in %g s: %s",
+                            self.name, delay, error)
+            if self.stopping.is_set():
+                raise _Stopping
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), delay)
+            delay = min(delay * 2, most)
+
+    async def _search(self, work: Callable[[StopFlag], T], heartbeat: _Heartbeat | None = None) -> T:
+        """`work(stop)` in a slot of the pool; a busy pool is waited out with the lease kept. With a
+        `heartbeat`, the lease is renewed while the search runs and the search stopped if it is lost."""
+        def watched(stop: StopFlag) -> T:
+            if heartbeat is not None:
+                heartbeat.watch(stop)
+            return work(stop)
+
         while True:
             if self.stopping.is_set():
                 raise _Stopping
             try:
-                return await self.pool.run(work)
+                if heartbeat is None:
+                    return await self.pool.run(watched)
+                async with heartbeat.running():
+                    return await self.pool.run(watched)
             except ApiError as error:
                 if error.code is not ServiceCode.BUSY:
                     raise
             await asyncio.sleep(self.settings.retry_after_s)
 
-    async def _work(self, job: Job) -> None:
+    async def _decisions(self, job: Job, record: Record) -> list[Decision]:
+        """The record's decisions, replayed once while the worker takes turns on this job."""
+        found = self.replays.pop(job.id, None)
+        if found is None:
+            found = await self._search(lambda stop: decisions(record, stop))
+            if self.stopping.is_set():
+                raise _Stopping  # the replay may have been cut short
+        self.replays[job.id] = found
+        while len(self.replays) > REPLAYS_KEPT:
+            del self.replays[next(iter(self.replays))]
+        return found
+
+    async def _work(self, job: Job) -> Job | None:
+        """Review `job`'s decisions not yet stored; after each, pass the turn on (`pass_job`) and
+        answer the next job if it is another one; once every decision is stored, finish the job."""
+        s = self.settings
         request = job.request
         record = Record.from_json(request["record"])
         limits = Limits.from_json(request["limits"])
         seed = int(request["seed"])
         same_seed = bool(request.get("same_seed", False))
         mapped = None if request.get("score_map") is None else ScoreMap.from_json(request["score_map"])
-        found: list[Decision] = await self._search(lambda stop: decisions(record, stop))
-        if self.stopping.is_set():
-            raise _Stopping  # the replay may have been cut short
+        found = await self._decisions(job, record)
         if len(found) != job.total:
             raise RuntimeError(f"job {job.id}: {len(found)} decisions, {job.total} were counted")
-        steps = await anyio.to_thread.run_sync(self.store.job_steps, job.id)
+        steps = await self._stored(self.store.job_steps, job.id)
         for step, decision in enumerate(found):
             if step in steps:
                 continue
-            answer = await self._search(
-                lambda stop, decision=decision: self.searcher.review_step(
-                    record.seat, decision, limits, seed, stop, same_seed, mapped
-                )
-            )
+            heartbeat = _Heartbeat(self, job.id)
+            review = functools.partial(self.searcher.review_step, record.seat, decision, limits, seed,
+                                       same_seed=same_seed, mapped=mapped)
+            answer = await self._search(review, heartbeat)
+            if heartbeat.lost:
+                raise LeaseLostError(job.id)
             if self.stopping.is_set() or answer["move"]["label"] == Label.UNSCORED.value:
                 raise _Stopping  # the search may have been cut short: not stored
-            await anyio.to_thread.run_sync(
-                self.store.job_step, job.id, self.name, step, answer, self.settings.job_lease_s
-            )
+            await self._stored(self.store.job_step, job.id, self.name, step, answer, s.job_lease_s)
             steps[step] = answer
+            if len(steps) < len(found):
+                held = await self._stored(self.store.pass_job, job.id, self.name, s.job_lease_s,
+                                          s.job_attempts)
+                if held is None or held.id != job.id:
+                    return held  # another client's turn (or nothing: this job went back to the queue)
         result = assemble_review(record.seat, [steps[step] for step in range(len(found))], limits, seed,
                                  mapped)
-        await anyio.to_thread.run_sync(self.store.finish_job, job.id, self.name, result)
+        await self._stored(self.store.finish_job, job.id, self.name, result)
         self.metrics.jobs_finished.labels("done").inc()
+        self.replays.pop(job.id, None)
+        return None
+
+
+class _Heartbeat:
+    """Renews a worker's lease on its job every `job_lease_s / RENEWALS_A_LEASE` while one decision is
+    searched, for at most the decision's hang guard (`analysis_budget_ms`) and one lease more: a
+    decision longer than a lease keeps its job, a hung one does not. A lease found lost (the job
+    cancelled, or taken by another worker) stops the search at once; a store out of reach is tried
+    again at the next beat, the lease kept meanwhile if it has not run out."""
+
+    def __init__(self, worker: Worker, job_id: str) -> None:
+        self.worker = worker
+        self.job_id = job_id
+        self.lost = False
+        self._flag: StopFlag | None = None
+
+    def watch(self, stop: StopFlag) -> None:
+        """The search's stop flag (called in its thread as it starts)."""
+        self._flag = stop
+        if self.lost:
+            stop.set()
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Beat while the block runs."""
+        task = asyncio.create_task(self._beat())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _beat(self) -> None:
+        s = self.worker.settings
+        every = s.job_lease_s / RENEWALS_A_LEASE
+        until = time.monotonic() + s.analysis_budget_ms / 1000.0 + s.job_lease_s
+        while time.monotonic() + every < until:
+            await asyncio.sleep(every)
+            try:
+                await anyio.to_thread.run_sync(self.worker.store.renew_job, self.job_id, self.worker.name,
+                                               s.job_lease_s)
+            except StorageUnavailableError as error:
+                self.worker.metrics.jobs_storage_retries.inc()
+                log.warning("worker %s: job %s's lease not renewed, the store cannot be reached: %s",
+                            self.worker.name, self.job_id, error)
+            except LeaseLostError:
+                self.lost = True
+                if self._flag is not None:
+                    self._flag.set()
+                return
 
 
 class _Stopping(Exception):

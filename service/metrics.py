@@ -98,6 +98,12 @@ class Metrics:
             "tan_jobs_finished", "review jobs this process's workers finished, by status (done, failed)",
             ["status"], registry=self.registry,
         )
+        self.jobs_storage_retries = Counter(
+            "tan_jobs_storage_retries",
+            "reads and writes of this process's workers that found the store out of reach and were tried "
+            "again (a job is never failed for it)",
+            registry=self.registry,
+        )
         self.jobs_stored = Gauge(
             "tan_jobs_stored",
             "review jobs in the store at the last sweep, by status (queued, running, done, failed): queued "

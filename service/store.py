@@ -160,7 +160,13 @@ class GameLockTimeoutError(Exception):
 
 
 class TooManyJobsError(Exception):
-    """The client already has as many jobs queued or running as it may."""
+    """The client already has as many jobs queued or running as it may (`held` jobs), or its stored
+    jobs already take as many bytes as they may (`held` bytes, `bytes` true)."""
+
+    def __init__(self, client: str, held: int = 0, bytes: bool = False) -> None:
+        super().__init__(client)
+        self.held = held
+        self.bytes = bytes
 
 
 class LeaseLostError(Exception):
@@ -395,24 +401,42 @@ class GameStore(ABC):
         total: int,
         client: str | None = None,
         max_jobs: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         """Queue a job of `total` steps; `client` may have at most `max_jobs` jobs queued or running,
-        this one included (`TooManyJobsError` beyond)."""
+        this one included, and its stored jobs (whatever their status, until they expire: requests
+        and results) at most `max_bytes` bytes, this request included (`TooManyJobsError` beyond)."""
         now = time.time()
+        text = json.dumps(request)  # ASCII (json's default): its length is its size in bytes
         with self.transaction() as db:
-            if client is not None and max_jobs is not None:
+            if client is not None and (max_jobs is not None or max_bytes is not None):
                 self._serialize(db, client)
-                waiting = db.execute(
-                    "SELECT count(*) FROM jobs WHERE client = ? AND status IN ('queued', 'running')",
+                waiting, stored = db.execute(
+                    "SELECT count(CASE WHEN status IN ('queued', 'running') THEN 1 END), "
+                    "coalesce(sum(length(request) + coalesce(length(result), 0)), 0) "
+                    "FROM jobs WHERE client = ?",
                     (client,),
-                ).fetchone()[0]
-                if int(waiting) >= max_jobs:
-                    raise TooManyJobsError(client)
+                ).fetchone()
+                if max_jobs is not None and int(waiting) >= max_jobs:
+                    raise TooManyJobsError(client, int(waiting))
+                if max_bytes is not None and int(stored) + len(text) > max_bytes:
+                    raise TooManyJobsError(client, int(stored), bytes=True)
             db.execute(
                 "INSERT INTO jobs (id, kind, request, status, total, created_at, updated_at, client) "
                 "VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
-                (job_id, kind, json.dumps(request), total, now, now, client),
+                (job_id, kind, text, total, now, now, client),
             )
+
+    def job_expiry(self, client: str) -> float | None:
+        """When `client`'s job that ended first was last touched (it expires `job_ttl_s` after), or
+        None when none of its jobs has ended: the Retry-After of a client over its bytes."""
+        with self.transaction(write=False) as db:
+            row = db.execute(
+                "SELECT min(updated_at) FROM jobs "
+                "WHERE client = ? AND status IN ('done', 'failed', 'cancelled')",
+                (client,),
+            ).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
 
     _JOB_COLUMNS = "id, kind, request, status, done, total, result, error, attempts, worker"
 
@@ -438,33 +462,68 @@ class GameStore(ABC):
             row = db.execute(f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return None if row is None else self._job(row)
 
+    _CLAIMABLE = "(status = 'queued' OR (status = 'running' AND lease_until < ?))"
+    """A job a worker may take: queued, or running under a lease run out (its worker died)."""
+
+    _FAIR = (
+        "SELECT id FROM jobs AS j "
+        "WHERE (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?)) "
+        "ORDER BY (SELECT count(*) FROM jobs AS r WHERE r.client = j.client AND r.status = 'running' "
+        "AND r.lease_until >= ?), "
+        "coalesce((SELECT max(t.updated_at) FROM jobs AS t WHERE t.client = j.client "
+        "AND t.status IN ('queued', 'running')), j.updated_at), "
+        "j.created_at LIMIT 1"
+    )
+    """The job to take next, fairly between clients: first the clients with the fewest jobs held by
+    a worker now, then the client whose jobs were touched longest ago (a job put back after its
+    turn is touched then: round robin), then the client's oldest job. A job of no client counts as
+    a client of its own. Parameters: now, now."""
+
     def claim_job(self, worker: str, lease_s: float, max_attempts: int = 3) -> Job | None:
-        """Lease the oldest job nobody holds — queued, or running under a lease that has expired (its
-        worker died) — to `worker` for `lease_s` seconds; None when there is none. A job whose
-        workers died `max_attempts` times fails instead of being taken again."""
+        """Lease the next job nobody holds, in the fair order of `_FAIR`, to `worker` for `lease_s`
+        seconds; None when there is none. A job whose workers died `max_attempts` times fails
+        instead of being taken again."""
         now = time.time()
         with self.transaction(write=False) as db:  # most polls find nothing: no write lock for them
-            waiting = db.execute(
-                "SELECT 1 FROM jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) "
-                "LIMIT 1",
-                (now,),
-            ).fetchone()
+            waiting = db.execute(f"SELECT 1 FROM jobs WHERE {self._CLAIMABLE} LIMIT 1", (now,)).fetchone()
         if waiting is None:
             return None
         with self.transaction() as db:
-            db.execute(
-                "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? "
-                "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
-                (f"{max_attempts} workers took this job and none finished it", now, now, max_attempts),
-            )
-            row = db.execute(
-                f"UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, attempts = attempts + 1, "
-                f"updated_at = ? WHERE id = (SELECT id FROM jobs WHERE status = 'queued' "
-                f"OR (status = 'running' AND lease_until < ?) ORDER BY created_at LIMIT 1{self.skip_locked}) "
-                f"RETURNING {self._JOB_COLUMNS}",
-                (worker, now + lease_s, now, now),
-            ).fetchone()
+            return self._claim(db, worker, lease_s, max_attempts, now)
+
+    def _claim(self, db: Db, worker: str, lease_s: float, max_attempts: int, now: float) -> Job | None:
+        db.execute(
+            "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? "
+            "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
+            (f"{max_attempts} workers took this job and none finished it", now, now, max_attempts),
+        )
+        row = db.execute(
+            f"UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, attempts = attempts + 1, "
+            f"updated_at = ? WHERE id = ({self._FAIR}{self.skip_locked}) RETURNING {self._JOB_COLUMNS}",
+            (worker, now + lease_s, now, now, now),
+        ).fetchone()
         return None if row is None else self._job(row)
+
+    def pass_job(self, job_id: str, worker: str, lease_s: float, max_attempts: int = 3) -> Job | None:
+        """End `worker`'s turn on its job if another client's job waits: the job goes back to the
+        queue (its steps kept; the turn does not count as an attempt) and the worker takes the next
+        job in the fair order — maybe this one again. Answers the job the worker holds now (this
+        one when nobody else waits); `LeaseLostError` when it no longer held this one."""
+        now = time.time()
+        with self.transaction() as db:
+            other = db.execute(
+                f"SELECT 1 FROM jobs WHERE {self._CLAIMABLE} AND id != ? AND (client IS NULL "
+                "OR client != coalesce((SELECT client FROM jobs WHERE id = ?), '')) LIMIT 1",
+                (now, job_id, job_id),
+            ).fetchone()
+            if other is None:
+                self._hold_job(db, job_id, worker, lease_s)
+                row = db.execute(f"SELECT {self._JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+                return self._job(row)
+            back = "status = 'queued', worker = NULL, attempts = attempts - 1, "
+            self._hold_job(db, job_id, worker, lease_s, back)
+            db.execute("UPDATE jobs SET lease_until = NULL WHERE id = ?", (job_id,))
+            return self._claim(db, worker, lease_s, max_attempts, now)
 
     def job_steps(self, job_id: str) -> dict[int, dict[str, Any]]:
         """The steps of a job stored so far, by number."""
