@@ -205,9 +205,9 @@ class Settings(BaseSettings):
     job_lease_s: float = Field(
         default=60,
         gt=0,
-        description="a worker holds its job this long after each decision it stores, renewed every third of "
-        "it while a decision is searched (for at most TAN_ANALYSIS_BUDGET_MS and one lease more); a worker "
-        "that stops (it died, or its search hung) loses the job to the next one once its lease has run out",
+        description="a worker holds its job this long, renewed with each decision it stores and while one "
+        "is searched (up to TAN_ANALYSIS_BUDGET_MS and a lease more); a worker that stops loses the job "
+        "once its lease has run out",
     )
     job_poll_s: float = Field(
         default=1.0, gt=0, description="how often an idle worker looks for a job in the database, in seconds"
@@ -223,16 +223,14 @@ class Settings(BaseSettings):
     max_job_bytes_per_client: int = Field(
         default=8_000_000,
         ge=65_536,
-        description="bytes one client's stored review jobs may take (records and reviews, whatever their "
-        "status, until they expire TAN_JOB_TTL_S after they end); beyond, queuing one answers 429 with the "
-        "wait until its oldest expires",
+        description="bytes one client's stored review jobs may take (records and reviews, until they "
+        "expire); beyond, 429 with the wait until its oldest expires",
     )
     max_job_iterations: int = Field(
         default=4_000_000,
         ge=1_000,
         description="most search iterations of one review job in all: each decision's iterations are lowered "
-        "so that the job's searched decisions together run at most this many (the review's stats.limits "
-        "says what was used), so one job holds a slot for a bounded time",
+        "to its share (stats.limits says what was used), so one job holds a slot for a bounded time",
     )
     job_ttl_s: float = Field(
         default=86_400, gt=0, description="a finished job (and its review) is deleted this many seconds after"
