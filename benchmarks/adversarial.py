@@ -426,7 +426,7 @@ async def database_blip(record: Record, blip_s: float, violations: list[str]) ->
         return {"skipped": "PostgreSQL's server binaries are not installed"}
     body = {"record": record_json(reviewable_prefix(record, 40)), "seed": 5, "limits": {"iterations": 300}}
     with Cluster(found) as cluster:
-        server = ServiceProcess(cluster.database(), max_searches=2, database_timeout_s=2)
+        server = ServiceProcess(cluster.database(), max_searches=2)
         with server:
             async with httpx.AsyncClient(base_url=server.url, timeout=60.0, headers=_client(80)) as http:
 
