@@ -177,7 +177,8 @@ class LeaseLostError(Exception):
 @dataclass(frozen=True)
 class Job:
     """A stored job: what to do (`kind`, `request`), how far it is (`done` of `total` steps), and
-    once it ends its `result` (JSON) or `error`. `attempts` counts the workers that claimed it."""
+    once it ends its `result` (JSON) or `error`. `attempts` counts the workers that claimed it and
+    did not hand it back after a turn (`pass_job`): the one holding it, and those that died."""
 
     id: str
     kind: str
