@@ -534,13 +534,18 @@ class GameStore(ABC):
 
     def job_step(self, job_id: str, worker: str, step: int, answer: dict[str, Any], lease_s: float) -> None:
         """Store one step's answer and renew the lease, only while `worker` holds it
-        (`LeaseLostError` otherwise: nothing is stored)."""
+        (`LeaseLostError` otherwise: nothing is stored). Tried again after a connection lost as it
+        committed, a step already stored is only the lease renewed."""
         with self.transaction() as db:
-            self._hold_job(db, job_id, worker, lease_s, "done = done + 1, ")
-            db.execute(
-                "INSERT INTO job_steps (job_id, step, worker, answer) VALUES (?, ?, ?, ?)",
-                (job_id, step, worker, json.dumps(answer)),
-            )
+            stored = db.execute(
+                "SELECT 1 FROM job_steps WHERE job_id = ? AND step = ?", (job_id, step)
+            ).fetchone()
+            self._hold_job(db, job_id, worker, lease_s, "" if stored else "done = done + 1, ")
+            if stored is None:
+                db.execute(
+                    "INSERT INTO job_steps (job_id, step, worker, answer) VALUES (?, ?, ?, ?)",
+                    (job_id, step, worker, json.dumps(answer)),
+                )
 
     def cancel_job(self, job_id: str) -> Job | None:
         """Cancel the job if it is queued or running (its worker's next write finds it gone and

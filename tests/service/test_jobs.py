@@ -337,6 +337,19 @@ def test_workers_take_jobs_in_turns_between_clients(database: Path | str) -> Non
     assert again is not None and again.id == "a1" and again.attempts == 1 and again.done == 1
 
 
+def test_a_step_written_again_after_a_lost_commit_counts_once(database: Path | str) -> None:
+    """A worker whose connection broke as its step committed writes the step again once the store is
+    back: it is kept once, counted once, and the lease renewed."""
+    side = Side(database)
+    side.store.submit_job("j", "analyze", {"n": 1}, 3)
+    assert side.store.claim_job("w", lease_s=60) is not None
+    step = {"move": {}, "loss": 0.0, "searches": 0, "exact": 0, "iterations": 0, "time_ms": 0.0}
+    side.store.job_step("j", "w", 0, step, 60)
+    side.store.job_step("j", "w", 0, step, 60)
+    job = side.store.job("j")
+    assert job is not None and job.done == 1 and side.store.job_steps("j") == {0: step}
+
+
 def prefix(record: Record, events: int) -> Record:
     """The record's first `events` events (a record still)."""
     return Record(record.rules, record.players, record.seat, record.hand, record.trump, record.first_attacker,
