@@ -469,16 +469,17 @@ class GameStore(ABC):
     _FAIR = (
         "SELECT id FROM jobs AS j "
         "WHERE (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?)) "
-        "ORDER BY (SELECT count(*) FROM jobs AS r WHERE r.client = j.client AND r.status = 'running' "
+        "ORDER BY (SELECT count(*) FROM jobs AS r WHERE coalesce(r.client, '') = coalesce(j.client, '') "
+        "AND r.status = 'running' "
         "AND r.lease_until >= ?), "
-        "coalesce((SELECT max(t.updated_at) FROM jobs AS t WHERE t.client = j.client "
-        "AND t.status IN ('queued', 'running')), j.updated_at), "
+        "(SELECT max(t.updated_at) FROM jobs AS t WHERE coalesce(t.client, '') = coalesce(j.client, '') "
+        "AND t.status IN ('queued', 'running')), "
         "j.created_at LIMIT 1"
     )
     """The job to take next, fairly between clients: first the clients with the fewest jobs held by
     a worker now, then the client whose jobs were touched longest ago (a job put back after its
-    turn is touched then: round robin), then the client's oldest job. A job of no client counts as
-    a client of its own. Parameters: now, now."""
+    turn is touched then: round robin), then the client's oldest job. The jobs of no client (none
+    the service queues) count as one client's. Parameters: now, now."""
 
     def claim_job(self, worker: str, lease_s: float, max_attempts: int = 3) -> Job | None:
         """Lease the next job nobody holds, in the fair order of `_FAIR`, to `worker` for `lease_s`
@@ -513,8 +514,8 @@ class GameStore(ABC):
         now = time.time()
         with self.transaction() as db:
             other = db.execute(
-                f"SELECT 1 FROM jobs WHERE {self._CLAIMABLE} AND id != ? AND (client IS NULL "
-                "OR client != coalesce((SELECT client FROM jobs WHERE id = ?), '')) LIMIT 1",
+                f"SELECT 1 FROM jobs WHERE {self._CLAIMABLE} AND id != ? AND coalesce(client, '') != "
+                "(SELECT coalesce(client, '') FROM jobs WHERE id = ?) LIMIT 1",
                 (now, job_id, job_id),
             ).fetchone()
             if other is None:
