@@ -423,7 +423,7 @@ def test_a_clients_stored_jobs_are_capped_in_bytes(database: Path | str) -> None
 def test_a_decision_longer_than_its_lease_keeps_its_job(database: Path | str) -> None:
     """A worker's lease is renewed while a decision runs: past the lease it held when the decision
     began, nobody else can take the job; cancelling it then stops the search at the next renewal."""
-    side = Side(database, job_lease_s=0.3, max_iterations=1_000_000, max_job_iterations=10**9)
+    side = Side(database, job_lease_s=1.0, max_iterations=1_000_000, max_job_iterations=10**9)
     job_id = side.submit(played_record(5), 1_000_000, seed=0)
     worker = side.worker()
     seen: dict[str, Any] = {}
@@ -439,7 +439,7 @@ def test_a_decision_longer_than_its_lease_keeps_its_job(database: Path | str) ->
                 await asyncio.sleep(0.01)
             first = await asyncio.to_thread(lease_until, side.store, job_id)
             assert first is not None
-            while time.time() < first + 0.3:  # the lease taken with the job has run out by then
+            while time.time() < first + 0.1:  # the lease taken with the job has run out by then
                 await asyncio.sleep(0.01)
             seen["thief"] = await asyncio.to_thread(side.store.claim_job, "thief", 60)
             seen["job"] = await asyncio.to_thread(side.store.job, job_id)
