@@ -29,8 +29,16 @@ ctypedef struct Solver:
 
 
 cdef inline int is_perfect_information(const State* s) noexcept nogil:
-    """Empty stock and two active seats in play: every card is known by elimination (docs/api.md §3)."""
+    """Empty stock and two active seats in play: every card is known by elimination (docs/api.md §3).
+    The tree solves such worlds in place of a playout (`_tree.solved_endgame`)."""
     return s.n_stock == 0 and tan_popcount(s.active) == 2 and not s.over and s.phase == PHASE_PLAY
+
+
+cdef inline int is_known_by_elimination(const State* s) noexcept nogil:
+    """As `is_perfect_information`, or one card left in the stock: the trump card, face up, so still
+    nothing is hidden (docs/api.md §3). `solve_exact` proves such roots; the tree keeps its in-place
+    solves to an empty stock (a solve one draw earlier is a change of play not measured)."""
+    return s.n_stock <= 1 and tan_popcount(s.active) == 2 and not s.over and s.phase == PHASE_PLAY
 
 
 cdef int solver_init(Solver* sv, int log2_size) noexcept nogil

@@ -1,8 +1,9 @@
 # cython: language_level=3
 """The exact endgame solver: alpha-beta with a transposition table.
 
-For positions with an empty stock and two active seats, where every card is
-known by elimination (`is_perfect_information`), the value for one seat in
+For positions with two active seats and an empty stock, or only the face-up
+trump card left in it, where every card is known by elimination
+(`is_known_by_elimination`), the value for one seat in
 half points (2 win, 1 draw, 0 loss). `solve_exact` answers the root's value
 and each move's (`solver.search.Solver` asks it where nothing is hidden); the
 tree (solver/search/_tree.pyx) solves small determinized endgames with
@@ -55,7 +56,9 @@ cdef inline uint64_t mix(uint64_t h, uint64_t x) noexcept nogil:
 
 
 cdef uint64_t position_key(const State* s) noexcept nogil:
-    """Everything of a state that matters for the rest of the game (stock assumed empty)."""
+    """Everything of a state that matters for the rest of the game. The stock is empty or holds the
+    trump card alone, so its size says all of it (mixed in only when not empty: the keys of
+    empty-stock states, and so the tree's solves, are as they were)."""
     cdef uint64_t h = <uint64_t>0x12345
     cdef int seat
     for seat in range(s.players):
@@ -64,6 +67,8 @@ cdef uint64_t position_key(const State* s) noexcept nogil:
     h = mix(h, s.undefended)
     h = mix(h, <uint64_t>(s.attacker | (s.defender << 4) | (s.to_move << 8) | (s.taking << 12)
                           | (s.defended_once << 13) | (s.passed << 16) | (<uint64_t>s.active << 24)))
+    if s.n_stock:
+        h = mix(h, <uint64_t>s.n_stock)
     return h
 
 
@@ -228,8 +233,8 @@ def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0,
     """Exact value of a perfect-information state for `hero`, and each move's value.
 
     Returns an `ExactSolution` with values in half points (2 win, 1 draw,
-    0 loss), or raises `ValueError` if the state is not an
-    empty-stock two-seat position. `budget` caps nodes (0: none); if it runs out
+    0 loss), or raises `ValueError` if the state is not a two-seat position with an empty stock
+    or the trump card alone in it. `budget` caps nodes (0: none); if it runs out
     `TimeoutError` is raised, as it is past `time_ms` (0: no limit) or once another
     thread sets `stop` (as in `run_search`).
     """
@@ -238,8 +243,9 @@ def solve_exact(CoreGame game, int hero, long budget=0, double time_ms=0,
     cdef int moves[MAX_MOVES]
     cdef int n, i, v, best
     cdef State child_state
-    if not is_perfect_information(s):
-        raise ValueError("not a perfect-information position (needs an empty stock and two active seats)")
+    if not is_known_by_elimination(s):
+        raise ValueError("not a perfect-information position (needs two active seats and an empty stock "
+                         "or the trump card alone in it)")
     if not (s.active >> hero) & 1:
         raise ValueError(f"seat {hero} is not active")
     if not solver_init(&sv, 20):

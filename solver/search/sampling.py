@@ -40,8 +40,9 @@ class Root:
 
     @property
     def perfect_information(self) -> bool:
-        """Nothing is hidden: the stock is empty and two seats are left (docs/rules.md §1.5)."""
-        return self.position.stock == 0 and len(self.active) == 2
+        """Nothing is hidden: two seats are left and the stock is empty or holds only the face-up
+        trump card (docs/rules.md §1.5), so the exact solver can prove the root."""
+        return self.position.stock <= 1 and len(self.active) == 2
 
     def world(self, seed: int = 0) -> CoreGame:
         """One full state consistent with the position, drawn with `seed`."""

@@ -139,7 +139,8 @@ def test_a_fixed_seed_gives_the_recorded_visits_with_weighted_beliefs() -> None:
     ]
 
 
-# The first three solvable endgames met by random play from deal 1: (value, nodes).
+# The first three solvable endgames with an empty stock met by random play from deal 1: (value, nodes).
+# (The solver also proves a stock of the trump card alone; these pins keep to the endgames they had.)
 NODES: dict[str, list[tuple[int, int]]] = {
     "durak": [(0, 143288), (0, 48090), (2, 42462)],
     "tan": [(2, 185551), (0, 185562), (0, 5730)],
@@ -154,6 +155,9 @@ def test_the_endgame_solver_takes_the_recorded_nodes(preset: str) -> None:
     rng = random.Random(1)
     found: list[tuple[int, int]] = []
     while not core.over and len(found) < 3:
+        if core.snapshot()["stock"]:
+            core.play(rng.choice(core.legal_codes()))
+            continue
         try:
             solution = _endgame.solve_exact(core, core.to_move, budget=200_000)
             found.append((solution.value, solution.nodes))

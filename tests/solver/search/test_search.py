@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from solver.core._core import CoreGame
+from solver.core._core import CoreGame, encode_move
 from solver.game.cards import deck
 from solver.game.errors import TanError
 from solver.game.moves import Move
@@ -101,6 +101,17 @@ def random_endgame(rules: Rules, rng: random.Random, max_cards: int) -> CoreGame
     return None
 
 
+def trump_left_endgame(rules: Rules, rng: random.Random, cards: int) -> CoreGame:
+    """A bout start with the face-up trump card alone in the stock and `cards` cards in each of two
+    hands (the rest discarded): the next refill draws it, and still nothing is hidden."""
+    pool = [card.index for card in deck(rules.deck)]
+    rng.shuffle(pool)
+    trump, hands = pool[0], [pool[1:1 + cards], pool[1 + cards:1 + 2 * cards]]
+    attacker = rng.randrange(2)
+    return CoreGame.from_fields(rules, 2, hands, [trump], trump, (), attacker, 1 - attacker, attacker,
+                                defended_once=True)
+
+
 def minimax(game: CoreGame, hero: int, path: frozenset[tuple[object, ...]] = frozenset()) -> int:
     """Plain minimax in half points; a bout start seen before on the path is a draw (docs/rules.md §1.5)."""
     if game.over:
@@ -110,7 +121,7 @@ def minimax(game: CoreGame, hero: int, path: frozenset[tuple[object, ...]] = fro
         child = game.copy()
         child.play(code)
         snap = child.snapshot()
-        key = (tuple(map(tuple, snap["hands"])), snap["attacker"])
+        key = (tuple(map(tuple, snap["hands"])), snap["attacker"], len(snap["stock"]))
         if not child.over and not snap["table"]:
             if key in path:
                 values.append(1)
@@ -141,6 +152,24 @@ def test_exact_solver_matches_minimax(preset: str, endgames: int) -> None:
             child.play(code)
             assert move_value == minimax(child, hero)
         checked += 1
+
+
+@pytest.mark.parametrize("preset", ["durak", "tan", "perevodnoy"])
+def test_exact_solver_proves_the_trump_card_left_in_the_stock(preset: str) -> None:
+    """One card in the stock is the face-up trump: the solver plays its draw and still matches
+    plain minimax, the root and every move."""
+    rules = Rules.preset_named(preset)
+    rng = random.Random(f"{preset}-trump-left")
+    small = [2] * 30 + [3] * (5 if preset != "perevodnoy" else 0)  # plain minimax of 3 + 3 transfers: seconds
+    for cards in small:
+        game = trump_left_endgame(rules, rng, cards)
+        hero = game.to_move
+        solution = _endgame.solve_exact(game, hero)
+        assert solution.value == minimax(game, hero)
+        for code, move_value in solution.move_values.items():
+            child = game.copy()
+            child.play(code)
+            assert move_value == minimax(child, hero)
 
 
 def test_exact_solver_refuses_hidden_cards() -> None:
@@ -176,6 +205,25 @@ def test_exact_root_is_proven() -> None:
     scores = {move.notation: move.score for move in hint.moves}
     assert scores == {"attack 7c": 1.0, "pass": 0.0}
     assert all(move.exact for move in hint.moves)
+
+
+def test_the_trump_card_alone_in_the_stock_is_proven() -> None:
+    """Two seats, only the face-up trump card left to draw: the other hand is known by
+    elimination, so the hint and the evaluation are proven and agree with plain minimax."""
+    position = endgame_position(
+        DURAK, players=2, seat=0, hand=["7c", "Kd", "9s"], hand_counts=[3, 2], stock=1, trump="6h",
+        hidden=["6d", "Jc", "6h"], attacker=0, defender=1, to_move=0,
+    )
+    hint = Solver().hint(position, Limits(iterations=200))
+    assert hint.evaluation.exact and all(move.exact for move in hint.moves)
+    world = prepare(position).world(0)
+    assert hint.evaluation.score == minimax(world, 0) / 2
+    for move in hint.moves:
+        child = world.copy()
+        child.play(encode_move(move.move))
+        assert move.score == minimax(child, 0) / 2, move
+    evaluation = Solver().evaluate(position, Limits(iterations=200))
+    assert evaluation.exact and evaluation.score == hint.evaluation.score
 
 
 # -- hand-made positions with a clearly best move ---------------------------------------
