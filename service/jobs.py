@@ -64,9 +64,10 @@ from service.store import GameStore, Job, LeaseLostError, StorageUnavailableErro
 from solver.game.record import Record
 from solver.search import Limits, StopFlag
 from solver.search.calibration import ScoreMap
+from solver.search.labels import COSTED
 from solver.search.review import Decision, Label, ReviewSummary, decisions
 
-__all__ = ["STORAGE_BACKOFF_S", "JobQueue", "Worker", "assemble_review", "job_view"]
+__all__ = ["STORAGE_BACKOFF_S", "JobQueue", "Worker", "assemble_review", "job_view", "review_key"]
 
 log = logging.getLogger("service")
 
@@ -98,6 +99,12 @@ def job_view(job: Job) -> dict[str, Any]:
     }
 
 
+def review_key(seat: int, number: int, limits: Limits, seed: int) -> str:
+    """The name a stored game's finished review is kept under with the game (`GameStore.keep_review`):
+    the seat, the game of the match, and what makes the review repeat (its iterations and seed)."""
+    return f"seat={seat}:game={number}:iterations={limits.iterations}:seed={seed}"
+
+
 def assemble_review(
     seat: int, steps: list[dict[str, Any]], limits: Limits, seed: int, mapped: ScoreMap | None = None
 ) -> dict[str, Any]:
@@ -108,7 +115,7 @@ def assemble_review(
     for step in steps:
         label = Label(step["move"]["label"])
         labels[label] += 1
-        if label not in (Label.FORCED, Label.UNSCORED):
+        if label in COSTED:
             losses.append(float(step["loss"]))
     total = sum(losses)
     summary = ReviewSummary(len(steps), labels, total, total / len(losses) if losses else None)
@@ -389,6 +396,9 @@ class Worker:
                                  mapped)
         await self._stored(self.store.finish_job, job.id, self.name, result)
         self.metrics.jobs_finished.labels("done").inc()
+        if job.kind == "review" and request.get("number") is not None:  # kept with its game, for a reload
+            key = review_key(record.seat, int(request["number"]), limits, seed)
+            await self._stored(self.store.keep_review, str(request["game"]), key, result)
         self.replays.pop(job.id, None)
         return None
 

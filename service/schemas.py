@@ -131,7 +131,9 @@ def _label_description() -> str:
     return (
         "; ".join(bounds) + f"; {Label.BLUNDER.value}: {LABELS[-1][1]:.2f} or more; "
         f"{Label.FORCED.value}: the only legal move (not searched); "
-        f"{Label.UNSCORED.value}: the search never tried the move played"
+        f"{Label.UNSCORED.value}: the search never tried the move played; "
+        f"{Label.UNCERTAIN.value}: a loss past {LABELS[0][1]:.2f} whose move's 95% interval reaches the "
+        "best's (tried too few times to tell; not costed)"
     )
 
 CardText = Annotated[
@@ -745,12 +747,13 @@ class MoveValueOut(BaseModel):
     visits: int
     exact: bool
     loss: float | None = Field(
-        description="what the move costs against the best one, in the search's own expected score (before "
-        "any calibration), at least 0; null when the search never tried it"
+        description="what the move costs against the best one: the best's score minus its own, in the "
+        "scores shown (calibrated ones when stats.calibrated), at least 0; null when the search never "
+        "tried it"
     )
     label: LabelName | None = Field(
-        description="the label a review gives that loss (good, inaccuracy, mistake, blunder; forced for a "
-        "single legal move; unscored when never tried)"
+        description="the label a review gives that loss (good, inaccuracy, mistake, blunder; uncertain when "
+        "its interval reaches the best's; forced for a single legal move; unscored when never tried)"
     )
     line: LineOut | None = Field(
         None,
@@ -838,11 +841,19 @@ class ReviewedMoveOut(BaseModel):
     )
     best_score: float | None = Field(description="the same after the engine's choice; null when forced")
     loss: float = Field(
-        description="the best move's score minus the played one's in the search's own expected score "
-        "(before any calibration), at least 0 (0 when forced or unscored)"
+        description="the best move's score minus the played one's, as both are shown (calibrated ones when "
+        "stats.calibrated), at least 0 (0 when forced or unscored)"
     )
     label: LabelName = Field(description=_label_description())
     exact: bool = Field(description="both scores proven (nothing hidden, two seats left)")
+    played_ci95: list[float] | None = Field(
+        None, description="the 95% interval of played_score (a point when proven); null when not searched"
+    )
+    best_ci95: list[float] | None = Field(None, description="the same of best_score")
+    played_visits: int | None = Field(None, description="how often the search tried the move played")
+    best_visits: int | None = Field(None, description="how often it tried the engine's choice")
+    played_exact: bool = Field(False, description="played_score proven")
+    best_exact: bool = Field(False, description="best_score proven")
     chance: ChanceName = Field(description=_CHANCE)
     position: PositionOut = Field(description="what the seat saw when it chose (docs/api.md §2.2)")
 
@@ -850,8 +861,8 @@ class ReviewedMoveOut(BaseModel):
 class ReviewSummaryOut(BaseModel):
     decisions: int = Field(description="the seat's decisions reviewed")
     labels: dict[str, int] = Field(description="how many decisions got each label (every label listed)")
-    total_loss: float = Field(description="the losses added up")
-    mean_loss: float | None = Field(description="the mean loss of the scored decisions; null without any")
+    total_loss: float = Field(description="the losses of the costed decisions (good to blunder) added up")
+    mean_loss: float | None = Field(description="the mean loss of the costed decisions; null without any")
 
 
 class ReviewStatsOut(BaseModel):

@@ -38,6 +38,7 @@ from solver.game.position import Position
 from solver.game.record import Record
 from solver.search import Evaluation, Hint, StopFlag
 from solver.search.beliefs import History, read_record
+from solver.search.calibration import calibrated_hint, record_score_map
 
 __all__ = ["router"]
 
@@ -140,8 +141,10 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
 
     def work(stop: StopFlag) -> Hint:
         position, history, begun = replayed(given)
-        return searcher.hint(position, limits, body.seed, body.multipv, body.algorithm, history=history,
-                             stop=stop, begun=begun, pv=body.pv, others=body.others)
+        found = searcher.hint(position, limits, body.seed, body.multipv, body.algorithm, history=history,
+                              stop=stop, begun=begun, pv=body.pv, others=body.others)
+        # A record whose other seats are one engine (a stored game's): that game's scale (calibration.py).
+        return calibrated_hint(found, record_score_map(given)) if isinstance(given, Record) else found
 
     answer = await services.pool.run(work, request)
     return JSONResponse(answer.to_json())

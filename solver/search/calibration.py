@@ -29,12 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from solver.game.record import Record
 from solver.game.rules import Rules
 from solver.search.answers import Hint, MoveValue, SearchStats, Value
+from solver.search.labels import Label, graded
 from solver.search.learned import answering_model
-from solver.search.review import MoveReview, Review
+from solver.search.review import MoveReview, Review, ReviewSummary
 
-__all__ = ["ScoreMap", "calibrated_hint", "calibrated_review", "score_map", "score_maps"]
+__all__ = ["ScoreMap", "calibrated_hint", "calibrated_review", "record_score_map", "score_map", "score_maps"]
 
 MAPS_FILE = Path(__file__).with_name("calibration.json")
 MAPS_FORMAT = 1
@@ -178,6 +180,17 @@ def score_map(
     return min(same_preset, key=lambda m: m.rules != plain, default=None)  # the plain preset's first
 
 
+def record_score_map(record: Record) -> ScoreMap | None:
+    """The map of a record's seat when its `seats` name every other seat one engine that has a map
+    (a stored game's record does: `GET /v1/games/{id}/record`), so that record asked of
+    `POST /v1/hint` answers on the scale of that game's own hints and review; None otherwise (no
+    seats named, a human, or seats of different kinds)."""
+    if record.seats is None:
+        return None
+    others = [name for seat, name in enumerate(record.seats) if seat != record.seat]
+    return score_map(record.rules, len(record.seats), others)
+
+
 def _value(value: Value, mapped: ScoreMap) -> Value:
     if value.exact:
         return value
@@ -198,35 +211,36 @@ def _stats(stats: SearchStats, mapped: ScoreMap) -> SearchStats:
 
 
 def calibrated_hint(hint: Hint, mapped: ScoreMap | None) -> Hint:
-    """`hint` with every estimated score (and interval end) passed through `mapped`."""
+    """`hint` with every estimated score (and interval end) passed through `mapped`, and its moves
+    graded again on the chances it now shows (labels.py: a cost is the difference shown)."""
     if mapped is None:
         return hint
-    return dataclasses.replace(
+    forced = any(move.label == Label.FORCED for move in hint.moves)
+    return graded(dataclasses.replace(
         hint,
         moves=[_move(move, mapped) for move in hint.moves],
         evaluation=_value(hint.evaluation, mapped),
         stats=_stats(hint.stats, mapped),
-    )
-
+    ), forced)
 
 
 def _reviewed(move: MoveReview, mapped: ScoreMap) -> MoveReview:
-    def chance(score: float | None) -> float | None:
-        return score if score is None or move.exact else mapped(score)
-
-    return dataclasses.replace(
-        move, played_score=chance(move.played_score), best_score=chance(move.best_score)
-    )
+    """A reviewed decision's two rows passed through `mapped` and graded again, as a calibrated
+    hint's are; a forced or unscored decision has nothing to grade."""
+    best = None if move.best_value is None else _move(move.best_value, mapped)
+    if move.played_value is None or best is None:
+        return move if best is None else dataclasses.replace(move, best_score=best.score, best_value=best)
+    return MoveReview.of(move.decision, _move(move.played_value, mapped), best)
 
 
 def calibrated_review(review: Review, mapped: ScoreMap | None) -> Review:
     """`review` with every estimated played and best score passed through `mapped`, as its hints'
-    are, so that a stored game's hints and review show one quantity; the losses and labels stay
-    those of the search's own scores (labels.py: a calibrated score may flatten near 0 or 1)."""
+    are, and graded again on those chances (labels.py), so that a stored game's hints and review
+    show one quantity and each cost is the difference of the two chances shown."""
     if mapped is None:
         return review
+    moves = [_reviewed(move, mapped) for move in review.moves]
     return dataclasses.replace(
-        review,
-        moves=[_reviewed(move, mapped) for move in review.moves],
+        review, moves=moves, summary=ReviewSummary.of(moves),
         stats={**review.stats, "calibrated": mapped.label},
     )

@@ -2,11 +2,19 @@
 "Reviews"): one scale for hints and reviews.
 
 A move's loss is the best move's expected score (docs/rules.md §1.5) minus its
-own, never below 0, in the search's own scores: before any calibration
-(solver/search/calibration.py), which may flatten near 0 or 1 and would hide
-what a move costs. A hint grades every move it ranks with the label a review
-would give it, so the hint and the review of the same decision at the same
-budget and seed say the same thing.
+own, never below 0, in the very scores the answer shows: the search's own, or,
+where the answer is calibrated (solver/search/calibration.py), the calibrated
+win chances — graded again after the map, by this module's one `grade` —, so a
+cost is always the difference of the two chances shown beside it, and a loss
+near 0 or 1 where the chances hardly move is no loss of winning chances. A hint
+grades every move it ranks with the label a review would give it, so the hint
+and the review of the same decision at the same budget and seed say the same
+thing.
+
+A loss past `good` is labelled only when the move's 95% interval lies wholly
+below the best's: a move the search tried a handful of times (a wide interval
+reaching the best's) is `uncertain`, its cost not counted, however low its
+mean — the search cannot tell it from the best.
 
 The bounds come from measured losses (`python -m benchmarks.review_labels`,
 BENCHMARKS.md "Review labels"): `good` is below what the engine's own choice
@@ -23,7 +31,7 @@ import enum
 
 from solver.search.answers import Hint, MoveValue
 
-__all__ = ["LABELS", "Label", "graded", "label_of", "loss_of"]
+__all__ = ["COSTED", "LABELS", "Label", "clearly_below", "grade", "graded", "label_of", "loss_of"]
 
 
 class Label(enum.StrEnum):
@@ -35,6 +43,11 @@ class Label(enum.StrEnum):
     BLUNDER = "blunder"
     FORCED = "forced"
     UNSCORED = "unscored"
+    UNCERTAIN = "uncertain"  # a loss past `good`, but the move's interval reaches the best's
+
+
+COSTED = frozenset({Label.GOOD, Label.INACCURACY, Label.MISTAKE, Label.BLUNDER})
+"""The labels whose loss is a measured cost (a review's summary adds these up)."""
 
 
 # (label, the loss it stays below), mildest first; past the last bound a move is a blunder.
@@ -64,21 +77,34 @@ def loss_of(value: MoveValue, best: MoveValue) -> float | None:
     return max(0.0, best.score - value.score)
 
 
-def graded(hint: Hint) -> Hint:
-    """`hint` with each move's loss against the best and its label (a single legal move: forced)."""
+def clearly_below(value: MoveValue, best: MoveValue) -> bool:
+    """Whether `value`'s 95% interval lies wholly below `best`'s (proven values are points)."""
+    return value.ci95[1] < best.ci95[0]
+
+
+def grade(value: MoveValue, best: MoveValue) -> tuple[float | None, Label]:
+    """The loss of `value` against `best` in their own scores, and its label: the one grading of
+    hints and reviews (calibrated or not), so a cost is the difference of the chances shown."""
+    loss = loss_of(value, best)
+    if loss is None:
+        return None, Label.UNSCORED
+    label = label_of(loss)
+    if label is not Label.GOOD and not clearly_below(value, best):
+        return loss, Label.UNCERTAIN
+    return loss, label
+
+
+def graded(hint: Hint, forced: bool | None = None) -> Hint:
+    """`hint` with each move's loss against the best and its label (a single legal move: forced;
+    `forced` says so of a hint already cut to fewer moves), in the hint's scores as they are
+    (graded again once calibrated)."""
     by_move = {value.move: value for value in hint.moves}
     best = by_move.get(hint.best)
     if best is None:
         return hint
-    forced = len(hint.moves) == 1
+    forced = len(hint.moves) == 1 if forced is None else forced
     moves = []
     for value in hint.moves:
-        loss = loss_of(value, best)
-        if forced:
-            label = Label.FORCED
-        elif loss is None:
-            label = Label.UNSCORED
-        else:
-            label = label_of(loss)
-        moves.append(dataclasses.replace(value, loss=loss, label=label.value))
+        loss, label = grade(value, best)
+        moves.append(dataclasses.replace(value, loss=loss, label=(Label.FORCED if forced else label).value))
     return dataclasses.replace(hint, moves=moves)

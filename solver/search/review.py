@@ -8,8 +8,9 @@ the move played has its own expected score (docs/rules.md §1.5) beside the
 engine's choice, the most searched move, with the hidden hands weighed by what
 the seat had seen the others do until then (`solver.search.beliefs`); with two
 seats left and an empty stock the values are proven (`exact`). The loss is the best move's score
-minus the played move's, never below 0, and gives a label (`LABELS`, solver/search/labels.py, the
-bounds measured by `benchmarks.review_labels`); a hint grades its moves the same way:
+minus the played move's, never below 0, in the scores the review shows (calibrated, when they are:
+`calibrated_review` grades again), and gives a label (`LABELS`, solver/search/labels.py, the
+bounds measured by `benchmarks.review_labels`); a hint grades its moves the same way (`grade`):
 
 | label | loss in expected score |
 |---|---|
@@ -18,7 +19,9 @@ bounds measured by `benchmarks.review_labels`); a hint grades its moves the same
 | `mistake` | 0.07 to below 0.36 |
 | `blunder` | 0.36 or more (a proven loss of a game always is) |
 
-A decision with a single legal move is `forced` and not searched; a move
+A loss past `good` whose move's 95% interval reaches the best's is `uncertain` (the search tried
+it too few times to tell), not costed. A decision with a single legal move is `forced` and not
+searched; a move
 the search never tried (only when a time limit stops it before every move
 was tried once) is `unscored`, and so is every decision left once the
 review's whole budget (`budget_ms`) is spent or its stop flag is set: the
@@ -47,7 +50,7 @@ from solver.game.reference import Game
 from solver.search.answers import Hint, MoveValue
 from solver.search.beliefs import History, HistoryReader
 from solver.search.budget import Limits, StopFlag
-from solver.search.labels import LABELS, Label, graded, label_of
+from solver.search.labels import COSTED, LABELS, Label, grade, graded, label_of
 from solver.search.solver import Solver
 
 __all__ = [
@@ -124,7 +127,9 @@ def decisions(record: Record, stop: StopFlag | None = None) -> list[Decision]:
 @dataclass(frozen=True)
 class MoveReview:
     """One reviewed decision; a score is None when it is not known (a forced move is not
-    searched; an unscored move was not tried), and the loss is then 0."""
+    searched; an unscored move was not tried), and the loss is then 0. `played_value` and
+    `best_value` are the search's rows of the two moves (their intervals and visits), when
+    searched; `calibration.calibrated_review` maps them and grades them again."""
 
     decision: Decision
     best: Move
@@ -133,6 +138,18 @@ class MoveReview:
     loss: float
     label: Label
     exact: bool
+    played_value: MoveValue | None = field(default=None, compare=False)
+    best_value: MoveValue | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, decision: Decision, played: MoveValue, best: MoveValue) -> MoveReview:
+        """The decision graded from the search's rows of the move played and of the best move
+        (`labels.grade`, the hints' grading)."""
+        loss, label = grade(played, best)
+        if loss is None:
+            return cls(decision, best.move, None, best.score, 0.0, label, False, None, best)
+        return cls(decision, best.move, played.score, best.score, loss, label,
+                   played.exact and best.exact, played, best)
 
     def to_json(self) -> dict[str, Any]:
         decision = self.decision
@@ -152,9 +169,19 @@ class MoveReview:
             "loss": round(self.loss, 6),
             "label": self.label.value,
             "exact": self.exact,
+            "played_ci95": _interval(self.played_value),
+            "best_ci95": _interval(self.best_value),
+            "played_visits": None if self.played_value is None else self.played_value.visits,
+            "best_visits": None if self.best_value is None else self.best_value.visits,
+            "played_exact": self.played_value is not None and self.played_value.exact,
+            "best_exact": self.best_value is not None and self.best_value.exact,
             "chance": chance_of(decision.position.players).value,
             "position": decision.position.to_json(),
         }
+
+
+def _interval(value: MoveValue | None) -> list[float] | None:
+    return None if value is None else [round(end, 6) for end in value.ci95]
 
 
 @dataclass(frozen=True)
@@ -171,7 +198,7 @@ class ReviewSummary:
         labels = {label: 0 for label in Label}
         for move in moves:
             labels[move.label] += 1
-        searched = [move.loss for move in moves if move.label not in (Label.FORCED, Label.UNSCORED)]
+        searched = [move.loss for move in moves if move.label in COSTED]
         total = sum(searched)
         return cls(len(moves), labels, total, total / len(searched) if searched else None)
 
@@ -278,9 +305,4 @@ def _reviewed(decision: Decision, hint: Hint) -> MoveReview:
     played = by_move.get(decision.move)
     if played is None:  # the replay checked the move is legal, and a hint ranks every legal move
         raise AssertionError(f"{decision.move} is not among the searched moves at event {decision.index}")
-    if played.loss is None:
-        return MoveReview(decision, best.move, None, best.score, 0.0, Label.UNSCORED, False)
-    return MoveReview(
-        decision, best.move, played.score, best.score, played.loss, label_of(played.loss),
-        played.exact and best.exact,
-    )
+    return MoveReview.of(decision, played, best)
