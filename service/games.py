@@ -416,15 +416,30 @@ class GameManager:
 
     async def record_of(
         self, game_id: str, seat: int, token: str | None, request: Any = None, number: int | None = None
-    ) -> tuple[Record, ScoreMap | None]:
+    ) -> tuple[Record, ScoreMap | None, int]:
         """What `seat` saw of a finished game (in a match, of game `number`, by default the last), as
-        a record to review (`POST /v1/games/{id}/analysis`), made in a search slot, and the map its
-        review's scores are calibrated with, as the game's hints are (solver/search/calibration.py);
-        409 `game_not_over` while it is being played."""
+        a record to review (`POST /v1/games/{id}/analysis`), made in a search slot, the map its
+        review's scores are calibrated with, as the game's hints are (solver/search/calibration.py),
+        and the game's number (1 for a single game); 409 `game_not_over` while it is being played."""
         async with self._working_on(game_id, seat, token) as live:
             self._over(live, game_id, number)
             record = await self.pool.run(lambda _stop: live.record(seat, number), request)
-            return record, live.score_map(seat)
+            return record, live.score_map(seat), live.match.number if number is None else number
+
+    async def kept_review(
+        self, game_id: str, seat: int, token: str | None, key: Callable[[int], str], number: int | None = None
+    ) -> dict[str, Any]:
+        """`GET /v1/games/{id}/review?seat=k`: the review of game `number` (by default the last) kept
+        with the game when its job ended, under `key(number)` (service/jobs.py `review_key`), read
+        without a search; 404 `not_found` when none is kept."""
+        async with self._working_on(game_id, seat, token) as live:
+            number = live.match.number if number is None else number
+            kept = await anyio.to_thread.run_sync(self.store.review, game_id, key(number))
+        if kept is None:
+            raise ApiError(ServiceCode.NOT_FOUND, f"no review of game {number} of {game_id!r} for seat "
+                           f"{seat} with these iterations and seed is kept: queue one "
+                           "(POST /v1/games/{id}/analysis)")
+        return kept
 
     async def analysis(
         self,

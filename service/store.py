@@ -118,6 +118,14 @@ SCHEMA: tuple[str, ...] = (
     updated_at DOUBLE PRECISION NOT NULL
 )""",
     "CREATE INDEX IF NOT EXISTS followed_by_age ON followed (updated_at)",
+    # A stored game's finished reviews, kept with it (and deleted with it): `key` names the seat, the
+    # game of the match and the review's budget and seed (service/jobs.py `review_key`).
+    """CREATE TABLE IF NOT EXISTS reviews (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    key     TEXT NOT NULL,
+    review  TEXT NOT NULL,
+    PRIMARY KEY (game_id, key)
+)""",
 )
 """The current schema, one statement each, the same on both stores."""
 
@@ -128,10 +136,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (),
     # Schema 3 had no followed games: `SCHEMA` creates their table.
     3: (),
+    # Schema 4 kept no reviews with the games: `SCHEMA` creates their table.
+    4: (),
 }
 """What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 log = logging.getLogger("service")
 
@@ -342,10 +352,11 @@ class GameStore(ABC):
         last move is older than `idle_before` (abandoned); returns how many went."""
         old = "(status != 'playing' AND updated_at < ?) OR (status = 'playing' AND updated_at < ?)"
         with self.transaction() as db:
-            db.execute(
-                f"DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {old})",
-                (finished_before, idle_before),
-            )
+            for table in ("moves", "reviews"):
+                db.execute(
+                    f"DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE {old})",
+                    (finished_before, idle_before),
+                )
             gone = db.execute(f"DELETE FROM games WHERE {old}", (finished_before, idle_before)).rowcount
         return int(gone)
 
@@ -391,6 +402,29 @@ class GameStore(ABC):
                 )
         except self.integrity_errors as error:  # a (game, ply) another writer stored first
             raise StaleGameError(game_id) from error
+
+    # -- reviews kept with their games -------------------------------------------------------------
+
+    def keep_review(self, game_id: str, key: str, review: dict[str, Any]) -> bool:
+        """Keep a finished review with its game under `key` (replacing one kept before); False when
+        the game is gone."""
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                return False
+            db.execute(
+                "INSERT INTO reviews (game_id, key, review) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id, key) DO UPDATE SET review = excluded.review",
+                (game_id, key, json.dumps(review)),
+            )
+        return True
+
+    def review(self, game_id: str, key: str) -> dict[str, Any] | None:
+        """The review kept with the game under `key`, or None."""
+        with self.transaction(write=False) as db:
+            row = db.execute(
+                "SELECT review FROM reviews WHERE game_id = ? AND key = ?", (game_id, key)
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     # -- jobs -----------------------------------------------------------------------------------
 

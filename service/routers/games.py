@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep, TokenDep
 from service.errors import error_responses
+from service.jobs import review_key
 from service.routers.jobs import job_answer
 from service.schemas import (
     DEFAULT_ALGORITHM,
@@ -208,6 +209,30 @@ async def game_analysis(
     return JSONResponse(answer.to_json())
 
 
+@router.get(
+    "/{game_id}/review",
+    response_model=AnalysisResponse,
+    responses=error_responses(401, 403, 404, 422, 429, 503),
+)
+async def kept_review(
+    game_id: GameId,
+    seat: SeatQuery,
+    services: ServicesDep,
+    token: TokenDep,
+    iterations: Annotated[int | None, Query(description="search iterations per decision (capped)")] = None,
+    seed: Annotated[int, Query(ge=0, le=MAX_SEED, description="seed of the review")] = 0,
+    game: GameQuery = None,
+) -> JSONResponse:
+    """The review of the seat's decisions in game `game` (by default the last) kept with the game
+    once its job (`POST /v1/games/{id}/analysis` with these iterations and seed) was done: read,
+    not searched, so a page reloaded shows it at once; 404 `not_found` when none is kept."""
+    limits = services.searcher.job_limits({"iterations": iterations} if iterations is not None else None)
+    answer = await services.games.kept_review(
+        game_id, seat, token, lambda number: review_key(seat, number, limits, seed), game
+    )
+    return JSONResponse(answer)
+
+
 @router.post(
     "/{game_id}/analysis",
     status_code=202,
@@ -231,11 +256,12 @@ async def queue_game_analysis(
     calibrated as theirs. Its progress and answer are read at `GET /v1/jobs/{id}`."""
     requested = {"iterations": iterations} if iterations is not None else None
     services.searcher.job_limits(requested)  # refuse bad limits before replaying
-    record, mapped = await services.games.record_of(game_id, seat, token, request, game)
+    record, mapped, number = await services.games.record_of(game_id, seat, token, request, game)
     services.searcher.check_review_size(record)  # before the replay and the queue
     address = request.client.host if request.client is not None else None
-    # Searched with the hint's seed and calibrated as the game's hints are: one scale for both.
-    extra = {"game": game_id, "seat": seat, "same_seed": True,
+    # Searched with the hint's seed and calibrated as the game's hints are: one scale for both; kept
+    # with the game once done (`number`: GET /v1/games/{id}/review reads it).
+    extra = {"game": game_id, "seat": seat, "number": number, "same_seed": True,
              "score_map": None if mapped is None else mapped.to_json()}
     job = await services.jobs.submit(
         "review", record, requested, seed, client=address, extra=extra, request=request

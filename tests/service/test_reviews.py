@@ -21,6 +21,7 @@ from tests.support.service import (
     make_client,
     make_settings,
     move,
+    play_out,
     view,
 )
 
@@ -49,7 +50,9 @@ def test_analyze_a_record(client: TestClient) -> None:
     assert set(data) == {"seat", "moves", "summary", "stats"} and data["seat"] == 0
     last = data["moves"][-1]
     assert set(last) == {"index", "ply", "move", "notation", "best", "best_notation", "played_score",
-                         "best_score", "loss", "label", "exact", "chance", "position"}  # fmt: skip
+                         "best_score", "loss", "label", "exact", "chance", "position", "played_ci95",
+                         "best_ci95", "played_visits", "best_visits", "played_exact",
+                         "best_exact"}  # fmt: skip
     assert last["chance"] == "win"  # two seats: what played_score and best_score are the chance of
     assert last["move"] == {"action": "attack", "card": "9c"} and last["best_notation"] == GOOD
     assert (last["loss"], last["label"], last["exact"]) == (0.5, "blunder", True)
@@ -166,7 +169,7 @@ def test_a_stored_games_review_is_its_hints_search(client: TestClient) -> None:
         path = f"/v1/games/{game['id']}/hint"
         hint = client.get(path, params={"seat": 0, **LIMITS}, headers=token).json()
         hints[ply] = hint
-        labels = ("good", "inaccuracy", "mistake", "blunder", "forced", "unscored")
+        labels = ("good", "inaccuracy", "mistake", "blunder", "forced", "unscored", "uncertain")
         assert all(m["label"] in labels for m in hint["moves"])
         best = next(m for m in hint["moves"] if m["move"] == hint["best"])
         assert best["loss"] == 0.0
@@ -271,8 +274,10 @@ def test_a_seats_setup_decision_is_not_reviewed(client: TestClient) -> None:
 
 def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestClient) -> None:
     """The review is not lenient: seat 0 takes at its first defence where a card of the attacked suit
-    beats; taking then is at least an inaccuracy (and the hint, at the same budget, said so too).
-    At 2,000 iterations: at 200 the take's loss (0.014) is within the search's noise."""
+    beats; taking then costs at least an inaccuracy's loss (and the hint, at the same budget, said
+    so too). At 2,000 iterations: at 200 the take's loss (0.014) is within the search's noise. The
+    search tries the take only some 15 times, so its interval reaches the best's: its label is then
+    `uncertain` (issue 63: few visits are shown as uncertain, not costed), its loss still a loss."""
     game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=4)
     token = bearer(game["tokens"][0])
     seen = view(client, game, 0)
@@ -295,7 +300,10 @@ def test_a_take_when_a_small_card_beats_is_at_least_an_inaccuracy(client: TestCl
     review = client.get(path, params={"seat": 0, "iterations": 2000}, headers=token).json()
     taken = next(m for m in review["moves"] if m["ply"] == taken_at)
     assert taken["move"] == {"action": "take"}
-    assert taken["label"] in ("inaccuracy", "mistake", "blunder"), taken
+    assert taken["label"] in ("inaccuracy", "mistake", "blunder", "uncertain"), taken
+    assert taken["loss"] >= 0.03, taken
+    if taken["label"] == "uncertain":
+        assert taken["played_ci95"][1] >= taken["best_ci95"][0], taken
 
 
 def test_a_job_can_be_cancelled_over_http(tmp_path: Path) -> None:
@@ -318,3 +326,49 @@ def test_a_done_job_is_not_cancelled(client: TestClient) -> None:
     done = finished_job(client, queue(client, endgame_record(GOOD).to_json()))
     again = client.delete(f"/v1/jobs/{done['id']}")
     assert again.status_code == 200 and again.json() == done
+
+
+def test_one_moment_one_number_and_the_review_kept_with_the_game(client: TestClient) -> None:
+    """Issue 63: a stored game's review, its hint and the board's hint of a moment (the game's record
+    cut at the decision, POST /v1/hint) answer one number; each cost is the difference of the two
+    chances shown; a row the search barely tried is never costed; and the job's review is kept with
+    the game, read back by GET /v1/games/{id}/review without a search."""
+    game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=23)
+    token = bearer(game["tokens"][0])
+    over = play_out(client, game)
+    assert over["status"] == "over"
+    kept = f"/v1/games/{game['id']}/review"
+    error(client.get(kept, params={"seat": 0, **LIMITS}, headers=token), 404, "not_found")
+    error(client.get(kept, params={"seat": 0, **LIMITS}), 401, "unauthorized")
+    job = finished_job(client, client.post(f"/v1/games/{game['id']}/analysis", params={"seat": 0, **LIMITS},
+                                           headers=token))
+    review = job["result"]
+    answer = client.get(kept, params={"seat": 0, **LIMITS}, headers=token)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == review  # kept as the job answered it
+    # Another budget is another review: none kept.
+    error(client.get(kept, params={"seat": 0, "iterations": 300}, headers=token), 404, "not_found")
+    assert review["stats"]["calibrated"] == "greedy (durak, 2 seats)"
+    record = client.get(f"/v1/games/{game['id']}/record", params={"seat": 0}, headers=token).json()
+    searched = [m for m in review["moves"] if m["label"] not in ("forced", "unscored")]
+    assert len(searched) >= 5
+    for reviewed in searched:
+        difference = max(0.0, reviewed["best_score"] - reviewed["played_score"])
+        assert reviewed["loss"] == pytest.approx(difference, abs=2e-6)
+        if reviewed["label"] in ("inaccuracy", "mistake", "blunder"):
+            assert reviewed["played_ci95"][1] < reviewed["best_ci95"][0]  # clearly below the best's
+        elif reviewed["label"] == "uncertain":
+            assert reviewed["played_ci95"][1] >= reviewed["best_ci95"][0]
+    assert review["summary"]["total_loss"] == pytest.approx(
+        sum(m["loss"] for m in searched if m["label"] not in ("uncertain",)), abs=1e-5)
+    # The board's question of the moment: the record up to the decision, the review's budget and seed.
+    for reviewed in searched[:3]:
+        moment = {**{k: v for k, v in record.items() if k not in ("deck", "result")},
+                  "events": record["events"][: reviewed["index"]]}
+        hint = client.post("/v1/hint", json={"record": moment, "limits": LIMITS}).json()
+        assert hint["best"] == reviewed["best"]
+        assert hint["stats"]["calibrated"] == review["stats"]["calibrated"]
+        rows = {str(m["move"]): m for m in hint["moves"]}
+        assert rows[str(reviewed["move"])]["score"] == reviewed["played_score"]
+        assert rows[str(reviewed["best"])]["score"] == reviewed["best_score"]
+        assert rows[str(reviewed["move"])]["label"] == reviewed["label"]

@@ -423,3 +423,21 @@ def test_an_id_outside_the_id_alphabet_is_refused_before_the_store(database: Pat
         error(client.get("/v1/games/unknown-id_0", params={"seat": 0}, headers=headers), 404, "not_found")
         error(client.get("/v1/jobs/unknown-id_0"), 404, "not_found")
         assert client.get(f"/v1/games/{game['id']}", params={"seat": 0}, headers=headers).status_code == 200
+
+
+def test_a_review_is_kept_with_its_game_and_goes_with_it(database: Path | str) -> None:
+    """A finished review is kept under its key with the game (replaced when kept again), and the
+    sweep that deletes the game deletes its reviews; none is kept for a game that is gone."""
+    store = store_of(database)
+    store.create("g", {"format": 1}, [(0, "attack 7c")], "over")
+    assert store.review("g", "seat=0:game=1:iterations=5000:seed=0") is None
+    assert store.keep_review("g", "seat=0:game=1:iterations=5000:seed=0", {"moves": [1]})
+    assert store.keep_review("g", "seat=0:game=1:iterations=5000:seed=0", {"moves": [2]})
+    assert store.review("g", "seat=0:game=1:iterations=5000:seed=0") == {"moves": [2]}
+    assert store.review("g", "seat=0:game=1:iterations=200:seed=0") is None
+    assert not store.keep_review("gone", "seat=0:game=1:iterations=5000:seed=0", {"moves": []})
+    with store.transaction() as db:
+        db.execute("UPDATE games SET updated_at = 100 WHERE id = 'g'")
+    assert store.expire(finished_before=200, idle_before=50) == 1
+    with store.transaction(write=False) as db:
+        assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 0
