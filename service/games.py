@@ -428,18 +428,13 @@ class GameManager:
 
     async def kept_review(
         self, game_id: str, seat: int, token: str | None, key: Callable[[int], str], number: int | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any] | None:
         """`GET /v1/games/{id}/review?seat=k`: the review of game `number` (by default the last) kept
         with the game when its job ended, under `key(number)` (service/jobs.py `review_key`), read
-        without a search; 404 `not_found` when none is kept."""
+        without a search; None when none is kept (not an error: a page asks before queueing one)."""
         async with self._working_on(game_id, seat, token) as live:
             number = live.match.number if number is None else number
-            kept = await anyio.to_thread.run_sync(self.store.review, game_id, key(number))
-        if kept is None:
-            raise ApiError(ServiceCode.NOT_FOUND, f"no review of game {number} of {game_id!r} for seat "
-                           f"{seat} with these iterations and seed is kept: queue one "
-                           "(POST /v1/games/{id}/analysis)")
-        return kept
+            return await anyio.to_thread.run_sync(self.store.review, game_id, key(number))
 
     async def analysis(
         self,

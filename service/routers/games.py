@@ -211,7 +211,7 @@ async def game_analysis(
 
 @router.get(
     "/{game_id}/review",
-    response_model=AnalysisResponse,
+    response_model=AnalysisResponse | None,
     responses=error_responses(401, 403, 404, 422, 429, 503),
 )
 async def kept_review(
@@ -225,7 +225,7 @@ async def kept_review(
 ) -> JSONResponse:
     """The review of the seat's decisions in game `game` (by default the last) kept with the game
     once its job (`POST /v1/games/{id}/analysis` with these iterations and seed) was done: read,
-    not searched, so a page reloaded shows it at once; 404 `not_found` when none is kept."""
+    not searched, so a page reloaded shows it at once; `null` when none is kept (yet)."""
     limits = services.searcher.job_limits({"iterations": iterations} if iterations is not None else None)
     answer = await services.games.kept_review(
         game_id, seat, token, lambda number: review_key(seat, number, limits, seed), game
