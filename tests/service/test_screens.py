@@ -291,7 +291,10 @@ def test_the_main_screens_at_every_size(
     page.wait_for_function(IDLE)
     steps = page.locator("#review-rows tr").count()
     assert steps >= 3
-    for at in range(steps):
+    # The arrows step through the decisions that were a choice (forced moves skipped).
+    rows = page.locator("#review-rows tr")
+    choices = [at for at in range(steps) if "label-forced" not in (rows.nth(at).get_attribute("class") or "")]
+    for at in choices:
         assert page.locator("#review-rows tr").nth(at).get_attribute("aria-current") == "step"
         _hand_within_width(page, size, out=True)  # a forced pass may come with no card left
         if at % 4 == 0:
@@ -299,7 +302,7 @@ def test_the_main_screens_at_every_size(
         if not phone:
             # Stepping keeps the table as it was, and the step, in the window (no scroll away).
             assert _in_window(page, ".board", size) and _in_window(page, "#review-step", size)
-        if at == 1:
+        if at == choices[min(1, len(choices) - 1)]:
             page.screenshot(path=str(shots / f"review-{size_name}-{lang}.png"))
             assert axe_findings(page) == []
         page.keyboard.press("ArrowRight")
@@ -377,9 +380,12 @@ def test_a_take_when_a_small_card_beats_is_reviewed_at_least_an_inaccuracy(
             page.keyboard.press("1")
     assert taken_at is not None
     labels = _review_labels(page)
-    assert labels[taken_at] in ("inaccuracy", "mistake", "blunder"), labels
+    # At least an inaccuracy's loss; tried only some 20 times, its interval may reach the best's,
+    # and the page then says so with its range instead of a cost (issue 63).
+    assert labels[taken_at] in ("inaccuracy", "mistake", "blunder", "uncertain"), labels
     page.locator(f"#review-rows button.jump:text-is('{taken_at + 1}')").click()
-    assert "It cost" in page.inner_text("#review-detail")
+    said = "tried your move only" if labels[taken_at] == "uncertain" else "It cost"
+    assert said in page.inner_text("#review-detail")
     assert errors == []
     page.close()
 

@@ -447,21 +447,26 @@ def test_review_a_finished_game_step_by_step(browser: Browser, server: Server, s
         assert page.locator("#review-rows tr.current").count() == 1
         assert page.locator("#review-rows tr").nth(at).get_attribute("aria-current") == "step"
 
-    shows(0)
+    # Previous / Next step through the decisions that were a choice: forced moves are skipped.
+    choices = [at for at, move in enumerate(moves) if move["label"] != "forced"]
+    assert len(choices) >= 3
+    shows(choices[0])
     assert page.locator("#review-prev").is_disabled()
     page.screenshot(path=str(shots / "web-review.png"), full_page=True)
     page.keyboard.press("ArrowRight")
-    shows(1)
+    shows(choices[1])
     page.keyboard.press("ArrowLeft")
-    shows(0)
+    shows(choices[0])
     page.focus("#review-next")
     page.keyboard.press("Enter")  # the buttons work from the keyboard too
-    shows(1)
+    shows(choices[1])
     page.keyboard.press("End")
     shows(len(moves) - 1)
+    page.locator("#review-rows tr").nth(choices[-1]).locator("button").click()
+    shows(choices[-1])
     assert page.locator("#review-next").is_disabled()
     page.click("#review-prev")
-    shows(len(moves) - 2)
+    shows(choices[-2])
     page.locator("#review-rows tr").nth(0).locator("button").click()
     shows(0)
     assert str(len(moves)) in page.inner_text("#review-summary")
@@ -607,3 +612,82 @@ def test_the_card_tracker_follows_the_game(browser: Browser, server: Server, sho
     page.locator("#tracker-panel").screenshot(path=str(shots / "web-tracker-phone.png"))
     assert errors == []
     page.close()
+
+
+def _played_endgame(server: Server) -> tuple[str, str]:
+    """The hand-made endgame of tests/support/records.py between two human seats, played through
+    the API to its end with seat 0's proven blunder at ply 34 (9♣ where A♥ wins); its id and seat
+    0's token."""
+    from tests.support.records import BLUNDER, ENDGAME_MOVES
+
+    request = {"rules": "durak", "seats": ["human", "human"], "deck": ENDGAME_DECK, "first_attacker": 0}
+    created = httpx.post(server.url + "/v1/games", json=request, timeout=120.0).json()
+    tokens = created["tokens"]
+
+    def play(seat: int, move: Any) -> dict[str, Any]:
+        answer = httpx.post(f"{server.url}/v1/games/{created['id']}/moves", json={"seat": seat, "move": move},
+                            headers={"Authorization": f"Bearer {tokens[seat]}"}, timeout=120.0)
+        assert answer.status_code == 200, answer.text
+        return dict(answer.json())
+
+    for seat, move in [*ENDGAME_MOVES, (0, BLUNDER)]:
+        seen = play(seat, move)
+    for _ in range(20):  # the rest: each seat's first legal move, as it comes
+        if seen["status"] == "over":
+            break
+        seat = seen["position"]["to_move"]
+        mover = httpx.get(f"{server.url}/v1/games/{created['id']}", params={"seat": seat},
+                          headers={"Authorization": f"Bearer {tokens[seat]}"}, timeout=120.0).json()
+        seen = play(seat, mover["legal_moves"][0])
+    assert seen["status"] == "over"
+    return created["id"], tokens[0]
+
+
+def _follow_the_review(page: Page, width: int) -> list[str]:
+    """In an open review: a point of the win-chance graph clicked goes to that decision (the proven
+    blunder, its values in words); its verdict is on screen; Next mistake goes to a decision that
+    lost winning chances. The labels of its rows."""
+    labels: list[str] = page.locator("#review-rows tr .verdict-badge").evaluate_all(
+        "badges => badges.map(b => b.className.split('label-')[1])")
+    blunder = labels.index("blunder")  # seat 0's 9♣ at ply 34, proven
+    points = page.locator("#review-graph circle.point")
+    assert points.count() == sum(label not in ("forced", "unscored") for label in labels)
+    page.locator(f"#review-graph circle.point[data-index='{blunder}']").click()
+    assert page.locator("#review-rows tr").nth(blunder).get_attribute("aria-current") == "step"
+    assert page.get_attribute("#review-detail", "data-label") == "blunder"
+    assert "certain" in page.inner_text("#review-detail")  # proven values in words, not 100% / 50%
+    badge = page.locator("#review-rows tr.current .verdict-badge").bounding_box()
+    assert badge is not None and badge["x"] + badge["width"] <= width  # a phone clipped the verdicts
+    page.click("#review-mistake")
+    current = page.locator("#review-rows tr.current .verdict-badge").get_attribute("class") or ""
+    assert any(f"label-{label}" in current for label in ("inaccuracy", "mistake", "blunder")), current
+    return labels
+
+
+def test_a_review_that_teaches(browser: Browser, server: Server) -> None:
+    """The review's graph, its next mistake and its keeping (issue 63), on a desktop then on a
+    phone: the graph followed to the blunder, Next mistake; after a reload, and on the phone, the
+    review opens from the one kept with the game (GET /v1/games/{id}/review), no job queued again."""
+    game_id, token = _played_endgame(server)
+    asked: list[str] = []
+    errors: list[str] = []
+    for viewport in (DESKTOP, PHONE):
+        page = _page(browser, server, viewport, errors)
+        page.goto(server.url + "/")
+        page.select_option("#lang", "en")
+        page.evaluate("saved => localStorage.setItem('tan.game', JSON.stringify(saved))",
+                      {"id": game_id, "token": token})
+        for opened in range(2):  # then reloaded
+            if opened or viewport is PHONE:
+                page.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
+            page.reload()
+            page.wait_for_selector("#over:not([hidden])")
+            page.click("#review-button")
+            page.wait_for_selector("#review:not([hidden])")
+            page.wait_for_function(IDLE)
+            labels = _follow_the_review(page, viewport["width"])
+        page.close()
+    assert len(labels) >= 10
+    assert any(f"GET {server.url}/v1/games/{game_id}/review?" in url for url in asked), asked
+    assert not any("/analysis" in url or "/v1/jobs/" in url for url in asked), asked
+    assert errors == []

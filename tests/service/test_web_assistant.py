@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -522,16 +523,27 @@ def test_a_review_step_tried_on_the_board(browser: Browser, server: Server) -> N
             page.locator("#review-rows tr").nth(at).locator("button.jump").click()
             break
     page.click("#review-board")
-    _settled(page, "board", 0)
-    assert "At this step you played" in page.inner_text("#board .what-if")
+    page.wait_for_selector("#board .what-if")
+    # The board plays on from the game's record cut at the decision (the review's very question).
+    at = page.evaluate("() => JSON.parse(localStorage.getItem('tan.board')).from.at")
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('tan.board')).kind") == "record"
+    _settled(page, "board", at)
+    step = page.inner_text("#board .what-if")
+    assert "At this step you played" in step
     played = page.evaluate("() => JSON.parse(localStorage.getItem('tan.board')).from.played")
     other = next(b for b in page.locator("#board .follow-entry .follow-move").all()
                  if json.loads(b.get_attribute("data-move") or "null") != played)
     other.click()
-    _settled(page, "board", 1)
+    _settled(page, "board", at + 1)
     page.click("#board [data-role='compare']")
     page.wait_for_selector("#board .what-if-result")
-    assert "Your try" in page.inner_text("#board .what-if-result")
+    result = page.inner_text("#board .what-if-result")
+    assert "Your try" in result
+    # One number for one moment: Compare's "move played" is the review's, from one search.
+    reviewed = re.search(r"you played .+? \(([^)]+)\)", step)
+    compared = re.search(r"the move played .+?: (.+)$", result)
+    assert reviewed and compared and reviewed.group(1) == compared.group(1).strip(), (step, result)
+    assert page.locator("#board .what-if-best").count() == 1
     assert errors == []
     page.close()
 

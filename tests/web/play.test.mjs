@@ -11,7 +11,7 @@ import { askHint } from "../../service/static/js/hint.js";
 import { actionMove, legalMoves } from "../../service/static/js/moves.js";
 import { clickCard, closeChooser, dropCard, playAction, playMove, transfer } from "../../service/static/js/play.js";
 import { playBack, resumeMatch, skipPlayback } from "../../service/static/js/playback.js";
-import { closeReview, openReview, stepReview } from "../../service/static/js/review.js";
+import { closeReview, openReview, stepDecision, stepMistake, stepReview } from "../../service/static/js/review.js";
 import {
   canReview, hintRows, hintShown, reviewableGames, reviewed, reviewGame, reviewOpen, shownGame, trackerKey,
 } from "../../service/static/js/selectors.js";
@@ -399,16 +399,17 @@ test("the tracker's answer for a view no longer shown is dropped, and asked once
   assert.deepEqual(events.filter((e) => e.tracker).length, 1);
 });
 
-test("a review follows its job to the end, then steps through its decisions", async () => {
+test("a review follows its job to the end (none kept yet), then steps through its decisions", async () => {
   playing(view({ status: "over" }));
   const moves = [0, 1, 2].map((ply) => ({ ply, move: { action: "take" }, best: { action: "take" }, label: "forced" }));
   const result = { moves, summary: { decisions: 3, labels: { forced: 3 }, mean_loss: null } };
   const asked = serve({
+    "GET /v1/games/g1/review": json(null), // none kept yet
     "POST /v1/games/g1/analysis": json({ id: "j1", status: "queued", progress: { done: 0, total: 3 } }, 202),
     "GET /v1/jobs/j1": json({ id: "j1", status: "done", progress: { done: 3, total: 3 }, result }),
   });
   await openReview();
-  assert.deepEqual(asked.map((r) => r.path.split("?")[0]), ["/v1/games/g1/analysis", "/v1/jobs/j1"]);
+  assert.deepEqual(asked.map((r) => r.path.split("?")[0]), ["/v1/games/g1/review", "/v1/games/g1/analysis", "/v1/jobs/j1"]);
   assert.deepEqual(events.filter((e) => e.progress).length, 2, "its progress is drawn as it goes");
   assert.equal(reviewOpen(state), true);
   assert.deepEqual(reviewed(state), moves[0]);
@@ -423,14 +424,35 @@ test("a review follows its job to the end, then steps through its decisions", as
   assert.ok(events.some((e) => e.reveal === "board"), "once drawn, the board is brought into view");
   events = [];
   await openReview();
-  assert.equal(asked.length, 2, "opened again: the review kept, not asked again");
+  assert.equal(asked.length, 3, "opened again: the review kept, not asked again");
   assert.equal(reviewOpen(state), true);
   assert.deepEqual(events, [{ focus: true }, { reveal: "board" }]);
 });
 
+test("a review kept with the game opens at once, with no job queued; Next skips forced moves", async () => {
+  playing(view({ status: "over" }));
+  const moves = ["forced", "good", "forced", "mistake", "good"].map((label, ply) => ({
+    ply, move: { action: "take" }, best: { action: "take" }, label,
+  }));
+  const result = { moves, summary: { decisions: 5, labels: {}, mean_loss: null } };
+  const asked = serve({ "GET /v1/games/g1/review": json(result) });
+  await openReview();
+  assert.deepEqual(asked.map((r) => r.method + " " + r.path), ["GET /v1/games/g1/review?seat=0&iterations=5000"]);
+  assert.equal(state.review.at, 1, "opens on the first decision that was a choice");
+  stepDecision(1);
+  assert.equal(state.review.at, 3, "the forced move between is skipped");
+  stepDecision(-1);
+  assert.equal(state.review.at, 1);
+  stepMistake();
+  assert.equal(state.review.at, 3, "the next mistake");
+});
+
 test("a review whose job failed is told, and opens nothing", async () => {
   playing(view({ status: "over" }));
-  serve({ "POST /v1/games/g1/analysis": json({ id: "j2", status: "failed", error: "worker lost", progress: null }, 202) });
+  serve({
+    "GET /v1/games/g1/review": json(null),
+    "POST /v1/games/g1/analysis": json({ id: "j2", status: "failed", error: "worker lost", progress: null }, 202),
+  });
   await openReview();
   assert.equal(reviewOpen(state), false);
   assert.equal(state.reviewProgress, null);

@@ -27,7 +27,7 @@ import { clickCard, closeChooser, dropCard, dropChooser, playAction, playMove, r
 import { choosePace, PACE_KEY, resumeMatch, skipPlayback } from "./playback.js";
 import { render } from "./render.js";
 import { boardInView, chosenGame, renderReviewProgress, showGameText } from "./review-panel.js";
-import { closeReview, gameText, openReview, stepReview } from "./review.js";
+import { closeReview, gameText, openReview, stepDecision, stepMistake, stepReview } from "./review.js";
 import { showGameScreen, showSetupScreen } from "./screens.js";
 import { keepRules, serverRules } from "./server-rules.js";
 import { resume, savedGame, startGame } from "./session.js";
@@ -47,6 +47,8 @@ const handlers = {
   closeChooser,
   skipPlayback,
   stepReview,
+  stepDecision,
+  stepMistake,
   closeReview,
   openReview,
   askHint() {
@@ -220,8 +222,9 @@ export function init() {
   $("review-button").addEventListener("click", () => openReview(chosenGame()));
   $("text-button").addEventListener("click", handlers.showGameText);
   $("review-close").addEventListener("click", closeReview);
-  $("review-prev").addEventListener("click", () => { if (state.review) stepReview(state.review.at - 1); });
-  $("review-next").addEventListener("click", () => { if (state.review) stepReview(state.review.at + 1); });
+  $("review-prev").addEventListener("click", () => stepDecision(-1));
+  $("review-next").addEventListener("click", () => stepDecision(1));
+  $("review-mistake").addEventListener("click", stepMistake);
   foldTracker(storage.get("localStorage", TRACKER_KEY) === "closed");
   $("tracker-toggle").addEventListener("click", () => {
     const folded = $("tracker-toggle").getAttribute("aria-expanded") === "true";

@@ -181,7 +181,7 @@ function reviewNote(self) {
       self.render();
     },
     onBoard: (entry) => {
-      reviewStepOnBoard(entry, "table"); // first: the board's mode then waits for it
+      reviewStepOnBoard(entry, { names: "table" }); // first: the board's mode then waits for it
       location.hash = "#board";
     },
   });

@@ -9,7 +9,7 @@
  */
 
 import { api } from "./api.js";
-import { cardText, moveText, pct, sameMove } from "./cards.js";
+import { LINE_PLIES, cardText, lineText, moveText, sameMove, valueText } from "./cards.js";
 import { SEARCH_ITERATIONS } from "./constants.js";
 import { moveEvent, positionGame, readGame, seatLabel } from "./entry.js";
 import { cardChip, choice, el } from "./faces.js";
@@ -52,15 +52,16 @@ export async function openBoard() {
   if (opening && await opening) return;
   if (board.game) { hideForm(); board.render(); return; }
   const saved = readGame(storage.get("localStorage", BOARD_KEY) || "null");
-  if (saved && saved.kind === "position" && await board.load(saved)) { hideForm(); return; }
+  if (saved && (saved.kind === "position" || saved.from) && await board.load(saved)) { hideForm(); return; }
   await showForm();
 }
 
-// Play on from `position` (a review step's, the assistant's): `from` says where it came from.
-export function openOnBoard(position, from) {
+// Play on from `position` (a review step's, the assistant's), or from a record `game` as entry.js
+// keeps one: `from` says where it came from.
+export function openOnBoard(position, from, recordGame = null) {
   const board = ensureFollower();
   compared = null;
-  const game = positionGame(position, from);
+  const game = recordGame ? { ...recordGame, from } : positionGame(position, from);
   opening = board.load(game).then((done) => {
     if (done) {
       storage.set("localStorage", BOARD_KEY, JSON.stringify(game));
@@ -97,24 +98,41 @@ function editButton() {
 
 // -- what if: from a review step, another move tried -------------------------------------------
 
+// The moment the review step opened: the record up to the decision (what the seat had seen, so its
+// history weighs the hidden cards as the review's did), or the bare position.
+function momentBody(game) {
+  const at = game.from.at || 0;
+  if (game.kind === "record") return { record: { ...game.start, events: game.events.slice(0, at) } };
+  return { position: game.start };
+}
+
 function whatIfNote(self) {
   const from = self.game && self.game.from;
   if (!from || from.kind !== "review") return null;
   const box = el("div", "panel what-if");
   box.append(el("p", "small", t("whatIfStep", {
-    played: moveText(from.played), p: from.played_score === null ? "–" : pct(from.played_score),
-    best: moveText(from.best), b: from.best_score === null ? "–" : pct(from.best_score),
+    played: moveText(from.played), p: from.played_score === null ? "–" : valueText({ score: from.played_score, exact: from.played_exact }),
+    best: moveText(from.best), b: from.best_score === null ? "–" : valueText({ score: from.best_score, exact: from.best_exact }),
   })));
-  const first = self.game.events[0];
-  const tried = first && first.seat === self.game.start.seat ? first.move : null;
+  const at = from.at || 0;
+  const seat = self.game.start.seat;
+  const first = self.game.events[at];
+  const tried = first && first.seat === seat ? first.move : null;
   if (!tried) { box.append(el("p", "small muted", t("whatIfHow"))); return box; }
   if (compared && compared.events === JSON.stringify(first)) {
+    const row = (move) => compared.hint.moves.find((entry) => sameMove(entry.move, move)) || null;
+    const said = (entry) => (entry ? valueText(entry) : "–");
+    const best = row(compared.hint.best);
     const line = el("p", "what-if-result");
     line.textContent = t("whatIfResult", {
-      tried: moveText(tried), p: compared.tried === null ? "–" : pct(compared.tried),
-      played: moveText(from.played), q: compared.played === null ? "–" : pct(compared.played),
+      tried: moveText(tried), p: said(row(tried)), played: moveText(from.played), q: said(row(from.played)),
     });
     box.append(line);
+    if (best) {
+      box.append(el("p", "small what-if-best", t("whatIfBest", { best: moveText(best.move), b: said(best) })));
+      const expected = lineText(best.line, (other) => seatLabel(other, seat));
+      if (expected) box.append(el("p", "small muted what-if-line", expected));
+    }
     return box;
   }
   const go = el("button", "primary", t("whatIfCompare"));
@@ -126,20 +144,16 @@ function whatIfNote(self) {
   return box;
 }
 
-// The evaluation after the move tried and after the move played, from the same search.
+// The move tried, the move played and the engine's best, from ONE search of the moment — the
+// hint the review's decision was (its budget, seed and history; calibrated as the game's when its
+// record names its engines) — with the line the engine expects after its best.
 async function compare(self, first) {
-  const start = self.game.start;
-  const after = async (event) => {
-    const next = await api("POST", "/v1/next", { position: start, events: [event] }, { retry: ["busy", "network"] });
-    if (next.draw) return null; // the seat drew: what it drew is not known here
-    const ev = await api("POST", "/v1/evaluate", { position: next.position, limits: { iterations: SEARCH_ITERATIONS } }, { retry: true });
-    return ev.score;
-  };
   try {
-    const tried = await after(first);
-    const played = await after(moveEvent(start.seat, self.game.from.played));
+    const hint = await api("POST", "/v1/hint", {
+      ...momentBody(self.game), limits: { iterations: SEARCH_ITERATIONS }, pv: LINE_PLIES,
+    }, { retry: true });
     clearMessage();
-    compared = { events: JSON.stringify(first), tried, played };
+    compared = { events: JSON.stringify(first), hint };
   } catch (error) {
     showError(error);
   }
@@ -388,12 +402,18 @@ function drawForm() {
   };
 }
 
-// A review step opened on the board: its position, and the moves and scores the review gave.
-// `names`: "play" for a game against the engines (its seats named as that game named them), "table"
-// for a game followed at a table (entry.js namerOf).
-export function reviewStepOnBoard(entry, names = "play") {
-  return openOnBoard(entry.position, {
-    kind: "review", ply: entry.ply, played: entry.move, best: entry.best,
-    played_score: entry.played_score, best_score: entry.best_score, names,
-  });
+// A review step opened on the board, and the moves and scores the review gave: with the game's
+// `record` (as its seat saw it) the board plays on from the record up to the decision, so its hint
+// is the review's very search; without it, from the step's position alone. `names`: "play" for a
+// game against the engines (its seats named as that game named them), "table" for a game followed
+// at a table (entry.js namerOf).
+export function reviewStepOnBoard(entry, { record = null, names = "play" } = {}) {
+  const from = {
+    kind: "review", ply: entry.ply, played: entry.move, best: entry.best, played_score: entry.played_score,
+    best_score: entry.best_score, played_exact: entry.played_exact ?? entry.exact, best_exact: entry.best_exact ?? entry.exact,
+    names,
+  };
+  if (!record) return openOnBoard(entry.position, from);
+  const { events, deck, result, ...start } = record; // the deck and result: not what the seat saw then
+  return openOnBoard(null, { ...from, at: entry.index }, { kind: "record", start, events: events.slice(0, entry.index) });
 }

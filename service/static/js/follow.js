@@ -17,6 +17,7 @@ import { ApiFailure } from "./failures.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError, showMessage } from "./messages.js";
 import { cardPicker } from "./picker.js";
+import { nowValue } from "./review-steps.js";
 
 export const TRACKER_SHOWN = 4; // each other seat's likeliest unseen cards shown
 const button = (text, onClick, className = "secondary") => {
@@ -399,10 +400,10 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
       if (line) item.append(el("p", "small muted hint-line", line));
       list.append(item);
     }
-    const ev = hint.evaluation;
-    const now = el("p", "evaluation", ev.exact ? `${t("now")}: ${certainty(ev.score)}` : `${t("now")}: ${chanceWord(hint.chance)} ${pct(ev.score)}`);
-    now.dataset.exact = String(!!ev.exact);
-    panel.append(now, list);
+    const now = nowValue(hint, rankedMoves(hint.moves)); // the best row's value: "now" never reads below it
+    const nowLine = el("p", "evaluation", `${t("now")}: ${now.exact ? certainty(now.score) : `${chanceWord(hint.chance)} ${pct(now.score)}`}`);
+    nowLine.dataset.exact = String(!!now.exact);
+    panel.append(nowLine, list);
     return panel;
   }
 
@@ -415,7 +416,7 @@ export function createFollower({ root, onChange = () => {}, actions = () => [], 
     panel.append(el("h3", "", t("followEvaluation")));
     const scores = el("ul", "follow-scores");
     ev.scores.forEach((score, seat) => {
-      const item = el("li", "", `${seatLabel(seat, pos.seat)}: ${valueText({ score, exact: ev.exact })}`);
+      const item = el("li", "", `${seatLabel(seat, pos.seat)}: ${valueText({ score, exact: ev.exact })}`); // proven: in words
       item.dataset.seat = String(seat);
       scores.append(item);
     });

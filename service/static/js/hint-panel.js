@@ -6,6 +6,7 @@ import {
 import { $ } from "./dom.js";
 import { bar } from "./faces.js";
 import { t } from "./i18n.js";
+import { nowValue } from "./review-steps.js";
 import { hintRows, hintShown } from "./selectors.js";
 
 // The panel opened while the hint is being thought of (until then, the last hint's rows go).
@@ -38,7 +39,7 @@ export function renderHint(state, handlers) {
     return;
   }
   panel.hidden = false;
-  const ev = hint.evaluation;
+  const ev = nowValue(hint, hintRows(state)); // the best row's value: "now" never reads below that row
   const evaluation = $("evaluation");
   evaluation.replaceChildren();
   evaluation.dataset.exact = String(!!ev.exact);

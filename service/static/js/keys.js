@@ -11,10 +11,12 @@ export function onKey(event, handlers) {
   const target = event.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if (reviewOpen(state) && !$("game").hidden) {
-    const at = state.review.at;
-    const step = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: Infinity }[event.key];
+    const dir = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    const step = { Home: 0, End: Infinity }[event.key];
     if (event.key === "Escape") { handlers.closeReview(); event.preventDefault(); return; }
+    if (dir !== undefined) { handlers.stepDecision(dir); event.preventDefault(); return; }
     if (step !== undefined) { handlers.stepReview(step); event.preventDefault(); return; }
+    if (event.key.toLowerCase() === "m") { handlers.stepMistake(); event.preventDefault(); return; }
   }
   if (event.key === "Escape") {
     if (handlers.skipPlayback() || state.choosing) { handlers.closeChooser(); event.preventDefault(); }

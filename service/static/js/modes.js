@@ -8,6 +8,7 @@ import { followedAnswer, openAssistant, redrawAssistant } from "./assistant.js";
 import { openBoard, openOnBoard, redrawBoard, reviewStepOnBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
+import { storedGameRecord } from "./records.js";
 import { reviewed } from "./selectors.js";
 import { resume, savedGame } from "./session.js";
 import { state } from "./store.js";
@@ -79,10 +80,13 @@ function addReviewButton() {
   b.className = "secondary";
   b.dataset.i18n = "reviewOnBoard";
   b.textContent = t("reviewOnBoard");
-  b.addEventListener("click", () => {
+  b.addEventListener("click", async () => {
     const entry = reviewed(state);
     if (!entry) return;
-    reviewStepOnBoard(entry); // first: the board's mode then waits for it
+    // The game's record as the seat saw it, so the board asks the review's very question (its
+    // history, its engines' scale); without it, the step's position alone.
+    const record = await storedGameRecord(state.review.id, 0, state.review.game).catch(() => null);
+    reviewStepOnBoard(entry, { record }); // first: the board's mode then waits for it
     location.hash = "#board";
   });
   head.append(b);

@@ -23,6 +23,13 @@ export function storedGameText(id, seat, number = null) {
   return api("GET", `/v1/games/${encodeURIComponent(id)}/record?${query}`, undefined, { retry: ["busy", "network"] });
 }
 
+// A stored game's record as `seat` saw it, as JSON (docs/api.md §2.3; game `number` of a match).
+export function storedGameRecord(id, seat, number = null) {
+  const query = new URLSearchParams({ seat: String(seat) });
+  if (Number.isInteger(number)) query.set("game", String(number));
+  return api("GET", `/v1/games/${encodeURIComponent(id)}/record?${query}`, undefined, { retry: ["busy", "network"] });
+}
+
 // What a person pasted: a JSON record (an object) as such, anything else as text.
 export function pastedRecord(text) {
   const trimmed = String(text || "").trim();

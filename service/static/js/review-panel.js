@@ -1,14 +1,15 @@
 /* View: the review's panel — the decision shown with its label and cost, the table of every
  * decision, the progress of its job; the game's text; the board kept in view (review.js acts). */
 
-import { chanceWord, moveText, points, sameMove, valueText } from "./cards.js";
+import { chanceWord, moveText, pct, points, sameMove, valueText } from "./cards.js";
 import { $ } from "./dom.js";
 import { bar, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
+import { MISTAKES, costText, graphPoints, nextMistake, stepFrom } from "./review-steps.js";
 import { canReview, reviewableGames, reviewOpen } from "./selectors.js";
 import { gameTextPanel } from "./text-panel.js";
 
-export const LABELS = ["good", "inaccuracy", "mistake", "blunder", "forced", "unscored"];
+export const LABELS = ["good", "inaccuracy", "mistake", "blunder", "uncertain", "forced", "unscored"];
 
 // The game the chooser names (the last one until another is chosen); none for a single game.
 export const chosenGame = () => ($("review-game").hidden ? undefined : Number($("review-game").value));
@@ -43,7 +44,9 @@ export function labelBadge(label) {
   return badge;
 }
 
-export function reviewLine(text, score, cls, chance, exact) {
+// One of the decision's two moves: its chance (a proven one in words, as the hint says it) and,
+// when only estimated, the 95% interval beside it, in view (not only in a tooltip).
+export function reviewLine(text, score, cls, chance, exact, ci95) {
   const line = document.createElement("div");
   line.className = "review-move " + cls;
   const what = document.createElement("span");
@@ -53,11 +56,73 @@ export function reviewLine(text, score, cls, chance, exact) {
   if (score !== null && score !== undefined) {
     const value = document.createElement("span");
     value.className = "pct";
-    value.textContent = valueText({ score, exact }); // a proven value in words, as the hint says it
+    value.textContent = valueText({ score, exact });
     value.title = chanceWord(chance);
     line.append(value, bar(score));
+    if (!exact && ci95) {
+      const range = document.createElement("span");
+      range.className = "range small muted";
+      range.textContent = t("reviewRange", { lo: pct(ci95[0]), hi: pct(ci95[1]) });
+      line.append(range);
+    }
   }
   return line;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const GRAPH_W = 300;
+const GRAPH_H = 80;
+
+// The win-chance graph over the game: the chance after each of your moves (a point a searched
+// decision), the 50% line, the mistakes marked by their label's colour, the decision shown ringed;
+// a point clicked (or chosen by Enter) goes to that decision.
+export function reviewGraph(state, handlers) {
+  const { data, at } = state.review;
+  const moves = data.moves;
+  const chance = moves.length ? moves[0].chance : "win";
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${GRAPH_W} ${GRAPH_H}`);
+  svg.setAttribute("class", "graph");
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", t("reviewGraph", { chance: chanceWord(chance) }));
+  const dots = graphPoints(moves, GRAPH_W, GRAPH_H);
+  const mid = document.createElementNS(SVG, "line");
+  for (const [k, v] of [["x1", 0], ["x2", GRAPH_W], ["y1", GRAPH_H / 2], ["y2", GRAPH_H / 2], ["class", "mid"]]) mid.setAttribute(k, String(v));
+  svg.append(mid);
+  if (dots.length) {
+    const area = document.createElementNS(SVG, "polyline");
+    area.setAttribute("class", "curve");
+    area.setAttribute("points", dots.map((p) => `${p.x},${p.y}`).join(" "));
+    svg.append(area);
+  }
+  for (const point of dots) {
+    const dot = document.createElementNS(SVG, "circle");
+    const move = moves[point.index];
+    const mistake = MISTAKES.includes(point.label);
+    dot.setAttribute("cx", String(point.x));
+    dot.setAttribute("cy", String(point.y));
+    dot.setAttribute("r", mistake || point.index === at ? "4.5" : "3");
+    dot.setAttribute("class", `point label-${point.label}` + (point.index === at ? " current" : ""));
+    dot.setAttribute("tabindex", "0");
+    dot.setAttribute("role", "button");
+    dot.dataset.index = String(point.index);
+    const said = t("reviewGraphPoint", {
+      ply: move.ply + 1, value: valueText({ score: point.score, exact: move.played_exact }), label: t("label_" + point.label),
+    });
+    dot.setAttribute("aria-label", said);
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = said;
+    dot.append(title);
+    dot.addEventListener("click", () => handlers.stepReview(point.index));
+    dot.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { handlers.stepReview(point.index); event.preventDefault(); }
+    });
+    svg.append(dot);
+  }
+  const caption = document.createElement("p");
+  caption.className = "small muted";
+  caption.textContent = t("reviewGraph", { chance: chanceWord(chance) });
+  return [svg, caption];
 }
 
 // The game reviewed as text (review.js gameText), to copy or download.
@@ -81,8 +146,12 @@ export function renderReview(state, handlers) {
   $("review-title").textContent = state.review.game === null ? t("reviewTitle") : t("reviewTitleGame", { n: state.review.game });
   const moves = data.moves;
   const entry = moves[at] || null;
-  $("review-prev").disabled = !!state.busy || at <= 0;
-  $("review-next").disabled = !!state.busy || at >= moves.length - 1;
+  $("review-prev").disabled = !!state.busy || stepFrom(moves, at, -1) === at;
+  $("review-next").disabled = !!state.busy || stepFrom(moves, at, 1) === at;
+  const mistake = nextMistake(moves, at);
+  $("review-mistake").disabled = !!state.busy || mistake === null || mistake === at;
+  $("review-mistake").title = mistake === null ? t("reviewNoMistake") : "";
+  $("review-graph").replaceChildren(...reviewGraph(state, handlers));
   $("review-step").textContent = entry
     ? t("reviewStatus", { n: at + 1, of: moves.length, ply: entry.ply + 1 })
     : t("reviewEmpty");
@@ -100,12 +169,15 @@ export function renderReview(state, handlers) {
     else if (entry.label === "unscored") note = t("reviewUnscored");
     else if (sameMove(entry.move, entry.best)) note = t("reviewSame");
     else if (entry.label === "good") note = t("reviewNoise"); // within the search's noise: no cost shown
-    else note = t("reviewCost", { n: points(entry.loss) });
+    else if (entry.label === "uncertain") {
+      note = t("reviewUncertain", { n: entry.played_visits ?? 0, lo: pct(entry.played_ci95[0]), hi: pct(entry.played_ci95[1]) });
+    } else note = t("reviewCost", { n: costText(entry) }); // the difference of the two chances shown
     verdict.append(document.createTextNode(" " + note));
+    const proven = (which) => entry[which] ?? entry.exact; // a review kept before these fields: both or none
     detail.append(
       verdict,
-      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played", entry.chance, entry.exact),
-      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best", entry.chance, entry.exact),
+      reviewLine(t("reviewYou", { move: moveText(entry.move) }), entry.played_score, "played", entry.chance, proven("played_exact"), entry.played_ci95),
+      reviewLine(t("reviewEngine", { move: moveText(entry.best) }), entry.best_score, "best", entry.chance, proven("best_exact"), entry.best_ci95),
     );
   }
 
@@ -136,7 +208,7 @@ export function renderReview(state, handlers) {
       const cells = [
         moveText(move.move),
         moveText(move.best),
-        move.label === "forced" || move.label === "unscored" ? "–" : points(move.loss),
+        costText(move),
       ].map((text) => {
         const cell = document.createElement("td");
         cell.textContent = text;

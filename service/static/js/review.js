@@ -1,12 +1,14 @@
-/* Action: the review of a finished game (in a match, of any game that has ended) — a job
- * (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}) followed to its end, then stepped through;
- * and that game as text. */
+/* Action: the review of a finished game (in a match, of any game that has ended) — the one kept
+ * with the game (GET /v1/games/{id}/review: no search, so a reload shows it at once), else a job
+ * (POST /v1/games/{id}/analysis, then GET /v1/jobs/{id}) followed to its end — then stepped
+ * through, decision by decision (forced moves skipped) or mistake by mistake; and that game as text. */
 
 import { api } from "./api.js";
 import { busyWith } from "./busy.js";
 import { SEARCH_ITERATIONS } from "./constants.js";
 import { ApiFailure } from "./failures.js";
 import { storedGameText } from "./records.js";
+import { firstDecision, nextMistake, stepFrom } from "./review-steps.js";
 import { canReview, reviewGame, reviewKept, reviewOpen } from "./selectors.js";
 import { changed, state } from "./store.js";
 
@@ -22,9 +24,9 @@ export function openReview(game) {
   const id = state.id;
   return busyWith(async () => {
     try {
-      const data = await reviewJob(id, number);
+      const data = (await keptReview(id, number)) || (await reviewJob(id, number));
       changed({ message: null });
-      state.review = { id, game: number, data, at: 0, open: true };
+      state.review = { id, game: number, data, at: firstDecision(data.moves), open: true };
       setTimeout(() => changed({ reveal: "board" }), 0); // once drawn
     } finally {
       state.reviewProgress = null;
@@ -34,10 +36,17 @@ export function openReview(game) {
 
 export const REVIEW_POLL_MS = 300; // how often a queued review's progress is read
 
+const reviewQuery = (game) => `seat=0&iterations=${SEARCH_ITERATIONS}${game === null ? "" : `&game=${game}`}`;
+
+// The review kept with the game (its job done before, in this tab or another, before a reload), or
+// null when none is kept.
+function keptReview(id, game) {
+  return api("GET", `/v1/games/${encodeURIComponent(id)}/review?${reviewQuery(game)}`, undefined, { retry: ["busy", "network"] });
+}
+
 // Queue the review and follow its job until it is done; the status line shows its progress.
 async function reviewJob(id, game) {
-  const which = game === null ? "" : `&game=${game}`;
-  const path = `/v1/games/${encodeURIComponent(id)}/analysis?seat=0&iterations=${SEARCH_ITERATIONS}${which}`;
+  const path = `/v1/games/${encodeURIComponent(id)}/analysis?${reviewQuery(game)}`;
   let job = await api("POST", path, undefined, { retry: ["busy", "too_many_requests", "network"] });
   const where = `/v1/jobs/${encodeURIComponent(job.id)}`;
   for (;;) {
@@ -63,6 +72,20 @@ export function stepReview(to) {
   const last = state.review.data.moves.length - 1;
   state.review.at = Math.max(0, Math.min(last, to));
   changed({ focus: true });
+}
+
+// Previous / Next: the decision before or after the one shown that was a choice (forced moves,
+// the only legal move, are skipped; the table of every decision still lists them).
+export function stepDecision(dir) {
+  if (!reviewOpen(state)) return;
+  stepReview(stepFrom(state.review.data.moves, state.review.at, dir));
+}
+
+// The next decision that lost winning chances (after the one shown, going round).
+export function stepMistake() {
+  if (!reviewOpen(state)) return;
+  const next = nextMistake(state.review.data.moves, state.review.at);
+  if (next !== null) stepReview(next);
 }
 
 // The game reviewed (the last one over, in a match) as text, to copy or download: null when there
