@@ -650,9 +650,9 @@ def _follow_the_review(page: Page, width: int) -> list[str]:
     labels: list[str] = page.locator("#review-rows tr .verdict-badge").evaluate_all(
         "badges => badges.map(b => b.className.split('label-')[1])")
     blunder = labels.index("blunder")  # seat 0's 9♣ at ply 34, proven
-    points = page.locator("#review-graph circle.point")
+    points = page.locator("#review-graph .point")
     assert points.count() == sum(label not in ("forced", "unscored") for label in labels)
-    page.locator(f"#review-graph circle.point[data-index='{blunder}']").click()
+    page.locator(f"#review-graph .point[data-index='{blunder}']").click()
     assert page.locator("#review-rows tr").nth(blunder).get_attribute("aria-current") == "step"
     assert page.get_attribute("#review-detail", "data-label") == "blunder"
     assert "certain" in page.inner_text("#review-detail")  # proven values in words, not 100% / 50%

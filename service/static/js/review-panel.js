@@ -70,8 +70,8 @@ export function reviewLine(text, score, cls, chance, exact, ci95) {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-const GRAPH_W = 300;
-const GRAPH_H = 80;
+const GRAPH_W = 600;
+const GRAPH_H = 90;
 
 // The win-chance graph over the game: the chance after each of your moves (a point a searched
 // decision), the 50% line, the mistakes marked by their label's colour, the decision shown ringed;
@@ -85,7 +85,7 @@ export function reviewGraph(state, handlers) {
   svg.setAttribute("class", "graph");
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", t("reviewGraph", { chance: chanceWord(chance) }));
-  const dots = graphPoints(moves, GRAPH_W, GRAPH_H);
+  const dots = graphPoints(moves, GRAPH_W, GRAPH_H, 10);
   const mid = document.createElementNS(SVG, "line");
   for (const [k, v] of [["x1", 0], ["x2", GRAPH_W], ["y1", GRAPH_H / 2], ["y2", GRAPH_H / 2], ["class", "mid"]]) mid.setAttribute(k, String(v));
   svg.append(mid);
@@ -96,12 +96,18 @@ export function reviewGraph(state, handlers) {
     svg.append(area);
   }
   for (const point of dots) {
-    const dot = document.createElementNS(SVG, "circle");
+    // A point: its dot, and a wider clear circle around it that a finger can hit on a phone.
+    const dot = document.createElementNS(SVG, "g");
     const move = moves[point.index];
     const mistake = MISTAKES.includes(point.label);
-    dot.setAttribute("cx", String(point.x));
-    dot.setAttribute("cy", String(point.y));
-    dot.setAttribute("r", mistake || point.index === at ? "4.5" : "3");
+    for (const [cls, r] of [["hit", 16], ["dot", mistake || point.index === at ? 7 : 4.5]]) {
+      const circle = document.createElementNS(SVG, "circle");
+      circle.setAttribute("cx", String(point.x));
+      circle.setAttribute("cy", String(point.y));
+      circle.setAttribute("r", String(r));
+      circle.setAttribute("class", cls);
+      dot.append(circle);
+    }
     dot.setAttribute("class", `point label-${point.label}` + (point.index === at ? " current" : ""));
     dot.setAttribute("tabindex", "0");
     dot.setAttribute("role", "button");
