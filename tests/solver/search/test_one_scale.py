@@ -10,18 +10,18 @@ from solver.game.rules import Rules
 from solver.search.answers import Hint, MoveValue, SearchStats, Value
 from solver.search.calibration import ScoreMap, calibrated_hint, calibrated_review
 from solver.search.labels import COSTED, Label, grade, graded
-from solver.search.review import MoveReview, Review, ReviewSummary, decisions
+from solver.search.review import Decision, MoveReview, Review, ReviewSummary, decisions
 from tests.support.records import endgame_record
 
 # A map that spreads the middle, as greedy's does (a search's 0.6 is about 0.9 against greedy).
 SPREAD = ScoreMap("greedy", Rules.preset_named("durak"), 2, (0.0, 0.3, 0.6, 1.0), (0.0, 0.2, 0.9, 1.0))
 
 
-def _decision():  # type: ignore[no-untyped-def]
+def _decision() -> Decision:
     return next(d for d in decisions(endgame_record()) if not d.forced)
 
 
-def _value(decision, index: int, score: float, ci95: tuple[float, float], visits: int,  # type: ignore[no-untyped-def]
+def _value(decision: Decision, index: int, score: float, ci95: tuple[float, float], visits: int,
            exact: bool = False) -> MoveValue:
     return MoveValue(decision.position.legal_moves()[index], score, ci95, visits, exact)
 
@@ -67,8 +67,15 @@ def test_a_proven_draw_stays_a_proven_draw() -> None:
     moves = [MoveReview.of(decision, best, best), MoveReview.of(decision, worse, best)]
     review = Review(0, moves, ReviewSummary.of(moves), {})
     drawn, lost = calibrated_review(review, SPREAD).moves
-    assert drawn.played_score == 0.5 and drawn.exact and drawn.to_json()["played_exact"]  # not mapped to 0.45
+    assert drawn.played_score == 0.5 and drawn.exact and drawn.to_json()["played_exact"]  # not mapped
     assert lost.label is Label.BLUNDER and lost.loss == 0.5 and lost.exact
+    # A proven best beside an estimated move played: the proven draw stays 0.5 (it was mapped, as
+    # the pair was not both proven), the estimate is mapped.
+    guessed = _value(decision, 1, 0.3, (0.1, 0.45), 200)
+    mixed = Review(0, [MoveReview.of(decision, guessed, best)], ReviewSummary.of([]), {})
+    (shown,) = calibrated_review(mixed, SPREAD).moves
+    assert shown.best_score == 0.5 and shown.to_json()["best_exact"] and not shown.exact
+    assert shown.played_score == SPREAD(0.3) and shown.loss == 0.5 - SPREAD(0.3)
 
 
 def test_a_calibrated_hint_is_graded_on_the_chances_it_shows() -> None:
