@@ -2,6 +2,7 @@
 // the next mistake, the graph's points, a row's cost as the difference shown, a hint's "now".
 import assert from "node:assert/strict";
 import test from "node:test";
+import { costPoints } from "../../service/static/js/cards.js";
 import * as steps from "../../service/static/js/review-steps.js";
 
 const row = (label, played, best, extra = {}) => ({
@@ -53,4 +54,10 @@ test("a hint's now is its best row's value, never below it", () => {
   assert.equal(steps.nowValue(hint, rows).score, 0.6);
   assert.equal(steps.nowValue(hint, []).score, 0.53);
   assert.equal(steps.nowValue(hint, [{ score: 0.5, ci95: [0.5, 0.5], exact: true }]).exact, true);
+});
+
+test("a hint's row barely tried is not costed: it reads ?, its range in the tooltip", () => {
+  assert.equal(costPoints({ loss: 0.53, label: "uncertain" }), "?");
+  assert.equal(costPoints({ loss: 0.53, label: "blunder" }), "−53.0");
+  assert.equal(costPoints({ loss: 0.01, label: "good" }), "");
 });

@@ -144,6 +144,9 @@ export function rankedMoves(moves) {
 }
 
 // What a move costs against the best, as a row shows it: nothing for the best (or within the
-// search's noise, a `good` move), else minus its points.
-export const costPoints = (entry) =>
-  (entry.loss === null || entry.loss === undefined || entry.label === "good" || entry.label === "forced" ? "" : `−${points(entry.loss)}`);
+// search's noise, a `good` move), "?" when the search tried it too few times to tell (`uncertain`:
+// its interval reaches the best's), else minus its points.
+export function costPoints(entry) {
+  if (entry.loss === null || entry.loss === undefined || entry.label === "good" || entry.label === "forced") return "";
+  return entry.label === "uncertain" ? "?" : `−${points(entry.loss)}`;
+}

@@ -75,7 +75,11 @@ export function renderHint(state, handlers) {
       cost.className = `cost label-${entry.label || "unscored"}`;
       cost.dataset.label = entry.label || "";
       cost.textContent = costPoints(entry);
-      if (cost.textContent) cost.title = t("hintCost", { n: points(entry.loss), label: t("label_" + entry.label) });
+      if (cost.textContent) {
+        cost.title = entry.label === "uncertain" // tried too few times to tell: its range, no cost
+          ? `${t("label_uncertain")}: ${statsText(entry, state.lang)}`
+          : t("hintCost", { n: points(entry.loss), label: t("label_" + entry.label) });
+      }
       button.dataset.label = entry.label || "";
       button.append(num, what, value, cost, bar(entry.score));
       const stats = [statsText(entry, state.lang), lineText(entry.line)].filter(Boolean).join("\n");
