@@ -266,6 +266,7 @@ export function reviewNote(bounds, chance) {
     below.push(t("reviewFrom", { n: points(last.below).replace(/\.0$/, ""), label: t("label_blunder") }));
     const text = below.join("; ");
     parts.push(text.charAt(0).toUpperCase() + text.slice(1) + ".");
+    parts.push(t("reviewUncertainNote"));
   }
   return parts.join(" ");
 }
