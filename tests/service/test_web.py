@@ -664,13 +664,21 @@ def _follow_the_review(page: Page, width: int) -> list[str]:
     return labels
 
 
+def _current_row(page: Page) -> int:
+    """The index of the review's row shown."""
+    return int(page.locator("#review-rows tr").evaluate_all(
+        "rows => rows.findIndex((row) => row.classList.contains('current'))"))
+
+
 def test_a_review_that_teaches(browser: Browser, server: Server) -> None:
     """The review's graph, its next mistake and its keeping (issue 63), on a desktop then on a
-    phone: the graph followed to the blunder, Next mistake; after a reload, and on the phone, the
-    review opens from the one kept with the game (GET /v1/games/{id}/review), no job queued again."""
+    phone: the graph followed to the blunder, Next mistake; after a reload the review is open again
+    by itself, and on the phone it opens at once — both from the one kept with the game
+    (GET /v1/games/{id}/review), no job queued again."""
     game_id, token = _played_endgame(server)
     asked: list[str] = []
     errors: list[str] = []
+    shown = -1
     for viewport in (DESKTOP, PHONE):
         page = _page(browser, server, viewport, errors)
         page.goto(server.url + "/")
@@ -681,11 +689,17 @@ def test_a_review_that_teaches(browser: Browser, server: Server) -> None:
             if opened or viewport is PHONE:
                 page.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
             page.reload()
-            page.wait_for_selector("#over:not([hidden])")
-            page.click("#review-button")
-            page.wait_for_selector("#review:not([hidden])")
-            page.wait_for_function(IDLE)
+            if opened:  # the review this tab had open is open again, at the decision it showed
+                page.wait_for_selector("#review:not([hidden])")
+                page.wait_for_function(IDLE)
+                assert _current_row(page) == shown
+            else:
+                page.wait_for_selector("#over:not([hidden])")
+                page.click("#review-button")
+                page.wait_for_selector("#review:not([hidden])")
+                page.wait_for_function(IDLE)
             labels = _follow_the_review(page, viewport["width"])
+            shown = _current_row(page)
         page.close()
     assert len(labels) >= 10
     assert any(f"GET {server.url}/v1/games/{game_id}/review?" in url for url in asked), asked

@@ -11,7 +11,7 @@ import { askHint } from "../../service/static/js/hint.js";
 import { actionMove, legalMoves } from "../../service/static/js/moves.js";
 import { clickCard, closeChooser, dropCard, playAction, playMove, transfer } from "../../service/static/js/play.js";
 import { playBack, resumeMatch, skipPlayback } from "../../service/static/js/playback.js";
-import { closeReview, openReview, stepDecision, stepMistake, stepReview } from "../../service/static/js/review.js";
+import { closeReview, openReview, reopenReview, stepDecision, stepMistake, stepReview } from "../../service/static/js/review.js";
 import {
   canReview, hintRows, hintShown, reviewableGames, reviewed, reviewGame, reviewOpen, shownGame, trackerKey,
 } from "../../service/static/js/selectors.js";
@@ -445,6 +445,29 @@ test("a review kept with the game opens at once, with no job queued; Next skips 
   assert.equal(state.review.at, 1);
   stepMistake();
   assert.equal(state.review.at, 3, "the next mistake");
+});
+
+test("after a reload the review this tab had open is open again at its decision, read back", async () => {
+  const kept = new Map();
+  globalThis.window = { sessionStorage: { getItem: (k) => kept.get(k) ?? null, setItem: (k, v) => kept.set(k, v), removeItem: (k) => kept.delete(k) } };
+  try {
+    playing(view({ status: "over" }));
+    const moves = ["good", "forced", "mistake"].map((label, ply) => ({ ply, move: { action: "take" }, best: { action: "take" }, label }));
+    const asked = serve({ "GET /v1/games/g1/review": () => json({ moves, summary: { decisions: 3, labels: {}, mean_loss: null } }) });
+    await openReview();
+    stepMistake();
+    state.review = null; // the page reloaded: nothing in memory
+    await reopenReview();
+    assert.equal(reviewOpen(state), true);
+    assert.equal(state.review.at, 2, "at the decision it showed");
+    assert.deepEqual(asked.map((r) => r.method), ["GET", "GET"], "read back, no job queued");
+    closeReview();
+    state.review = null;
+    await reopenReview();
+    assert.equal(state.review, null, "closed before the reload: stays closed");
+  } finally {
+    delete globalThis.window;
+  }
 });
 
 test("a review whose job failed is told, and opens nothing", async () => {

@@ -27,7 +27,7 @@ import { clickCard, closeChooser, dropCard, dropChooser, playAction, playMove, r
 import { choosePace, PACE_KEY, resumeMatch, skipPlayback } from "./playback.js";
 import { render } from "./render.js";
 import { boardInView, chosenGame, renderReviewProgress, showGameText } from "./review-panel.js";
-import { closeReview, gameText, openReview, stepDecision, stepMistake, stepReview } from "./review.js";
+import { closeReview, gameText, openReview, reopenReview, stepDecision, stepMistake, stepReview } from "./review.js";
 import { showGameScreen, showSetupScreen } from "./screens.js";
 import { keepRules, serverRules } from "./server-rules.js";
 import { resume, savedGame, startGame } from "./session.js";
@@ -234,7 +234,8 @@ export function init() {
   document.addEventListener("keydown", (event) => onKey(event, handlers));
 
   loadForm(); // the engines, side rules, seat ranges and limits
-  if (initModes()) resume(); // the play mode carries on its game; the assistant and board their own
+  // The play mode carries on its game (and the review this tab had open); the assistant and board their own.
+  if (initModes()) resume().then(reopenReview);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

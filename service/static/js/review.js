@@ -10,13 +10,20 @@ import { ApiFailure } from "./failures.js";
 import { storedGameText } from "./records.js";
 import { firstDecision, nextMistake, stepFrom } from "./review-steps.js";
 import { canReview, reviewGame, reviewKept, reviewOpen } from "./selectors.js";
+import { storage } from "./storage.js";
 import { changed, state } from "./store.js";
+
+// The review open in this tab ({id, game, at}), kept for a reload (sessionStorage: this tab only).
+export const REVIEW_KEY = "tan.review";
+const keepOpen = () => storage.set("sessionStorage", REVIEW_KEY, reviewOpen(state)
+  ? JSON.stringify({ id: state.review.id, game: state.review.game, at: state.review.at }) : null);
 
 export function openReview(game) {
   if (state.busy || !canReview(state)) return undefined;
   const number = reviewGame(state, game);
   if (reviewKept(state, number)) {
     state.review.open = true;
+    keepOpen();
     changed({ focus: true });
     changed({ reveal: "board" });
     return undefined;
@@ -27,6 +34,7 @@ export function openReview(game) {
       const data = (await keptReview(id, number)) || (await reviewJob(id, number));
       changed({ message: null });
       state.review = { id, game: number, data, at: firstDecision(data.moves), open: true };
+      keepOpen();
       setTimeout(() => changed({ reveal: "board" }), 0); // once drawn
     } finally {
       state.reviewProgress = null;
@@ -61,9 +69,20 @@ async function reviewJob(id, game) {
   }
 }
 
+// After a reload: the review this tab had open, reopened at its decision (read back from the one
+// kept with the game: no search).
+export async function reopenReview() {
+  let kept = null;
+  try { kept = JSON.parse(storage.get("sessionStorage", REVIEW_KEY) || "null"); } catch { kept = null; }
+  if (!kept || kept.id !== state.id || !canReview(state)) return;
+  await openReview(kept.game);
+  if (reviewOpen(state) && Number.isInteger(kept.at)) stepReview(kept.at);
+}
+
 export function closeReview() {
   if (!reviewOpen(state)) return;
   state.review.open = false;
+  keepOpen();
   changed({ focus: "review-button" });
 }
 
@@ -71,6 +90,7 @@ export function stepReview(to) {
   if (!reviewOpen(state) || state.busy) return;
   const last = state.review.data.moves.length - 1;
   state.review.at = Math.max(0, Math.min(last, to));
+  keepOpen();
   changed({ focus: true });
 }
 
