@@ -423,13 +423,20 @@ cdef int gen_moves(const State* s, int* moves) noexcept nogil:
 
 
 cdef inline int setup_moves(const State* s, int* moves) noexcept nogil:
-    """The two choices of a setup decision (docs/rules.md §1.7)."""
+    """The choices of the seat asked in the setup (docs/rules.md §1.7): two, or only keep for a seat
+    asked with nothing to decide (it holds a trump, or not the lowest one)."""
     if s.setup_step == STEP_PICK:
         moves[0] = make_move(MK_PICK, 0, 0)
         moves[1] = make_move(MK_PICK, 1, 0)
-    else:
-        moves[0] = MK_REDEAL if s.setup_step == STEP_REDEAL else MK_SWAP
-        moves[1] = MK_KEEP
+        return 2
+    if s.setup_step == STEP_REDEAL and not may_redeal(s, s.to_move):
+        moves[0] = MK_KEEP
+        return 1
+    if s.setup_step == STEP_SWAP and not may_swap(s, s.to_move):
+        moves[0] = MK_KEEP
+        return 1
+    moves[0] = MK_REDEAL if s.setup_step == STEP_REDEAL else MK_SWAP
+    moves[1] = MK_KEEP
     return 2
 
 
@@ -474,8 +481,7 @@ cdef inline int random_inline(const State* s, Rng* rng) noexcept nogil:
     cdef uint64_t hand, targets, b, throwable
     cdef int choices[2]
     if s.phase == PHASE_SETUP:
-        setup_moves(s, choices)
-        return choices[rng_below(rng, 2)]
+        return choices[rng_below(rng, setup_moves(s, choices))]
     hand = s.hands[s.to_move]
     if s.n_table == 0:
         hand = playable(s, hand)
@@ -618,11 +624,39 @@ cdef inline int low_trump(const State* s) noexcept nogil:
     return s.trump_suit * RANKS + (RANK_TWO if s.rules.deck == 52 else RANK_SIX)
 
 
-cdef inline int may_redeal(const State* s, int seat) noexcept nogil:
-    """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card
-    (mirrors `solver.game.phases.redeal_offered`)."""
+cdef inline int redeal_asked(const State* s, int seat) noexcept nogil:
+    """The seat is asked in the xả chủ round: not redealt yet, two new hands above the trump card,
+    whatever it holds (mirrors `solver.game.phases.redeal_asked`)."""
     return (s.rules.redeal_without_trump and not ((s.redealt >> seat) & 1)
-            and not (s.hands[seat] & s.trump_mask) and s.n_stock - 1 >= 2 * s.rules.hand_size)
+            and s.n_stock - 1 >= 2 * s.rules.hand_size)
+
+
+cdef inline int may_redeal(const State* s, int seat) noexcept nogil:
+    """xả chủ is offered: asked, and no trump in hand (mirrors `solver.game.phases.redeal_offered`)."""
+    return redeal_asked(s, seat) and not (s.hands[seat] & s.trump_mask)
+
+
+cdef inline int may_swap(const State* s, int seat) noexcept nogil:
+    """The seat asked in the đổi 2 chủ round holds the lowest trump."""
+    return (s.hands[seat] >> low_trump(s)) & 1
+
+
+cdef inline void ask_swap(State* s, int k) noexcept nogil:
+    """Ask the k-th seat of the setup order whether to swap; after the last, play (docs/rules.md §1.7)."""
+    cdef int seat = setup_seat(s, k)
+    if seat < 0:
+        start_play(s)
+        return
+    s.setup_step = STEP_SWAP
+    s.to_move = seat
+
+
+cdef inline int setup_index(const State* s, int seat) noexcept nogil:
+    """The place of `seat` in the setup order."""
+    cdef int k = 0
+    while setup_seat(s, k) != seat:
+        k += 1
+    return k
 
 
 cdef inline void give_tribute(State* s, int giver, int receiver) noexcept nogil:
@@ -641,13 +675,13 @@ cdef inline void give_tribute(State* s, int giver, int receiver) noexcept nogil:
 
 cdef void advance_setup(State* s) noexcept nogil:
     """Play the setup's forced steps until a seat must decide or the first bout begins."""
-    cdef int k, seat, low
+    cdef int k, seat
     cdef uint64_t hand
     while True:
         seat = setup_seat(s, s.redeal_next)
         if seat < 0:
             break
-        if may_redeal(s, seat):
+        if redeal_asked(s, seat):
             s.setup_step = STEP_REDEAL
             s.to_move = seat
             return
@@ -669,14 +703,10 @@ cdef void advance_setup(State* s) noexcept nogil:
                 s.setup_step = STEP_NONE
                 set_over(s, -1)
                 return
-    if s.rules.trump_swap and s.n_stock > 0:
-        low = low_trump(s)
-        if low != s.trump_card:
-            for seat in range(s.players):
-                if (s.active >> seat) & 1 and (s.hands[seat] >> low) & 1:
-                    s.setup_step = STEP_SWAP
-                    s.to_move = seat
-                    return
+    # Mirrors solver.game.phases.swap_asked: every seat is asked in turn, whoever holds the low trump.
+    if s.rules.trump_swap and s.n_stock > 0 and low_trump(s) != s.trump_card:
+        ask_swap(s, 0)
+        return
     start_play(s)
 
 
@@ -742,13 +772,13 @@ cdef void apply_setup(State* s, int kind, int choice) noexcept nogil:
             s.leader = next_active(s, seat)
         start_play(s)
         return
-    # keep: nothing changes.
+    # keep: nothing changes; the round goes on.
     if s.setup_step == STEP_REDEAL:
         s.redeal_next += 1
         s.setup_step = STEP_NONE
         advance_setup(s)
     else:
-        start_play(s)
+        ask_swap(s, setup_index(s, seat) + 1)
 
 
 cdef void state_shuffle_deal(State* s, const RulesC* rules, int players, Rng* rng) noexcept nogil:

@@ -33,9 +33,12 @@ __all__ = [
     "chance_of",
     "final_scores",
     "game_loser",
+    "nothing_to_decide",
+    "redeal_asked",
     "redeal_offered",
     "secret_decision",
     "seen_by",
+    "swap_asked",
     "trump_ace_loses",
 ]
 
@@ -102,17 +105,38 @@ def chance_of(players: int) -> Chance:
     return Chance.WIN if players == 2 else Chance.NOT_LOSER
 
 
+def redeal_asked(rules: Rules, redealt: bool, stock: int) -> bool:
+    """A seat is asked in the xả chủ round (docs/rules.md §1.7): the rule is on, the seat has not
+    redealt yet, and the stock of `stock` cards holds two new hands above the trump card at its
+    bottom. Only public facts decide it, so every seat is asked alike whatever it holds, and
+    nobody learns from being kept waiting who holds a trump; the seat's hand decides only whether
+    it may redeal (`redeal_offered`) or just keep."""
+    return rules.redeal_without_trump and not redealt and stock - 1 >= 2 * rules.hand_size
+
+
 def redeal_offered(rules: Rules, holds_trump: bool, redealt: bool, stock: int) -> bool:
-    """xả chủ (docs/rules.md §1.7) is offered to a seat: the rule is on, the seat holds no trump
-    and has not redealt yet, and the stock of `stock` cards holds two new hands above the trump
-    card at its bottom."""
-    return rules.redeal_without_trump and not holds_trump and not redealt and stock - 1 >= 2 * rules.hand_size
+    """xả chủ (docs/rules.md §1.7) is offered to a seat asked (`redeal_asked`) that holds no trump."""
+    return redeal_asked(rules, redealt, stock) and not holds_trump
+
+
+def swap_asked(rules: Rules, stock: int, trump_card_is_low: bool) -> bool:
+    """The đổi 2 chủ round is held (docs/rules.md §1.7): the rule is on, the trump card lies under
+    a stock of `stock` cards and is not itself the deck's lowest trump. Then every seat is asked in
+    turn, whoever holds the lowest trump (even nobody: it may lie in the stock), so the others'
+    wait tells nothing; only its holder may swap, every other seat just keeps."""
+    return rules.trump_swap and stock > 0 and not trump_card_is_low
 
 
 def secret_decision(step: str | None) -> bool:
     """Whether a seat's decision at this setup step is hidden from the others until it is made
     (docs/rules.md §1.7): whether to redeal, whether to swap. A pick follows a redeal everyone saw."""
     return step in ("redeal", "swap")
+
+
+def nothing_to_decide(moves: Sequence[Move]) -> bool:
+    """A seat asked in the setup with no choice: `keep` is its only move (docs/rules.md §1.7). A
+    record leaves such a keep out, as a real table never hears it, and its replay keeps for it."""
+    return len(moves) == 1 and moves[0].action is Action.KEEP
 
 
 def seen_by(move: Move, mover: int, viewer: int) -> bool:

@@ -54,8 +54,9 @@ from solver.game.phases import (
     all_trumps_win,
     final_scores,
     game_loser,
-    redeal_offered,
+    redeal_asked,
     secret_decision,
+    swap_asked,
     trump_ace_loses,
 )
 from solver.game.reference import Game, SetupState
@@ -594,15 +595,10 @@ class Position:
             raise PositionError(f"setup.step: {setup.step} needs {option[setup.step]} on",
                                 ErrorCode.INCONSISTENT_TURN)
         if setup.step == "redeal":
-            # Whether this seat holds a trump is asked next, so the message can say which refusal it is.
-            if not redeal_offered(rules, False, mover in setup.redealt, self.stock):
+            # Every seat is asked, whatever it holds (one holding a trump only keeps).
+            if not redeal_asked(rules, mover in setup.redealt, self.stock):
                 raise PositionError(
-                    f"setup: seat {mover} may not redeal (redealt already, or the stock is short)",
-                    ErrorCode.INCONSISTENT_TURN,
-                )
-            if mine and any(card.suit == self.trump.suit for card in self.hand):
-                raise PositionError(
-                    "setup: a seat holding a trump may not redeal",
+                    f"setup: seat {mover} is not asked to redeal (redealt already, or the stock is short)",
                     ErrorCode.INCONSISTENT_TURN,
                 )
         elif setup.step == "pick":
@@ -614,11 +610,12 @@ class Position:
                 raise PositionError(f"setup.sets: the seat picking, and only it, sees two hands of {h} cards",
                                     ErrorCode.COUNT_MISMATCH)
         else:
+            # Every seat is asked, whoever holds the lowest trump (any other seat only keeps).
             low = Card(deck(rules.deck)[0].rank, self.trump.suit)
-            if self.stock == 0 or low == self.trump or (mine and low not in self.hand):
+            if not swap_asked(rules, self.stock, low == self.trump):
                 raise PositionError(
-                    f"setup: seat {mover} cannot swap: it must hold {low}, under a trump card that lies "
-                    "under the stock",
+                    f"setup: nobody is asked to swap {low}: the trump card must lie under the stock and not "
+                    "be it",
                     ErrorCode.INCONSISTENT_TURN,
                 )
         if setup.step != "pick" and (setup.sets is not None or setup.shown):

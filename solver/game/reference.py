@@ -52,7 +52,9 @@ from solver.game.phases import (
     all_trumps_win,
     final_scores,
     game_loser,
+    redeal_asked,
     redeal_offered,
+    swap_asked,
     trump_ace_loses,
 )
 from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
@@ -268,8 +270,12 @@ class Game:
         return [seat for seat in ((self.leader + k) % self.players for k in range(self.players))
                 if seat not in self.finished]
 
+    def _redeal_asked(self, seat: int) -> bool:
+        """The seat is asked in the xả chủ round: decided on public facts only (docs/rules.md §1.7)."""
+        return redeal_asked(self.rules, seat in self.redealt, len(self.stock))
+
     def _may_redeal(self, seat: int) -> bool:
-        """xả chủ is offered: no trump in hand, not redealt yet, two new hands above the trump card."""
+        """xả chủ is offered: asked, and no trump in hand."""
         holds_trump = any(card.suit == self.trump_suit for card in self.hands[seat])
         return redeal_offered(self.rules, holds_trump, seat in self.redealt, len(self.stock))
 
@@ -277,12 +283,18 @@ class Game:
         """The lowest trump of the deck: the 2 in 52 cards, the 6 in 36."""
         return Card(deck(self.rules.deck)[0].rank, self.trump_suit)
 
+    def _may_swap(self, seat: int) -> bool:
+        """The seat asked in the đổi 2 chủ round holds the lowest trump, so may swap it."""
+        return self._low_trump() in self.hands[seat]
+
     def _advance_setup(self) -> None:
-        """Play the setup's forced steps until a seat must decide or the first bout begins."""
+        """Play the setup's forced steps until a seat is asked or the first bout begins. Every seat
+        is asked in a round that is held, whatever it holds (docs/rules.md §1.7): a seat with no
+        choice answers `keep` like one that keeps, so the others' wait shows nothing."""
         order = self._setup_order()
         while self._redeal_index < len(order):
             seat = order[self._redeal_index]
-            if self._may_redeal(seat):
+            if self._redeal_asked(seat):
                 self.setup_step = "redeal"
                 self.to_move = seat
                 return
@@ -299,13 +311,19 @@ class Game:
                     self._end_setup()
                     self._game_over(None)
                     return
-        if self.setup_step != "swap" and self.rules.trump_swap and self.stock:
-            low = self._low_trump()
-            holder = next((seat for seat in order if low in self.hands[seat]), None)
-            if holder is not None and low != self.trump:
-                self.setup_step = "swap"
-                self.to_move = holder
-                return
+        if swap_asked(self.rules, len(self.stock), self._low_trump() == self.trump):
+            self._ask_swap(0)
+            return
+        self._end_setup()
+        self._start_play()
+
+    def _ask_swap(self, index: int) -> None:
+        """Ask the `index`-th seat of the setup order whether to swap; after the last, play."""
+        order = self._setup_order()
+        if index < len(order):
+            self.setup_step = "swap"
+            self.to_move = order[index]
+            return
         self._end_setup()
         self._start_play()
 
@@ -383,14 +401,13 @@ class Game:
             self._end_setup()
             self._start_play()
             return
-        # keep: nothing changes, and nobody else learns of it.
+        # keep: nothing changes, and nobody else learns of it; the round goes on.
         if self.setup_step == "redeal":
             self._redeal_index += 1
             self.setup_step = None
             self._advance_setup()
         else:
-            self._end_setup()
-            self._start_play()
+            self._ask_swap(self._setup_order().index(seat) + 1)
 
     def _start_play(self) -> None:
         """The first bout begins with the seat that leads (docs/rules.md §1.7, step 5)."""
@@ -543,10 +560,9 @@ class Game:
                 f"to_move: seat {to_move} does not play this game",
                 ErrorCode.INCONSISTENT_TURN,
             )
-        if setup.step == "redeal" and not self._may_redeal(to_move):
+        if setup.step == "redeal" and not self._redeal_asked(to_move):
             raise PositionError(
-                f"setup: seat {to_move} may not redeal (it holds a trump, has redealt, or the stock "
-                "is short)",
+                f"setup: seat {to_move} is not asked to redeal (it has redealt, or the stock is short)",
                 ErrorCode.INCONSISTENT_TURN,
             )
         if setup.step == "pick":
@@ -560,10 +576,10 @@ class Game:
                 )
         if setup.step == "swap":
             low = self._low_trump()
-            if low not in self.hands[to_move] or low == self.trump or not self.stock:
+            if not swap_asked(self.rules, len(self.stock), low == self.trump):
                 raise PositionError(
-                    f"setup: seat {to_move} cannot swap (it must hold {low}, and the trump card lie under "
-                    "the stock)",
+                    f"setup: nobody is asked to swap {low} (the trump card must lie under the stock and "
+                    "not be it)",
                     ErrorCode.INCONSISTENT_TURN,
                 )
 
@@ -709,8 +725,15 @@ class Game:
         return sorted(moves)
 
     def _setup_moves(self) -> list[Move]:
+        assert self.to_move is not None
         if self.setup_step == "pick":
             return [Move.pick(0), Move.pick(1)]
+        if self.setup_step == "redeal":
+            choice = self._may_redeal(self.to_move)
+        else:
+            choice = self._may_swap(self.to_move)
+        if not choice:
+            return [Move.keep()]  # asked like every seat, with nothing to decide (docs/rules.md §1.7)
         return sorted([Move.keep(), Move.redeal() if self.setup_step == "redeal" else Move.swap()])
 
     def _may_play(self, card: Card, hand: set[Card]) -> bool:
@@ -769,10 +792,12 @@ class Game:
         if self.phase is not Phase.SETUP:
             return "the setup is over, the game is being played"
         if self.setup_step == "redeal":
-            return "seat may redeal (show its trumpless hand and pick a new one) or keep"
+            return ("every seat is asked in turn: one holding no trump may redeal (show its hand and pick "
+                    "a new one) or keep, one holding a trump only keeps")
         if self.setup_step == "pick":
             return "the seat that redealt picks one of the two new hands: pick 0 or pick 1"
-        return "the holder of the lowest trump may swap it for the trump card, or keep it"
+        return ("every seat is asked in turn: the holder of the lowest trump may swap it for the trump card "
+                "or keep it, any other seat only keeps")
 
     def _verify_defender_move(self, move: Move) -> None:
         """docs/rules.md §1.4: the defender defends, takes or (rule permitting) transfers."""

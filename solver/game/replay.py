@@ -40,7 +40,7 @@ from solver.game.cards import Card, Rank, deck
 from solver.game.errors import ErrorCode, TanError
 from solver.game.events import AllTrumps, Draw, Event, Play, RecordError, Tribute
 from solver.game.moves import Action, Move
-from solver.game.phases import Phase, secret_decision
+from solver.game.phases import Phase, nothing_to_decide, secret_decision
 from solver.game.position import MatchInfo, Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
@@ -530,10 +530,13 @@ class Replay:
 
     def _skip(self, until: Callable[[Game], bool], seat: int | None = None, step: str | None = None) -> None:
         """Another seat's secret setup decisions the seat could not see: it kept, while `until(world)`
-        holds (and unless it is `seat`'s decision at `step`, the event's)."""
+        holds (and unless it is `seat`'s decision at `step`, the event's); and the seat's own turns
+        with nothing to decide, which a record leaves out (`nothing_to_decide`)."""
         world = self.world
-        while (world.phase is Phase.SETUP and not world.over and world.to_move not in (None, self.seat)
+        while (world.phase is Phase.SETUP and not world.over and world.to_move is not None
                and secret_decision(world.setup_step) and until(world)):
+            if world.to_move == self.seat and not nothing_to_decide(world.legal_moves()):
+                return
             if world.to_move == seat and world.setup_step == step:
                 return
             mover = world.to_move

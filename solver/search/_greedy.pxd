@@ -12,7 +12,7 @@ from libc.stdint cimport uint64_t
 from solver.core._core cimport (
     MK_ATTACK, MK_DEFEND, MK_KEEP, MK_PASS, MK_PICK, MK_REDEAL, MK_SWAP, MK_TAKE, MK_TRANSFER, PHASE_SETUP,
     RANK_JACK, RANK_QUEEN, STEP_PICK, STEP_REDEAL, Rng, State, attack_limit, beaters_c, can_transfer_c,
-    card_cost, is_trump, last_word, make_move, playable, random_move, rank_of, rng_below, tan_lowbit,
+    card_cost, gen_moves, is_trump, last_word, make_move, playable, random_move, rank_of, rng_below, tan_lowbit,
     tan_popcount,
 )
 
@@ -45,6 +45,9 @@ cdef inline int hand_value(const State* s, uint64_t cards) noexcept nogil:
 
 cdef inline int greedy_setup(const State* s) noexcept nogil:
     """The greedy policy's setup decisions (docs/rules.md §1.7)."""
+    cdef int choices[2]
+    if gen_moves(s, choices) == 1:
+        return choices[0]  # asked with nothing to decide: keep
     if s.setup_step == STEP_REDEAL:
         return MK_REDEAL
     if s.setup_step == STEP_PICK:

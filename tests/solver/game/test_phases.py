@@ -19,9 +19,12 @@ from solver.game.phases import (
     all_trumps_win,
     final_scores,
     game_loser,
+    nothing_to_decide,
+    redeal_asked,
     redeal_offered,
     secret_decision,
     seen_by,
+    swap_asked,
     trump_ace_loses,
 )
 from solver.game.position import Position
@@ -60,7 +63,12 @@ def test_a_seat_waits_while_another_decides_in_secret() -> None:
         ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"],
     ]
     game = Game.deal(REDEAL, 2, deck=ordered_deck(REDEAL, hands, "9h"))
+    # Seat 0 holds a trump: asked all the same, it may only keep (docs/rules.md §1.7).
+    assert game.setup_step == "redeal" and game.to_move == 0 and game.legal_moves() == [Move.keep()]
+    assert Position.from_game(game, 1).waiting
+    game.play(Move.keep())
     assert game.setup_step == "redeal" and game.to_move == 1  # seat 1 holds no trump
+    assert game.legal_moves() == [Move.keep(), Move.redeal()]
     waiting, deciding = Position.from_game(game, 0), Position.from_game(game, 1)
     assert waiting.waiting and not waiting.over and waiting.to_move is None
     assert not deciding.waiting and deciding.to_move == 1
@@ -81,6 +89,29 @@ def test_a_redeal_is_offered_to_a_trumpless_seat_with_two_hands_in_the_stock(
     rules: Rules, holds_trump: bool, redealt: bool, stock: int, offered: bool
 ) -> None:
     assert redeal_offered(rules, holds_trump, redealt, stock) is offered
+
+
+@pytest.mark.parametrize(
+    ("rules", "redealt", "stock", "asked"),
+    [(REDEAL, False, 17, True), (REDEAL, False, 16, False), (REDEAL, True, 30, False), (TAN, False, 30, False)],
+)
+def test_who_is_asked_to_redeal_depends_on_nothing_hidden(rules: Rules, redealt: bool, stock: int,
+                                                          asked: bool) -> None:
+    assert redeal_asked(rules, redealt, stock) is asked
+    assert not redeal_offered(rules, True, redealt, stock)  # a seat holding a trump only keeps
+
+
+def test_the_swap_round_is_held_on_public_facts_only() -> None:
+    swap = TAN.with_options(trump_swap=True)
+    assert swap_asked(swap, 30, trump_card_is_low=False)
+    assert not swap_asked(swap, 0, trump_card_is_low=False)  # the trump card has been drawn
+    assert not swap_asked(swap, 30, trump_card_is_low=True)  # nothing lower to swap it for
+    assert not swap_asked(TAN, 30, trump_card_is_low=False)
+
+
+def test_a_seat_with_nothing_to_decide_has_keep_alone() -> None:
+    assert nothing_to_decide([Move.keep()])
+    assert not nothing_to_decide([Move.keep(), Move.swap()]) and not nothing_to_decide([Move.parse("take")])
 
 
 def test_a_full_hand_of_trumps_wins_before_the_first_lead() -> None:
@@ -141,8 +172,10 @@ def test_every_engine_asks_the_same_questions(rules: Rules, players: int) -> Non
                 assert core.snapshot()["phase"] is reference.phase
                 dealt = False
             if reference.setup_step == "redeal":
-                assert reference.to_move in _seats_offered(reference)
-                assert Move.redeal() in core.legal_moves()
+                # Every seat is asked; the ones `redeal_offered` names may redeal, in both engines.
+                offered = reference.to_move in _seats_offered(reference)
+                assert (Move.redeal() in reference.legal_moves()) is offered
+                assert (Move.redeal() in core.legal_moves()) is offered
             if reference.over:
                 drawn = {seat for seat in range(players) if seat not in reference.finished}
                 expected = final_scores(players, reference.loser, reference.winner, drawn)

@@ -701,10 +701,12 @@ def test_perft(preset: str, players: int) -> None:
 
 
 def test_perft_through_the_setup() -> None:
-    """tan with trump swap, take when beaten, redeal and twos last, seed 3: seat 0 holds the 2 of
-    hearts under the Kh, so the tree starts with swap or keep (2). Kept, seat 0 leads one of its
-    seven cards that are not a 2; swapped, the lead passes to seat 1, which leads one of seven
-    (its 2 held back): 14. Deeper levels pin the rules, and the core counts the same tree."""
+    """tan with trump swap, take when beaten, redeal and twos last, seed 3: both seats hold a
+    trump, yet each is asked in the redeal round and may only keep (1, 1: docs/rules.md §1.7).
+    Seat 0 holds the 2 of hearts under the Kh, so the swap round starts with swap or keep (2).
+    Kept, seat 1 is asked and may only keep; swapped, the lead passes to seat 1, which leads one
+    of seven (its 2 held back): 1 + 7 = 8. Deeper levels pin the rules, and the core counts the
+    same tree."""
     from solver.core import CoreGame
 
     def core_perft(game: CoreGame, depth: int) -> int:
@@ -721,6 +723,6 @@ def test_perft_through_the_setup() -> None:
     deck = random_deck(rules, 3)
     game = Game.deal(rules, 2, deck=deck, chance_seed=3)
     core = CoreGame.deal(rules, 2, [card.index for card in deck], chance_seed=3)
-    counts = [perft(game, depth) for depth in range(1, 6)]
-    assert counts == [2, 14, 51, 160, 548]
-    assert [core_perft(core, depth) for depth in range(1, 6)] == counts
+    counts = [perft(game, depth) for depth in range(1, 8)]
+    assert counts == [1, 1, 2, 8, 28, 102, 314]
+    assert [core_perft(core, depth) for depth in range(1, 8)] == counts

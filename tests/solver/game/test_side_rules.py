@@ -46,7 +46,11 @@ def dealt(
 def test_a_trumpless_seat_may_redeal_and_picks_one_of_the_next_two_hands() -> None:
     rules = TAN.with_options(redeal_without_trump=True)
     game = dealt(rules, NO_TRUMP_1, "9h", OFFERED, chance_seed=7)
-    assert game.phase == "setup" and game.setup_step == "redeal" and game.to_move == 1
+    # Seat 0 leads and holds the 2h: asked first all the same, it may only keep.
+    assert game.phase == "setup" and game.setup_step == "redeal" and game.to_move == 0
+    assert game.legal_moves() == moves("keep")
+    game.play("keep", 0)
+    assert game.setup_step == "redeal" and game.to_move == 1
     assert game.legal_moves() == moves("keep", "redeal")
     before = game.refusal(next(iter(game.hands[1])), 1)
     assert before is not None and before.reason is Refusal.SETUP
@@ -88,13 +92,14 @@ def test_the_redeal_shuffle_follows_the_chance_seed() -> None:
     stocks = []
     for seed in (1, 1, 2):
         game = dealt(rules, NO_TRUMP_1, "9h", OFFERED, chance_seed=seed)
+        game.play("keep", 0)
         game.play("redeal", 1)
         game.play("pick 1", 1)
         stocks.append(game.stock)
     assert stocks[0] == stocks[1] != stocks[2]
 
 
-def test_a_keep_moves_on_and_a_seat_with_a_trump_is_not_asked() -> None:
+def test_a_keep_moves_on_and_a_seat_with_a_trump_is_asked_and_only_keeps() -> None:
     rules = TAN.with_options(redeal_without_trump=True)
     hands = [
         ["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts"],
@@ -107,7 +112,10 @@ def test_a_keep_moves_on_and_a_seat_with_a_trump_is_not_asked() -> None:
     game.play("keep", 1)
     assert game.phase == "play" and game.to_move == 0
     other = dealt(rules, NO_TRUMP_1, "9h", OFFERED)
-    assert other.to_move == 1  # seat 0 holds the 2h: never asked
+    # Seat 0 holds the 2h: asked like any seat, so that waiting on it tells nothing (docs/rules.md §1.7).
+    assert other.to_move == 0 and other.setup_step == "redeal" and other.legal_moves() == moves("keep")
+    other.play("keep", 0)
+    assert other.to_move == 1 and other.legal_moves() == moves("keep", "redeal")
 
 
 def test_no_redeal_when_the_stock_cannot_offer_two_hands() -> None:
@@ -155,6 +163,7 @@ def test_no_inspection_when_the_tribute_is_the_trump_ace() -> None:
 def test_a_loser_who_redealt_or_holds_no_trump_owes_nothing() -> None:
     rules = TAN.with_options(tribute=True, redeal_without_trump=True)
     game = dealt(rules, NO_TRUMP_1, "9h", OFFERED, tribute=(1, 0))
+    game.play("keep", 0)
     game.play("redeal", 1)
     game.play("pick 0", 1)  # eight hearts now, but it redealt
     assert game.tributed is None and len(game.hands[0]) == 8
@@ -196,6 +205,7 @@ def test_a_hand_of_all_trumps_wins_at_once() -> None:
 def test_all_trumps_after_a_redeal_does_not_win() -> None:
     rules = TAN.with_options(all_trumps_wins=True, redeal_without_trump=True)
     game = dealt(rules, NO_TRUMP_1, "9h", OFFERED)
+    game.play("keep", 0)
     game.play("redeal", 1)
     game.play("pick 0", 1)  # eight hearts
     assert not game.over and game.phase == "play"
@@ -223,6 +233,9 @@ def test_the_low_trump_holder_may_swap_and_then_does_not_lead() -> None:
     kept = dealt(rules, hands, "Kh")
     assert kept.to_move == 0 and kept.setup_step == "swap"
     kept.play("keep", 0)
+    # Seat 1 is asked too, with nothing to swap: the round ends after the last seat.
+    assert kept.to_move == 1 and kept.setup_step == "swap" and kept.legal_moves() == moves("keep")
+    kept.play("keep", 1)
     assert kept.phase == "play" and kept.to_move == 0 and kept.trump == Card.parse("Kh")
     swapped = dealt(rules, hands, "Kh")
     swapped.play("swap", 0)
