@@ -128,6 +128,8 @@ class Replay:
         self.known: set[Card] = set()  # cards the seat knew lay in the stock before the last move
         self.tribute_shown = self.win_shown = False  # the events showed the tribute, a win by trumps
         self.started_in_play = start is not None and start.phase is Phase.PLAY  # a position past its setup
+        # Another seat picking at the start: its hand is still to come from the offered ones.
+        self.picking = start.to_move if start is not None and start.setup_step == "pick" else None
         if start is not None:
             self.start_stock = len(start.stock)
             self.world = start
@@ -241,7 +243,7 @@ class Replay:
             plan.swapper = event.seat
             owed = self.record.tribute
             by_tribute = given == self.low and owed is not None and owed[1] == event.seat
-            if event.seat not in plan.redealers and not by_tribute:
+            if event.seat not in plan.redealers and event.seat != self.picking and not by_tribute:
                 plan.hold(event.seat, [self.low], index)
 
     def _plan_tribute(self, plan: _Plan, owed: tuple[int, int], shown: tuple[int, Tribute] | None) -> None:
@@ -832,7 +834,12 @@ def _swap(world: Game, seat: int, mine: Card, theirs: Card, index: int, viewer: 
             world.hands[other].add(mine)
             break
     else:
-        if theirs in world.stock and theirs not in world.in_stock[viewer]:
+        # Hands offered to another seat's pick are as unseen as the stock (docs/rules.md §1.7).
+        offered = world.redeal_sets if world.setup_step == "pick" and world.to_move != viewer else None
+        part = next((cards for cards in offered or () if theirs in cards), None)
+        if part is not None:
+            part[part.index(theirs)] = mine
+        elif theirs in world.stock and theirs not in world.in_stock[viewer]:
             world.stock[world.stock.index(theirs)] = mine
         else:
             raise RecordError(f"{theirs} cannot be in seat {seat}'s hand (it was seen elsewhere)", index,

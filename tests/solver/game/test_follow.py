@@ -310,6 +310,8 @@ def test_side_rule_events_after_a_position_are_refused_when_they_contradict_what
         ["2h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"], ["Ah", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
     ]
     with_low = Game.deal(rules, 2, deck=ordered_deck(rules, low_hands, "9h"), first_attacker=1)
+    for seat in (1, 0, 1):  # each holds a trump: asked in the redeal round, then seat 1 in the swap round
+        with_low.play("keep", seat)
     mine_low = Position.from_game(with_low, 0)
     assert mine_low.to_move == 0 and mine_low.setup is not None and mine_low.setup.step == "swap"
     with pytest.raises(RecordError) as error:
