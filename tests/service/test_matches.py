@@ -104,6 +104,11 @@ def test_a_redeal_keeps_its_secrets(client: TestClient) -> None:
     deck = ordered_deck(rules, hands, "9h")
     game = create(client, rules={"preset": "tan", "redeal_without_trump": True}, seats=["human", "human"],
                   deck=deck)
+    # Seat 0 leads and holds the 2h: asked first all the same, it may only keep (docs/rules.md §1.7).
+    first = view(client, game, 0)
+    assert first["position"]["setup"]["step"] == "redeal" and first["legal_moves"] == [{"action": "keep"}]
+    assert view(client, game, 1)["position"]["to_move"] is None
+    assert move(client, game, 0, "keep").status_code == 200
     other, mine = view(client, game, 0), view(client, game, 1)
     assert other["position"]["phase"] == "setup" and other["position"]["to_move"] is None
     assert other["position"]["setup"]["step"] is None and other["legal_moves"] == []
@@ -129,12 +134,13 @@ def test_a_keep_is_seen_only_by_the_seat_that_kept(client: TestClient) -> None:
     rules = Rules.preset_named("tan", redeal_without_trump=True)
     game = create(client, rules={"preset": "tan", "redeal_without_trump": True}, seats=["human", "human"],
                   deck=ordered_deck(rules, TRUMPLESS_1, "9h"))
+    assert move(client, game, 0, "keep").status_code == 200  # asked first, with nothing to decide
     assert move(client, game, 1, "keep").status_code == 200
-    assert [entry["notation"] for entry in view(client, game, 1)["history"]] == ["keep"]
+    assert [(entry["seat"], entry["notation"]) for entry in view(client, game, 1)["history"]] == [(1, "keep")]
     mine = view(client, game, 0)
-    assert mine["history"] == []
+    assert [(entry["seat"], entry["notation"]) for entry in mine["history"]] == [(0, "keep")]
     # expected_ply counts the moves the seat sees: a keep it may not see does not count.
-    lead = {"seat": 0, "move": mine["legal_moves"][0], "expected_ply": 0}
+    lead = {"seat": 0, "move": mine["legal_moves"][0], "expected_ply": 1}
     answer = client.post(f"/v1/games/{game['id']}/moves", json=lead, headers=bearer(game["tokens"][0]))
     assert answer.status_code == 200, answer.text
 
@@ -185,14 +191,17 @@ def test_a_secret_swap_decision_is_not_in_the_history(client: TestClient) -> Non
     assert view(client, game, 0)["position"]["setup"]["step"] == "redeal"
     assert move(client, game, 0, "redeal").status_code == 200
     assert move(client, game, 0, "pick 0").status_code == 200
+    for seat in (1, 2, 0, 1):  # the rest of the redeal round, then the swap round up to seat 2
+        assert move(client, game, seat, "keep").status_code == 200
     decider = view(client, game, 2)
     assert decider["position"]["to_move"] == 2 and decider["position"]["setup"]["step"] == "swap"
-    assert decider["history"][-1]["after"]["to_move"] == 2
+    # The others' keeps since its own are not in its history either.
+    assert [(entry["seat"], entry["notation"]) for entry in decider["history"][-1:]] == [(2, "keep")]
     for seat in (0, 1):
         seen = view(client, game, seat)
         assert seen["position"]["to_move"] is None
         assert [entry["after"] for entry in seen["history"]][-1] == public_of(seen["position"])
-        assert all(entry["after"]["to_move"] in (0, None) for entry in seen["history"]), seen["history"]
+        assert all(entry["after"]["to_move"] in (0, seat, None) for entry in seen["history"]), seen["history"]
     before = [view(client, game, seat)["history"] for seat in (0, 1)]
     assert move(client, game, 2, "keep").status_code == 200
     assert [view(client, game, seat)["history"] for seat in (0, 1)] == before
