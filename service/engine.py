@@ -63,7 +63,7 @@ class Searcher:
         """Hints and move lists are for the seat to move: refuse a finished game or another's turn."""
         if position.waiting:
             raise NotYourTurnError(
-                f"seat {position.seat} is not to move: another seat is making a setup decision it may not see"
+                f"seat {position.seat} is not to move: another seat is asked a setup question it may not see"
             )
         if position.to_move is None:
             raise GameOverError("the game is over: no seat is to move")

@@ -20,7 +20,10 @@ export function renderSetup(pos, state, handlers) {
   if (!setup) return;
   const moves = legalMoves(state);
   let text = t("setupWait");
-  if (setup.step === "redeal" && pos.to_move === 0) text = t("setupRedeal");
+  // Asked with nothing to decide (docs/rules.md §1.7): keep is the only move.
+  const keepOnly = pos.to_move === 0 && moves.length === 1 && moves[0].action === "keep";
+  if (keepOnly) text = t(setup.step === "swap" ? "setupSwapNone" : "setupRedealNone");
+  else if (setup.step === "redeal" && pos.to_move === 0) text = t("setupRedeal");
   else if (setup.step === "pick" && pos.to_move === 0) text = t("setupPick");
   else if (setup.step === "swap" && pos.to_move === 0) {
     // Which trump is the lowest is the rules' to say (the swap move names no card): not named here.
