@@ -25,10 +25,10 @@ def _seen(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
     asked = seen["position"]["to_move"] == 0
     answers: dict[str, Any] = {"view": seen}
     if not asked:
-        hint = client.get(f"/v1/games/{game['id']}/hint", params={"seat": 0}, headers=bearer(game["tokens"][0]))
+        token = bearer(game["tokens"][0])
+        hint = client.get(f"/v1/games/{game['id']}/hint", params={"seat": 0}, headers=token)
         answers["hint"] = (hint.status_code, hint.json())
-        keep = client.post(f"/v1/games/{game['id']}/moves", json={"seat": 0, "move": "keep"},
-                           headers=bearer(game["tokens"][0]))
+        keep = client.post(f"/v1/games/{game['id']}/moves", json={"seat": 0, "move": "keep"}, headers=token)
         answers["keep"] = (keep.status_code, keep.json())
     return answers
 

@@ -93,7 +93,8 @@ def test_a_redeal_is_offered_to_a_trumpless_seat_with_two_hands_in_the_stock(
 
 @pytest.mark.parametrize(
     ("rules", "redealt", "stock", "asked"),
-    [(REDEAL, False, 17, True), (REDEAL, False, 16, False), (REDEAL, True, 30, False), (TAN, False, 30, False)],
+    [(REDEAL, False, 17, True), (REDEAL, False, 16, False), (REDEAL, True, 30, False),
+     (TAN, False, 30, False)],
 )
 def test_who_is_asked_to_redeal_depends_on_nothing_hidden(rules: Rules, redealt: bool, stock: int,
                                                           asked: bool) -> None:

@@ -85,7 +85,8 @@ def deck_pairs(rules: Rules, players: int, seed: int) -> Iterator[tuple[str, lis
                 trumpless = _swapped(trumpless, i, plain.pop())
         trumps = [j for j in deep if trumpless[j].suit == trump.suit]
         if trumps:
-            yield "a trump or none in seat 1's hand", _swapped(trumpless, rng.choice(mine), trumps[0]), trumpless
+            held = _swapped(trumpless, rng.choice(mine), trumps[0])
+            yield "a trump or none in seat 1's hand", held, trumpless
 
 
 def _probes(game: Game) -> list[Move]:
