@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
+from solver.game.rules import Rules
+from tests.support.games import ordered_deck
 from tests.support.records import ENDGAME_DECK
 from tests.support.service import finished_job
 from tests.support.web import (
@@ -276,6 +278,36 @@ def test_transfer_and_choosing_which_card_to_beat(browser: Browser, server: Serv
     page.wait_for_function(IDLE)
     assert page.locator("#history li").last.inner_text().endswith("beat 6♥ with 7♥")
     assert page.locator("#table .card.defense").get_attribute("data-card") == "7h"
+    assert errors == []
+    page.close()
+
+
+def test_a_seat_asked_with_nothing_to_decide_keeps(browser: Browser, server: Server) -> None:
+    """Under xả chủ and đổi 2 chủ every seat is asked (docs/rules.md §1.7): seat 0 holds a trump and
+    not the lowest, so the page says it has nothing to decide and offers keep alone, twice."""
+    rules = {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
+    hands = [["3h", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
+             ["2h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"]]
+    deck = ordered_deck(Rules.from_json(rules), hands, "Kh")
+    request = {"rules": rules, "seats": ["human", "greedy"], "deck": deck, "first_attacker": 0}
+    created = httpx.post(server.url + "/v1/games", json=request, timeout=120.0)
+    assert created.status_code == 201, created.text
+    saved = {"id": created.json()["id"], "token": created.json()["tokens"][0]}
+    errors: list[str] = []
+    page = _page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.evaluate("saved => localStorage.setItem('tan.game', JSON.stringify(saved))", saved)
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])")
+    for words in ("You hold a trump", "You do not hold the lowest trump"):
+        page.wait_for_function(IDLE)
+        assert page.locator("#setup-panel").is_visible()
+        assert words in page.inner_text("#setup-text")
+        assert page.locator("#setup-buttons button").all_inner_texts() == ["keep"]
+        page.locator("#setup-buttons button").click()
+    page.wait_for_function(IDLE)
+    assert page.locator("#setup-panel").is_hidden()  # the engine kept or swapped: play begins
     assert errors == []
     page.close()
 
