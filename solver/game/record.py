@@ -26,7 +26,7 @@ from solver.game.cards import Card, parse_cards
 from solver.game.errors import CardError, ErrorCode, RulesError, TanError
 from solver.game.events import AllTrumps, Draw, Event, Play, RecordError, Tribute, event_from_json
 from solver.game.moves import Action, Move
-from solver.game.phases import Phase, nothing_to_decide, seen_by
+from solver.game.phases import Phase, seen_by
 from solver.game.position import MatchInfo, Position, match_from_json
 from solver.game.reference import Game
 from solver.game.replay import Seen, Watch, replay_record
@@ -153,8 +153,7 @@ class Record(Seen):
         for mover, move in history:
             before = world.clone()
             world.play(move, mover)
-            # Not another seat's keep, which is secret, nor the seat's own keep with no choice.
-            if seen_by(move, mover, seat) and not nothing_to_decide(before.legal_moves()):
+            if seen_by(move, mover, seat):  # not another seat's keep, which is secret
                 events.append(_play_event(before, world, mover, move, seat))
             _observe(world, before, seat, events)
         over = world.over and world.scores is not None  # everyone sees how a game ends

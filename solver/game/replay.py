@@ -498,7 +498,7 @@ class Replay:
         ones, up to the seat's own turn or a public one: the seat asks at its own turn, which only
         such keeps can hide (`Record.replay`)."""
         if not self.owed:
-            self._skip(lambda _world: True)
+            self._skip(lambda _world: True, own=True)
         return self.world
 
     def finish(self) -> None:
@@ -530,14 +530,17 @@ class Replay:
             raise RecordError(f"seat {self.world.winner} won by a hand of trumps before this: the events "
                               "must show it", index)
 
-    def _skip(self, until: Callable[[Game], bool], seat: int | None = None, step: str | None = None) -> None:
+    def _skip(self, until: Callable[[Game], bool], seat: int | None = None, step: str | None = None,
+              own: bool = False) -> None:
         """Another seat's secret setup decisions the seat could not see: it kept, while `until(world)`
         holds (and unless it is `seat`'s decision at `step`, the event's); and the seat's own turns
-        with nothing to decide, which a record leaves out (`nothing_to_decide`)."""
+        with nothing to decide (`nothing_to_decide`), which a record may leave out as a table never
+        hears them — unless the event is that keep, or `own` stops at every turn of the seat's."""
         world = self.world
         while (world.phase is Phase.SETUP and not world.over and world.to_move is not None
                and secret_decision(world.setup_step) and until(world)):
-            if world.to_move == self.seat and not nothing_to_decide(world.legal_moves()):
+            own_keep = own or (seat == self.seat and step is None)  # the event is the seat's own keep
+            if world.to_move == self.seat and (own_keep or not nothing_to_decide(world.legal_moves())):
                 return
             if world.to_move == seat and world.setup_step == step:
                 return
