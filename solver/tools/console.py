@@ -17,7 +17,7 @@ from solver.game.cards import Card, Suit
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import GameResult, Match
 from solver.game.moves import Action, Move
-from solver.game.phases import Phase
+from solver.game.phases import Phase, nothing_to_decide
 from solver.game.position import Position
 from solver.game.reference import Game, MoveRecord, random_deck
 from solver.game.rules import PRESETS, Rules
@@ -463,6 +463,9 @@ class TerminalGame:
     def _setup_situation(self) -> str:
         game = self.game
         trump = game.trump.suit
+        if nothing_to_decide(game.legal_moves()):  # every seat is asked in turn (docs/rules.md §1.7)
+            held = "a trump" if game.setup_step == "redeal" else "not the lowest trump"
+            return f"you hold {held}, so there is nothing to decide: keep"
         if game.setup_step == "redeal":
             return "you hold no trump: redeal (show your hand and take one of two new ones) or keep"
         if game.setup_step == "pick":
