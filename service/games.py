@@ -119,7 +119,7 @@ class GameManager:
         to be `seat`'s (a read of the store, no replay)."""
         with self._cache_lock:
             cached = self._cache.get(game_id)
-        if cached is not None and self.store.plies(game_id) == cached.plies:
+        if cached is not None and self.store.plies(game_id) == cached.stored_plies:
             self.authorize(cached.setup, seat, token)
             return cached
         record = self.store.load(game_id)
@@ -138,7 +138,7 @@ class GameManager:
         with flight.lock:
             with self._cache_lock:
                 cached = self._cache.get(record.id)
-            if cached is not None and cached.plies == record.plies:
+            if cached is not None and cached.stored_plies == record.plies:
                 return cached
             live = LiveGame.rebuild(record)
             self._remember(live)
@@ -341,7 +341,8 @@ class GameManager:
             answer = await anyio.to_thread.run_sync(checked_view, live, seat)
             moves = [(mover, made.notation) for _number, mover, made in live.history[stored.plies:]]
             try:
-                await anyio.to_thread.run_sync(self.store.append, game_id, stored.plies, moves, live.status)
+                await anyio.to_thread.run_sync(self.store.append, game_id, stored.stored_plies, moves,
+                                               live.status)
             except StaleGameError:
                 self._forget(game_id)  # somebody moved first: read the game again and re-check the move
                 continue

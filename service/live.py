@@ -17,7 +17,7 @@ from service.store import GameRecord
 from solver.game.errors import ErrorCode, TanError
 from solver.game.match import Match
 from solver.game.moves import Move
-from solver.game.phases import Phase, seen_by
+from solver.game.phases import Phase, nothing_to_decide, seen_by
 from solver.game.position import Position, to_move_seen_by
 from solver.game.record import Record
 from solver.game.reference import Game
@@ -77,6 +77,9 @@ class LiveGame:
     # shared from the cache never changes, so neither is ever out of date.
     readers: dict[int, HistoryReader] = field(default_factory=dict, compare=False, repr=False)
     trackers: dict[int, Tracker] = field(default_factory=dict, compare=False, repr=False)
+    # Keeps played on rebuilding a game stored before every seat was asked in the setup
+    # (`rebuild`): in the history, not in the store.
+    implied: int = 0
 
     @property
     def game(self) -> Game:
@@ -90,6 +93,11 @@ class LiveGame:
     @property
     def plies(self) -> int:
         return len(self.history)
+
+    @property
+    def stored_plies(self) -> int:
+        """The moves the store holds of this game (the history less its implied keeps)."""
+        return len(self.history) - self.implied
 
     @property
     def over(self) -> bool:
@@ -177,7 +185,8 @@ class LiveGame:
         """A game that goes on apart from this one (a shared `LiveGame` is never changed)."""
         readers = {seat: reader.copy() for seat, reader in list(self.readers.items())}  # one atomic read
         match = self.match.clone()
-        return LiveGame(self.id, self.setup, match, list(self.history), list(self.after), readers)
+        return LiveGame(self.id, self.setup, match, list(self.history), list(self.after), readers,
+                        implied=self.implied)
 
     def play(self, move: Move, seat: int) -> None:
         number, game = self.match.number, self.game
@@ -208,5 +217,15 @@ class LiveGame:
         setup = GameSetup.from_json(record.setup, f"game {record.id}")
         live = cls(record.id, setup, cls.new_match(setup))
         for seat, text in record.moves:
-            live.play(Move.parse(text), seat)
+            move = Move.parse(text)
+            game = live.game
+            # A game stored before every seat was asked in the setup (docs/rules.md §1.7) lacks the
+            # keeps of the seats asked with nothing to decide: they are played, as they would be.
+            while (game.phase is Phase.SETUP and not game.over and game.to_move is not None
+                   and (game.to_move != seat or not game.can(move, seat))
+                   and nothing_to_decide(game.legal_moves())):
+                live.play(Move.keep(), game.to_move)
+                live.implied += 1
+                game = live.game
+            live.play(move, seat)
         return live

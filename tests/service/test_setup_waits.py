@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.deps import services_of
 from solver.game.rules import Rules
 from tests.solver.game.test_setup_waits import deck_pairs
+from tests.support.games import ordered_deck
 from tests.support.service import TestClient, bearer, create, move, view
 
 RULES = {"preset": "tan", "redeal_without_trump": True, "trump_swap": True}
+# Seat 1 holds 2h, the lowest trump; seat 0 holds none.
+LOW_TRUMP_1 = [["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts"],
+               ["2h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"]]
 
 
 def _seen(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
@@ -61,3 +66,22 @@ def test_seat_0_sees_the_same_setup_wherever_seat_1_holds_a_card(client: TestCli
             else:
                 raise AssertionError("the setup never ended")
     assert compared >= 6
+
+
+def test_a_game_stored_before_every_seat_was_asked_still_plays(client: TestClient) -> None:
+    """A game stored when only the holder of the lowest trump was asked holds seat 1's keep alone:
+    it is rebuilt with seat 0's keep (it had nothing to decide) played, and goes on; its store keeps
+    counting the moves it holds."""
+    made = create(client, rules={"preset": "tan", "trump_swap": True}, seats=["human", "human"],
+                  deck=ordered_deck(Rules.preset_named("tan", trump_swap=True), LOW_TRUMP_1, "Kh"),
+                  first_attacker=0)
+    store = services_of(client.app).store
+    stored = store.load(made["id"])
+    assert stored is not None and stored.moves == ()
+    store.create("legacy-game", stored.setup, [(1, "keep")], "playing")
+    legacy = {**made, "id": "legacy-game"}
+    seen = view(client, legacy, 0)
+    assert seen["position"].get("phase", "play") == "play" and seen["position"]["to_move"] == 0
+    assert move(client, legacy, 0, seen["legal_moves"][0]).status_code == 200
+    assert store.plies("legacy-game") == 2
+    assert [entry["notation"] for entry in view(client, legacy, 1)["history"]][-2:-1] == ["keep"]
