@@ -75,7 +75,7 @@ def test_a_game_stored_before_every_seat_was_asked_still_plays(client: TestClien
     made = create(client, rules={"preset": "tan", "trump_swap": True}, seats=["human", "human"],
                   deck=ordered_deck(Rules.preset_named("tan", trump_swap=True), LOW_TRUMP_1, "Kh"),
                   first_attacker=0)
-    store = services_of(client.app).store
+    store = services_of(client.app).store  # type: ignore[arg-type]
     stored = store.load(made["id"])
     assert stored is not None and stored.moves == ()
     store.create("legacy-game", stored.setup, [(1, "keep")], "playing")
