@@ -166,7 +166,9 @@ class Solver:
                 exact = _first(self._practical(root, exact, _until(limits, deadline), seed, begun, history),
                                multipv)
                 return self._proven_lines(root, exact, pv, begun, deadline)
-        single = len(root.legal) == 1
+        # A seat asked in the setup with nothing to decide searches as long as one with a choice, so
+        # an engine's answer takes no less time for it (docs/rules.md §1.7: waiting tells nothing).
+        single = len(root.legal) == 1 and pos.phase is not Phase.SETUP
         short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
         run_limits = _until(short if single else limits, deadline)
         started = time.perf_counter()

@@ -370,6 +370,21 @@ def test_single_legal_move_answers_at_once() -> None:
     assert hint.stats.iterations <= 2000
 
 
+def test_a_setup_question_with_nothing_to_decide_is_searched_as_one_with_a_choice() -> None:
+    """Every seat is asked in the setup's rounds (docs/rules.md §1.7); one with keep alone searches
+    its full budget, as one that decides does, so an engine's answer time tells nobody which it was."""
+    rules = Rules.preset_named("tan", trump_swap=True)
+    hands = [["3h", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
+             ["2h", "3c", "4c", "5c", "6c", "7c", "8c", "9c"]]
+    dealt = [hands[i % 2][i // 2] for i in range(16)]
+    rest = [str(card) for card in deck(52) if str(card) not in {*dealt, "Kh"}]
+    game = Game.deal(rules, 2, deck=[*dealt, "Kh", *rest], first_attacker=0)
+    assert game.setup_step == "swap" and game.legal_moves() == [Move.keep()]  # seat 0 lacks the 2h
+    hint = Solver().hint(Position.from_game(game, 0), Limits(iterations=300), seed=1)
+    assert hint.best == Move.keep()
+    assert hint.stats.stop_reason == "iterations" and hint.stats.iterations == 300
+
+
 def test_evaluate_reports_every_seat() -> None:
     game = Game.deal(DURAK, 3, seed=2)
     evaluation = Solver().evaluate(Position.from_game(game, 1).to_json(), Limits(iterations=3000), seed=1)
