@@ -8,7 +8,7 @@ decisions (redeal or keep, which new hand, swap or keep; docs/rules.md §1.7),
 the other always keeps. On a deal where nobody faces such a decision they play
 the same game, so only deals where a seat does are played: the arena's deals
 are drawn as usual (`tan arena` with the same seed gives the same decks), and
-those without a decision at the start, in either seat rotation, are left out.
+those where no seat has a choice in the setup, in either seat rotation, are left out.
 Prints and writes (`benchmarks/results/setup-value.json`) the searching
 engine's score with its Wilson interval; every game's record goes to `--out`.
 """
@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from solver.game.phases import Phase
+from solver.game.phases import Phase, nothing_to_decide
 from solver.game.reference import Game, random_deck
 from solver.game.rules import Rules
 from solver.tools.arena import GameTask, build_tasks, run_arena, summarize
@@ -33,10 +33,16 @@ EVERY_SIDE_RULE = {
 
 
 def has_decision(task: GameTask) -> bool:
-    """Whether the deal starts with a seat's setup decision (the first step of its setup)."""
+    """Whether a seat faces a setup decision on this deal while every seat keeps: every seat is asked
+    in the setup's rounds, so a question with keep alone (nothing to decide) does not count."""
     rules = Rules.from_json(task.rules)
     game = Game.deal(rules, task.players, deck=random_deck(rules, task.deal_seed), chance_seed=task.deal_seed)
-    return game.phase is Phase.SETUP and game.setup_step is not None
+    while game.phase is Phase.SETUP and not game.over and game.setup_step is not None:
+        moves = game.legal_moves()
+        if not nothing_to_decide(moves):
+            return True
+        game.play(moves[0])
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:
