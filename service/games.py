@@ -120,12 +120,12 @@ class GameManager:
         with self._cache_lock:
             cached = self._cache.get(game_id)
         if cached is not None and self.store.plies(game_id) == cached.stored_plies:
-            self.authorize(cached.setup, seat, token)
+            self.authorize(game_id, cached.setup, seat, token)
             return cached
         record = self.store.load(game_id)
         if record is None:
-            raise ApiError(ServiceCode.NOT_FOUND, f"no game with id {game_id!r}")
-        self.authorize(GameSetup.from_json(record.setup, f"game {game_id}"), seat, token)
+            raise _unknown(game_id)
+        self.authorize(game_id, GameSetup.from_json(record.setup, f"game {game_id}"), seat, token)
         return record
 
     def _rebuilt(self, record: GameRecord) -> LiveGame:
@@ -198,9 +198,22 @@ class GameManager:
                 {"WWW-Authenticate": "Bearer"},
             )
 
-    def authorize(self, setup: GameSetup, seat: int, token: str | None) -> None:
-        """Raise unless `token` is `seat`'s in the game of this stored set-up: 422 for no such
-        seat, 403 for an engine seat or a wrong token, 401 for no token."""
+    def authorize(self, game_id: str, setup: GameSetup, seat: int, token: str | None) -> None:
+        """Raise unless `token` is `seat`'s in the game `game_id` of this stored set-up: 401 for no
+        token; 404, as for no such game, for a token of none of its seats; and to the holder of
+        another seat, 422 for no such seat, 403 for an engine seat or another seat's token.
+
+        A token of no seat learns nothing of the game: a 403 (or a 422 naming the seat count, or
+        a 403 naming an engine) told a stranger that the game exists and what its seats are (issue
+        64); one seat's holder already knows them."""
+        self.require_token(seat, token)
+        assert token is not None
+        digest = hash_secret(token)
+        # Every seat's hash is compared, in constant time each, whichever matches.
+        hashes = [expected for expected in setup.token_hashes if expected is not None]
+        held = [hmac.compare_digest(digest, expected) for expected in hashes]
+        if not any(held):
+            raise _unknown(game_id)
         players = setup.players
         if isinstance(seat, bool) or seat not in range(players):
             raise TanError(f"seat: no seat {seat!r} in this {players}-seat game", ErrorCode.INVALID_SEAT)
@@ -211,10 +224,9 @@ class GameManager:
                 f"seat {seat} is played by the {spec.engine} engine: nobody may act or look for it",
             )
         expected = setup.token_hashes[seat]
-        self.require_token(seat, token)
-        assert token is not None and expected is not None
-        if not hmac.compare_digest(hash_secret(token), expected):
-            raise ApiError(ServiceCode.FORBIDDEN, f"wrong token for seat {seat}")
+        assert expected is not None
+        if not hmac.compare_digest(digest, expected):
+            raise ApiError(ServiceCode.FORBIDDEN, f"wrong token for seat {seat}: it is another seat's")
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -463,6 +475,11 @@ class _Flight:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+
+
+def _unknown(game_id: str) -> ApiError:
+    """The 404 of a game that is not there, or that the token shown holds no seat of: alike."""
+    return ApiError(ServiceCode.NOT_FOUND, f"no game with id {game_id!r}")
 
 
 def _too_many(cap: int) -> ApiError:

@@ -182,7 +182,7 @@ def test_the_per_game_cap_is_checked_before_the_game_is_replayed(
             refused = client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][0]))
             assert error(refused, 429, "too_many_requests")
             wrong = client.get(url, params={"seat": 0}, headers=bearer("not-the-token"))
-            assert error(wrong, 403, "forbidden")  # the token first: a stranger never counts
+            assert error(wrong, 404, "not_found")  # the token first: a stranger never counts
         assert replays == []
         view(client, game, 0)
         assert replays == [game["id"]]

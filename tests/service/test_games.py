@@ -172,7 +172,8 @@ def test_tokens(client: TestClient) -> None:
     error(client.get(url, params={"seat": 0}), 401, "unauthorized")
     assert client.get(url, params={"seat": 0}).headers["www-authenticate"] == "Bearer"
     error(client.get(url, params={"seat": 0}, headers={"Authorization": "Basic abc"}), 401, "unauthorized")
-    error(client.get(url, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    # A token of no seat is answered as for no such game; another seat's token is refused.
+    error(client.get(url, params={"seat": 0}, headers=bearer("wrong")), 404, "not_found")
     error(client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][1])), 403, "forbidden")
     error(client.get(url, params={"seat": 2}, headers=bearer(game["tokens"][0])), 422, "invalid_seat")
     error(client.get(url), 422, "invalid_request")
@@ -227,6 +228,35 @@ def test_without_a_token_an_unknown_game_looks_like_a_known_one(
     for answer in answers:
         error(answer, 401, "unauthorized")
         assert answer.headers["www-authenticate"] == "Bearer"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "", None),
+        ("POST", "/moves", {"seat": 1, "move": "take"}),
+        ("GET", "/hint", None),
+        ("GET", "/tracker", None),
+        ("GET", "/record", None),
+        ("GET", "/analysis", None),
+        ("POST", "/analysis", None),
+    ],
+)
+def test_with_a_token_of_no_seat_a_game_looks_like_an_unknown_one(
+    client: TestClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    """A token that is none of the game's seats learns nothing of it (issue 64): its human seat, its
+    engine seat and a seat it does not have answer as an unknown id does — 404, the same words —
+    where a 403 said the game exists and a 422 or `engine_seat` told its seats."""
+    game = create(client, rules="durak", seats=["greedy", "human", "ismcts"], seed=4)
+    unknown = "x" * len(game["id"])
+    answers = [
+        client.request(method, f"/v1/games/{game_id}{path}", params={"seat": seat}, json=body,
+                       headers=bearer("a-token-of-no-seat"))
+        for game_id, seat in ((game["id"], 1), (game["id"], 0), (game["id"], 7), (unknown, 1))
+    ]
+    details = [error(answer, 404, "not_found") for answer in answers]
+    assert {detail.replace(game["id"], unknown) for detail in details} == {details[-1]}
     known, unknown = answers[:2]
     assert (known.text, sorted(known.headers.items())) == (unknown.text, sorted(unknown.headers.items()))
 

@@ -204,7 +204,7 @@ def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> No
     _play_to_the_end(client, game)
     path = f"/v1/games/{game['id']}/analysis"
     error(client.get(path, params={"seat": 0}), 401, "unauthorized")
-    error(client.get(path, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    error(client.get(path, params={"seat": 0}, headers=bearer("wrong")), 404, "not_found")
     error(client.get(path, params={"seat": 1}, headers=bearer(game["tokens"][0])), 403, "engine_seat")
     error(client.get(path, params={"seat": 7}, headers=bearer(game["tokens"][0])), 422, "invalid_seat")
     unknown = client.get("/v1/games/nosuchgame/analysis", params={"seat": 0}, headers=bearer("x"))
@@ -212,7 +212,7 @@ def test_reviewing_a_stored_game_needs_the_seats_token(client: TestClient) -> No
     bad = client.get(path, params={"seat": 0, "iterations": -3}, headers=bearer(game["tokens"][0]))
     error(bad, 422, "bad_limits")
     error(client.post(path, params={"seat": 0}), 401, "unauthorized")
-    error(client.post(path, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    error(client.post(path, params={"seat": 0}, headers=bearer("wrong")), 404, "not_found")
     bad = client.post(path, params={"seat": 0, "iterations": -3}, headers=bearer(game["tokens"][0]))
     error(bad, 422, "bad_limits")
 

@@ -115,7 +115,7 @@ def test_tokens_and_errors(client: TestClient) -> None:
     game = create(client, rules="durak", seats=["human", "human", "greedy"], seed=3)
     url = f"/v1/games/{game['id']}/tracker"
     error(client.get(url, params={"seat": 0}), 401, "unauthorized")
-    error(client.get(url, params={"seat": 0}, headers=bearer("wrong")), 403, "forbidden")
+    error(client.get(url, params={"seat": 0}, headers=bearer("wrong")), 404, "not_found")
     error(client.get(url, params={"seat": 0}, headers=bearer(game["tokens"][1])), 403, "forbidden")
     error(client.get(url, params={"seat": 2}, headers=bearer(game["tokens"][0])), 403, "engine_seat")
     error(client.get(url, params={"seat": 3}, headers=bearer(game["tokens"][0])), 422, "invalid_seat")
