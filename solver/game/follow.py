@@ -38,7 +38,7 @@ from solver.game.moves import Move
 from solver.game.position import Position, to_move_seen_by
 from solver.game.record import Record
 from solver.game.reference import Game
-from solver.game.replay import Replay, give
+from solver.game.replay import Replay, check_result, give
 
 __all__ = [
     "Mover", "Naming", "NextEntries", "TributeEntry", "after_position", "after_record", "possible_moves",
@@ -184,6 +184,7 @@ def _next(replay_of: Replayer, events: Sequence[Event]) -> NextEntries:
     """What may come after `events`, from the replay `replay_of` makes of any events."""
     replay = replay_of(events)
     world = replay.run()
+    check_result(replay.record, world)  # a record's result, as every entry point checks it
     seat = replay.seat
     view = Position.from_game(world, seat, match=replay.record.match).to_json()
     if replay.owed and replay.unshown() != "tribute":  # the tribute comes before the giver's draw

@@ -29,7 +29,7 @@ from solver.game.moves import Action, Move
 from solver.game.phases import Phase, seen_by
 from solver.game.position import MatchInfo, Position, match_from_json
 from solver.game.reference import Game
-from solver.game.replay import Seen, Watch, replay_record
+from solver.game.replay import Seen, Watch, check_result, replay_record
 from solver.game.rules import Rules
 
 __all__ = ["AllTrumps", "Draw", "Event", "Play", "Record", "RecordError", "Tribute"]
@@ -176,9 +176,7 @@ class Record(Seen):
         move), `after` the world right after it (the record's own draws not yet repaired).
         """
         world = replay_record(self, watch, settle)
-        if self.result is not None and (not world.over or tuple(world.scores or ()) != self.result):
-            ended = "is not over" if not world.over else f"ended {list(world.scores or ())}"
-            raise RecordError(f"result: the game {ended}, not {list(self.result)}", len(self.events))
+        check_result(self, world)
         return world
 
     def position(self) -> Position:

@@ -45,7 +45,7 @@ from solver.game.position import MatchInfo, Position
 from solver.game.reference import Game
 from solver.game.rules import Rules
 
-__all__ = ["Replay", "Seen", "Watch", "draw_as_seen", "give", "replay_record"]
+__all__ = ["Replay", "Seen", "Watch", "check_result", "draw_as_seen", "give", "replay_record"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,15 @@ class _Plan:
     def reserved_after(self, index: int) -> set[Card]:
         """The cards offered to the seat's own redeals after event `index`: they lie in the stock."""
         return {card for at, cards in self.offered.items() if at > index for card in cards}
+
+
+def check_result(seen: Seen, world: Game) -> None:
+    """With a `result`, the game must have ended so: `world` is the replay's at the end of the
+    events. The one check of a record's result, for every entry point that reads a record
+    (`Record.replay`, and `solver.game.follow`, which replays without `finish`)."""
+    if seen.result is not None and (not world.over or tuple(world.scores or ()) != seen.result):
+        ended = "is not over" if not world.over else f"ended {list(world.scores or ())}"
+        raise RecordError(f"result: the game {ended}, not {list(seen.result)}", len(seen.events))
 
 
 def replay_record(record: Seen, watch: Watch | None = None, settle: bool = False) -> Game:

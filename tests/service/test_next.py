@@ -150,3 +150,17 @@ def test_side_rule_entries_name_who_may_move_and_the_cards_they_show(client: Tes
     assert client.post("/v1/next", json={"record": {**record, "events": [unseen]}}).status_code == 200
     own_card = {**redeal, "sets": [[hands[0][0], *offered[1:8]], offered[8:]]}
     error(client.post("/v1/next", json={"record": {**record, "events": [own_card]}}), 422, "duplicate_card")
+
+
+def test_a_records_result_is_checked_as_every_other_endpoint_checks_it(client: TestClient) -> None:
+    """A record whose `result` the game did not end with (here: not over at all) is refused 422
+    `invalid_record` by `POST /v1/next` with the words `/v1/hint` and `/v1/records/convert` use; it
+    was answered as if no result were given (issue 64, finding 7)."""
+    game = _dealt()
+    lead = f"attack {sorted(game.hands[1])[0]}"
+    record = {**_record(game, [{"seat": 1, "move": lead}]), "result": [1, 0]}
+    details = {
+        path: error(client.post(path, json={"record": record}), 422, "invalid_record")
+        for path in ("/v1/next", "/v1/hint", "/v1/records/convert")
+    }
+    assert len(set(details.values())) == 1 and "result" in details["/v1/next"], details

@@ -203,7 +203,8 @@ def test_every_entry_of_side_rule_games_and_matches_is_offered(
                 lead = next((i for i, event in enumerate(record.events)
                              if isinstance(event, Play) and not event.move.is_setup), len(events))
                 for index, event in enumerate(events[: lead + 4]):  # the setup, the first lead and on
-                    entries = after_record(replace(record, events=record.events[:index]))
+                    # A prefix of the game, as followed while it was played: no result yet.
+                    entries = after_record(replace(record, events=record.events[:index], result=None))
                     assert offered(entries, event), (seed, seat, index, event, entries)
                     kind = Move.parse(event["move"]).action.value if "seat" in event else next(iter(event))
                     shown.add(kind)
@@ -225,10 +226,10 @@ def test_a_win_by_trumps_is_offered_to_the_others_and_owed_by_the_winner() -> No
     game = Game.deal(rules, 2, deck=deck, first_attacker=0)
     assert game.over and game.winner == 1
     loser, winner = (Record.of_game(game, seat, deck, []) for seat in (0, 1))
-    ahead = after_record(replace(loser, events=()))
+    ahead = after_record(replace(loser, events=(), result=None))
     assert offered(ahead, loser.events[0].to_json())
     assert ahead.movers and ahead.movers[0].seat == 0  # or seat 0 leads, if seat 1 held no such hand
-    owed = after_record(replace(winner, events=()))
+    owed = after_record(replace(winner, events=(), result=None))
     assert owed.movers == () and owed.all_trumps == ((1, owed.all_trumps[0][1]),)
     assert set(owed.all_trumps[0][1].surely) == game.hands[1]
     over = after_record(winner)
