@@ -23,8 +23,8 @@ from solver.game.errors import ErrorCode, TanError
 from solver.search.beliefs import KINDS, Kind, OpponentModel
 from solver.search.learned import model_names, named_model
 
-__all__ = ["ALGORITHMS", "OPTIONS", "PLAYOUT_OPPONENT_POLICY", "PRESETS", "Preset", "SearchConfig",
-           "SearchOption", "known_kinds", "preset_named"]
+__all__ = ["ALGORITHMS", "OPTIONS", "PLAYOUT_OPPONENT_POLICY", "PRESETS", "SINGLE_MOVE_ITERATIONS", "Preset",
+           "SearchConfig", "SearchOption", "known_kinds", "preset_named"]
 
 ALGORITHMS: dict[str, str] = {
     "ismcts": "information-set Monte Carlo tree search (the strongest)",
@@ -36,6 +36,13 @@ PLAYOUT_OPPONENT_POLICY = 0.75
 """The share of iterations the other seats play the greedy heuristic in the tree when the leaves are
 played out (no learned value for the rules): measured best against both greedy and searching
 players with playouts (BENCHMARKS.md, "Strength at 100 ms a move")."""
+
+
+SINGLE_MOVE_ITERATIONS = 1_000
+"""The iterations of the short search that scores a forced move (one legal move): a budget in
+iterations, never a clock of its own, so that the score repeats whatever the machine's load (a
+50 ms cap gave one game 0 iterations under load and its twin 300, issue 64). The answer's own
+limits still bound it (1,000 iterations of a 3-seat endgame: about 20 ms on a busy 2-core machine)."""
 
 
 def known_kinds(others: str | None) -> tuple[Kind, ...] | None:

@@ -27,7 +27,14 @@ from solver.search._model import PolicyModel, ValueModel
 from solver.search.answers import Evaluation, Hint, MoveValue, SearchStats, Tracker, Value
 from solver.search.beliefs import KINDS, Beliefs, History, OpponentModel, fitted, uniform_card_chances, weigh
 from solver.search.budget import Limits, StopFlag
-from solver.search.config import ALGORITHMS, PLAYOUT_OPPONENT_POLICY, SearchConfig, config_of, known_kinds
+from solver.search.config import (
+    ALGORITHMS,
+    PLAYOUT_OPPONENT_POLICY,
+    SINGLE_MOVE_ITERATIONS,
+    SearchConfig,
+    config_of,
+    known_kinds,
+)
 from solver.search.intervals import score_interval
 from solver.search.labels import graded
 from solver.search.learned import ModelFile, chosen_model
@@ -169,7 +176,8 @@ class Solver:
         # A seat asked in the setup with nothing to decide searches as long as one with a choice, so
         # an engine's answer takes no less time for it (docs/rules.md §1.7: waiting tells nothing).
         single = len(root.legal) == 1 and pos.phase is not Phase.SETUP
-        short = Limits(iterations=min(limits.iterations or 2000, 2000), time_ms=50)
+        short = Limits(iterations=min(limits.iterations or SINGLE_MOVE_ITERATIONS, SINGLE_MOVE_ITERATIONS),
+                       time_ms=limits.time_ms)
         run_limits = _until(short if single else limits, deadline)
         started = time.perf_counter()
         beliefs = self._believe(root, None if single else history, seed, run_limits)

@@ -14,6 +14,7 @@ import pytest
 from solver.game.rules import Rules
 from solver.search import Limits, Solver, _endgame, _tree
 from solver.search import solver as solver_module
+from solver.search.config import SINGLE_MOVE_ITERATIONS
 from tests.support.positions import endgame_position, open_endgame, to_move_position
 
 
@@ -86,20 +87,35 @@ def test_an_evaluation_shares_its_deadline_too(monkeypatch: pytest.MonkeyPatch, 
     assert evaluation.stats.time_ms == pytest.approx(100.0)
 
 
-def test_a_single_legal_move_is_scored_within_the_limit(
+def test_a_single_legal_move_is_scored_by_iterations_not_by_a_clock(
     monkeypatch: pytest.MonkeyPatch, clock: Clock
 ) -> None:
-    """The short search that scores a forced move takes at most 50 ms, and never more than the
-    answer's own limit."""
-    asked = stand_ins(monkeypatch, clock, exact_ms=0.0)
+    """The short search that scores a forced move runs `SINGLE_MOVE_ITERATIONS` (fewer if the answer
+    asks fewer) within the answer's own time limit, and has no clock of its own: a 50 ms cap gave one
+    game 0 iterations under load and its twin 300 (issue 64), where the iterations now decide."""
+    asked: list[tuple[int, float]] = []
+    real_run = _tree.run_search
+
+    def run_search(sampler: Any, config: Any, **options: Any) -> Any:
+        asked.append((options["iterations"], options["time_ms"]))
+        result = real_run(sampler, config, **{**options, "time_ms": 0.0})
+        clock.spend(options["time_ms"])
+        return result
+
+    monkeypatch.setattr(_tree, "run_search", run_search)
     forced = endgame_position(
         Rules.preset_named("tan"), players=3, seat=1, hand=["2s"], hand_counts=[2, 1, 2], trump="Ah",
         table=[{"attack": "Ks", "defense": None}], hidden=["3c", "4c", "5c", "6c"], attacker=0,
         defender=1, to_move=1,
     )
-    Solver().hint(forced, Limits(iterations=10**6, time_ms=20), seed=1)
-    Solver().hint(forced, Limits(iterations=10**6, time_ms=500), seed=1)
-    assert asked == [("search", pytest.approx(20.0)), ("search", pytest.approx(50.0))]
+    hints = [Solver().hint(forced, limits, seed=1) for limits in (
+        Limits(iterations=10**6, time_ms=20), Limits(iterations=10**6, time_ms=500), Limits(iterations=10**6),
+        Limits(iterations=300),
+    )]
+    n = SINGLE_MOVE_ITERATIONS
+    assert asked == [(n, pytest.approx(20.0)), (n, pytest.approx(500.0)), (n, 0.0), (300, 0.0)]
+    assert {hint.stats.stop_reason for hint in hints} == {"single_move"}
+    assert [hint.stats.iterations for hint in hints] == [n, n, n, 300]
 
 
 def test_the_search_and_the_weighing_share_the_limit_with_no_exact_attempt(
