@@ -113,9 +113,10 @@ _MEANING: dict[ServiceCode, str] = {
     ServiceCode.INVALID_REQUEST: "a request body or query that does not have the documented shape",
     ServiceCode.BAD_REQUEST: "a request the server cannot read (a body that is not UTF-8)",
     ServiceCode.UNAUTHORIZED: "no bearer token for a seat that needs one",
-    ServiceCode.FORBIDDEN: "a wrong token for this seat",
+    ServiceCode.FORBIDDEN: "another seat's token for this seat",
     ServiceCode.ENGINE_SEAT: "a seat played by an engine: nobody may act or look for it",
-    ServiceCode.NOT_FOUND: "no game with this id, or no such path",
+    ServiceCode.NOT_FOUND: "no game with this id, or none whose seats the token holds (alike), or no such "
+    "path",
     ServiceCode.METHOD_NOT_ALLOWED: "a method the path does not take",
     ServiceCode.NOT_ACCEPTABLE: "an answer format the server cannot give",
     ServiceCode.CONFLICT: "the game kept changing while this move was played; retry",
@@ -165,8 +166,8 @@ class ErrorResponse(BaseModel):
 _DESCRIPTIONS = {
     400: "`bad_request`: a body the server cannot read (not UTF-8)",
     401: "no bearer token for a seat that needs one (answered before the game is looked up)",
-    403: "a wrong token for this seat, or a seat that is not yours",
-    404: "no game with this id (asked with a token)",
+    403: "another seat's token for this seat (`forbidden`), or an engine's seat (`engine_seat`)",
+    404: "no game with this id, or none the token holds a seat of: alike (asked with a token)",
     409: "`conflict`: the game kept changing while this move was played, retry; "
     "`game_moved_on`: the game is past the move's `expected_ply`, read it again; "
     "`game_not_over`: a review of a game still being played",
