@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from service.store import StorageUnavailableError
 from solver.game.errors import ErrorCode, TanError
@@ -111,7 +112,8 @@ _STATUS: dict[ServiceCode, int] = {
 
 _MEANING: dict[ServiceCode, str] = {
     ServiceCode.INVALID_REQUEST: "a request body or query that does not have the documented shape",
-    ServiceCode.BAD_REQUEST: "a request the server cannot read (a body that is not UTF-8)",
+    ServiceCode.BAD_REQUEST: "a request the server cannot read (a body that is not UTF-8, or nested too "
+    "deeply)",
     ServiceCode.UNAUTHORIZED: "no bearer token for a seat that needs one",
     ServiceCode.FORBIDDEN: "another seat's token for this seat",
     ServiceCode.ENGINE_SEAT: "a seat played by an engine: nobody may act or look for it",
@@ -164,7 +166,7 @@ class ErrorResponse(BaseModel):
 
 
 _DESCRIPTIONS = {
-    400: "`bad_request`: a body the server cannot read (not UTF-8)",
+    400: "`bad_request`: a body the server cannot read (not UTF-8, or nested too deeply)",
     401: "no bearer token for a seat that needs one (answered before the game is looked up)",
     403: "another seat's token for this seat (`forbidden`), or an engine's seat (`engine_seat`)",
     404: "no game with this id, or none the token holds a seat of: alike (asked with a token)",
@@ -237,7 +239,32 @@ def readable_validation_errors(errors: Sequence[Mapping[str, Any]]) -> str:
 
 
 _UNREADABLE_BODY = "There was an error parsing the body"
-"""FastAPI's 400 for a body it cannot decode (not UTF-8), said more plainly in the answer."""
+"""FastAPI's 400 for a body it cannot decode (not UTF-8, or nested too deeply for the JSON reader),
+said more plainly in the answer."""
+
+
+def unreadable_body(cause: BaseException | None) -> str:
+    """What is wrong with a body FastAPI could not read, from the error that stopped it."""
+    if isinstance(cause, RecursionError):
+        return "the request body is nested too deeply to be read: no request nests objects and lists so far"
+    if isinstance(cause, UnicodeDecodeError):
+        return "the request body cannot be read: JSON must be UTF-8 text"
+    return "the request body cannot be read as JSON"
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method the app's routes take at the request's path, in `_METHODS`' order (a 405's
+    `Allow` header): Starlette names only the first route that matched the path, though several may
+    share it (`GET` and `PUT /v1/followed/{id}`). Each method is asked of the routes as a request
+    would be; a mounted app (the page's files) answers for itself."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    return [
+        method for method in _METHODS
+        if any(route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes)
+    ]  # fmt: skip
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -265,10 +292,16 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         detail = error.detail if isinstance(error.detail, str) else str(error.detail)
+        headers = dict(error.headers or {})
         if error.status_code == 400 and detail == _UNREADABLE_BODY:
-            detail = "the request body cannot be read: JSON must be UTF-8 text"
+            detail = unreadable_body(error.__cause__)
+        if error.status_code == 405:
+            methods = allowed_methods(request)
+            if methods:
+                headers["Allow"] = ", ".join(methods)
+                detail = f"{request.url.path} does not take {request.method}: it takes {headers['Allow']}"
         code = ServiceCode.for_status(error.status_code)
-        return _answer(error.status_code, detail, code, error.headers)
+        return _answer(error.status_code, detail, code, headers)
 
     @app.exception_handler(Exception)
     async def _internal_error(request: Request, error: Exception) -> JSONResponse:

@@ -371,6 +371,41 @@ def test_a_body_that_is_not_json_gets_the_documented_answer_on_every_operation(c
     error(client.post("/v1/moves", headers={"content-type": "text/plain"}), 422, "invalid_request")
 
 
+def test_a_body_nested_too_deeply_is_refused_as_such_on_every_operation(client: TestClient) -> None:
+    """JSON nested deeper than the reader goes is 400 `bad_request` saying so on each operation that
+    takes a body; it was refused as "JSON must be UTF-8" (issue 64, finding 7)."""
+    schema = client.get("/openapi.json").json()
+    nested = b"[" * 20_000 + b"]" * 20_000  # within the body cap
+    for path, entries in schema["paths"].items():
+        for method, entry in entries.items():
+            if "requestBody" not in entry:
+                continue
+            url = path.replace("{game_id}", "nosuchgame").replace("{followed_id}", "no-such-followed-game-id")
+            answer = client.request(method, url, content=nested, headers={"content-type": "application/json"})
+            detail = error(answer, 400, "bad_request")
+            assert "nested too deeply" in detail and "UTF-8" not in detail, (path, detail)
+
+
+def test_a_405_names_every_method_its_path_takes(client: TestClient) -> None:
+    """A method no operation of a path takes is 405 with an `Allow` header naming every method the
+    path takes, as the OpenAPI lists them (with HEAD beside GET for the probes, which leave it out of
+    the schema); it named only the first route's (`GET /v1/followed/{id}` and `PUT`, issue 64)."""
+    schema = client.get("/openapi.json").json()
+    ids = {"{game_id}": "nosuchgame", "{followed_id}": "no-such-followed-game-id", "{job_id}": "nosuchjob"}
+    shared = 0
+    for path, entries in schema["paths"].items():
+        url = path
+        for name, value in ids.items():
+            url = url.replace(name, value)
+        documented = {method.upper() for method in entries}
+        shared += len(documented) > 1
+        answer = client.request("PATCH", url)
+        assert "PATCH" in error(answer, 405, "method_not_allowed"), path
+        allowed = set(answer.headers["allow"].split(", "))
+        assert documented <= allowed and allowed - documented <= {"HEAD"}, (path, allowed)
+    assert shared >= 3  # followed games, jobs, a game's analysis
+
+
 def test_the_openapi_lists_storage_unavailable_wherever_the_store_is_read(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     for path, entries in schema["paths"].items():
