@@ -21,6 +21,7 @@ from service.games import GameManager
 from service.jobs import JobQueue, Worker
 from service.leases import places
 from service.metrics import Metrics
+from service.parsing import ParsePool
 from service.settings import Settings
 from service.store import GameStore, PostgresStore, SqliteStore, is_database_url
 
@@ -29,7 +30,8 @@ __all__ = ["Services", "ServicesDep", "TokenDep", "json_body", "services_of", "t
 
 @dataclass
 class Services:
-    """Everything one app instance owns: settings, metrics, the search pool, the game store."""
+    """Everything one app instance owns: settings, metrics, the search pool, the game store, the
+    threads that read request bodies."""
 
     settings: Settings
     metrics: Metrics
@@ -38,6 +40,7 @@ class Services:
     store: GameStore
     games: GameManager
     jobs: JobQueue
+    parsing: ParsePool
 
     @classmethod
     def start(cls, settings: Settings, metrics: Metrics) -> Services:
@@ -55,7 +58,7 @@ class Services:
         metrics.watch_store(store)
         games = GameManager(store, searcher, pool, metrics, settings)
         jobs = JobQueue(store, searcher, settings, metrics, pool)
-        return cls(settings, metrics, pool, searcher, store, games, jobs)
+        return cls(settings, metrics, pool, searcher, store, games, jobs, ParsePool(settings.parse_threads))
 
     def workers(self, count: int) -> list[Worker]:
         """`count` job workers in this process, in its search pool, woken when it queues a job."""
@@ -66,6 +69,7 @@ class Services:
 
     def stop(self) -> None:
         self.pool.shutdown()
+        self.parsing.shutdown()
         self.store.close()
 
 

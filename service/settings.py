@@ -95,6 +95,13 @@ class Settings(BaseSettings):
         "beyond, 429 with Retry-After (0: no limit; behind a proxy set TAN_FORWARDED_ALLOW_IPS; "
         "docs/deploy.md says why 4)",
     )
+    parse_threads: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="threads that read request bodies (records, positions, events) off the event loop, so "
+        "that a large one never holds it; beyond, bodies wait their turn",
+    )
     search_nice: int = Field(
         default=5,
         ge=0,

@@ -5,6 +5,7 @@ so it can be opened again on another device or after the browser lost it.
 The game is what `POST /v1/next` takes — a record, or a position and its events — read on
 arrival (a malformed one is refused and nothing is stored) but not replayed: `POST /v1/next`
 judges its events when it is opened. The id is the secret: whoever has it may read and replace it.
+The body is read in a parse thread (service/parsing.py), never on the event loop.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def _game_of(body: NextRequest) -> dict[str, Any]:
 @router.put("/{followed_id}", response_model=FollowedResponse, responses=error_responses(413, 422, 503))
 async def keep_followed(followed_id: FollowedId, body: NextRequest, services: ServicesDep) -> JSONResponse:
     """Store the followed game under its id (replacing what was there); answered as `GET` would."""
-    game = _game_of(body)
+    game = await services.parsing.run(_game_of, body)
     await anyio.to_thread.run_sync(services.store.keep_followed, followed_id, game)
     return JSONResponse({"id": followed_id, **game})
 

@@ -6,7 +6,8 @@ Searches run in the bounded search pool, off the event loop: a request waits in
 its short queue when every slot is busy, and is answered 503 with `Retry-After`
 when the queue is full or no slot comes free in time. A search whose client
 hangs up stops at once. A record's replay runs in the slot too, within the
-answer's time limit.
+answer's time limit. Before that, the body is read into a record or a position in a parse thread
+(service/parsing.py), so that a large one never holds the event loop.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from fastapi.responses import JSONResponse
 
 from service.capacity import SEARCH_ROUTE
 from service.deps import ServicesDep
+from service.engine import Searcher
 from service.errors import ApiError, ServiceCode, error_responses
 from service.schemas import (
     ConvertRequest,
@@ -45,13 +47,17 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["positions"])
 
 
-def seen(body: HintRequest | EvaluateRequest) -> Position | Record:
+def seen(body: HintRequest | EvaluateRequest, to_move: Searcher | None = None) -> Position | Record:
     """The request's position, or its record (read, not replayed: a replay is as dear as a search
-    and runs in the search slot, within the answer's time)."""
+    and runs in the search slot, within the answer's time); with `to_move`, a bare position's seat
+    must be the one to move (a hint), checked at once, without a slot. Run in a parse thread."""
     if (body.position is None) == (body.record is None):
         raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
     if body.position is not None:
-        return Position.from_json(body.position.to_json())
+        position = Position.from_json(body.position.to_json())
+        if to_move is not None:
+            to_move.check_to_move(position)
+        return position
     return parse_record(body.record)  # its JSON, or its text (docs/notation.md)
 
 
@@ -75,6 +81,14 @@ def moves(body: MovesRequest, services: ServicesDep) -> JSONResponse:
     )
 
 
+def _followed_game(body: NextRequest) -> tuple[Record | None, Position | None]:
+    """The record, or the position, of a `POST /v1/next` body, read (in a parse thread)."""
+    if body.record is not None:
+        return Record.from_json(body.record), None
+    assert body.position is not None
+    return None, Position.from_json(body.position.to_json())
+
+
 @router.post(
     "/next", response_model=NextResponse, responses=error_responses(413, 422, 429, 503),
     openapi_extra=SEARCH_ROUTE,
@@ -91,8 +105,7 @@ async def next_entries(body: NextRequest, request: Request, services: ServicesDe
         raise ApiError(ServiceCode.INVALID_REQUEST, "give exactly one of position and record")
     if body.record is not None and body.events is not None:
         raise ApiError(ServiceCode.INVALID_REQUEST, "events go with a position; a record holds its own")
-    record = Record.from_json(body.record) if body.record is not None else None
-    position = Position.from_json(body.position.to_json()) if body.position is not None else None
+    record, position = await services.parsing.run(_followed_game, body)
     events = body.events or []
 
     def work(_stop: StopFlag) -> NextEntries:
@@ -115,7 +128,7 @@ async def convert_record(body: ConvertRequest, request: Request, services: Servi
     text is written by replaying the record (its bouts), in a search slot; a record that cannot
     have happened is refused with the index of its first bad event, a malformed text with its line.
     """
-    record = parse_record(body.record)
+    record = await services.parsing.run(parse_record, body.record)
 
     def work(_stop: StopFlag) -> dict[str, Any]:
         return {"record": record.to_json(), "text": record_to_text(record)}
@@ -133,11 +146,9 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
     `limits` are capped by the server (and always get a time limit); with the same
     position, `seed` and an iteration limit that stops the search, the answer repeats.
     """
-    given = seen(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
-    if isinstance(given, Position):
-        searcher.check_to_move(given)  # at once, without a slot
+    given = await services.parsing.run(seen, body, searcher)  # a bare position's turn checked there too
 
     def work(stop: StopFlag) -> Hint:
         position, history, begun = replayed(given)
@@ -157,9 +168,9 @@ async def hint(body: HintRequest, request: Request, services: ServicesDep) -> JS
 async def evaluate(body: EvaluateRequest, request: Request, services: ServicesDep) -> JSONResponse:
     """How good the position is for its seat: expected score (docs/rules.md §1.5), every seat's
     expected score and chance to lose. `exact` where the value is proven."""
-    given = seen(body)
     searcher = services.searcher
     limits = searcher.limits(body.limits.to_json() if body.limits is not None else None)
+    given = await services.parsing.run(seen, body)
 
     def work(stop: StopFlag) -> Evaluation:
         position, history, begun = replayed(given)

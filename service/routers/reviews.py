@@ -39,7 +39,7 @@ async def analyze(body: AnalyzeRequest, request: Request, services: ServicesDep)
     nothing is queued."""
     requested = body.limits.to_json() if body.limits is not None else None
     services.searcher.job_limits(requested)  # refuse bad limits before replaying
-    record = parse_record(body.record)  # its JSON, or its text (docs/notation.md)
+    record = await services.parsing.run(parse_record, body.record)  # its JSON, or its text (notation.md)
     services.searcher.check_review_size(record)  # before the replay and the queue
     address = request.client.host if request.client is not None else None
     job = await services.jobs.submit("analyze", record, requested, body.seed, client=address, request=request)
