@@ -126,10 +126,10 @@ _MEANING: dict[ServiceCode, str] = {
     ServiceCode.GAME_MOVED_ON: "a move whose expected_ply is not the length of the seat's history: the "
     "game moved on since the move was chosen (an earlier try may have been stored); read it again",
     ServiceCode.REQUEST_TIMEOUT: "a request whose headers or body came too slowly; the connection is closed",
-    ServiceCode.TOO_LARGE: "a request body over the size limit",
+    ServiceCode.TOO_LARGE: "a request body over the size limit, or followed games over this client's bytes",
     ServiceCode.UNSUPPORTED_MEDIA_TYPE: "a body sent without a JSON Content-Type (application/json)",
-    ServiceCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, or requests at "
-    "work on one game",
+    ServiceCode.TOO_MANY_REQUESTS: "too many at once: this client's games being played, followed games "
+    "kept, searches or jobs, or requests at work on one game",
     ServiceCode.INTERNAL: "a bug in the server (logged); the request changed nothing it should not",
     ServiceCode.BUSY: "every search slot is busy and the queue full, or no slot came free in time; retry "
     "after the Retry-After header's seconds",
@@ -173,11 +173,12 @@ _DESCRIPTIONS = {
     409: "`conflict`: the game kept changing while this move was played, retry; "
     "`game_moved_on`: the game is past the move's `expected_ply`, read it again; "
     "`game_not_over`: a review of a game still being played",
-    413: "the request body is too large",
+    413: "`too_large`: the request body is too large, or (a followed game) this client's followed games "
+    "would take more bytes than it may keep; nothing was stored",
     415: "`unsupported_media_type`: a body not sent as JSON (`Content-Type: application/json`)",
-    429: "`too_many_requests`: this client already has as many games being played as it may, or "
-    "as many requests are at work on this game as may be, or as many searches running or waiting "
-    "as may be (Retry-After)",
+    429: "`too_many_requests`: this client already has as many games being played, followed games "
+    "kept, or searches running or waiting as it may, or as many requests are at work on this game "
+    "as may be (Retry-After, except for games and followed games: they wait for one to end)",
     422: "invalid input: see `code` ("
     + ", ".join(code.value for code in CATALOGUE if status_of(code) == 422)
     + ")",

@@ -194,6 +194,18 @@ class Settings(BaseSettings):
         description="games one client (one address) may have being played at once; beyond, creating "
         "one answers 429",
     )
+    max_followed_per_client: int = Field(
+        default=64,
+        ge=1,
+        description="games followed at a table one client (one address) may keep on the server at once "
+        "(`PUT /v1/followed`); beyond, keeping another answers 429 (replacing one of its own is taken)",
+    )
+    max_followed_bytes_per_client: int = Field(
+        default=2_097_152,
+        ge=65_536,
+        description="bytes of JSON the games one client (one address) keeps followed may take in all; a "
+        "`PUT /v1/followed` that would go past it answers 413 and keeps nothing",
+    )
 
     lease_s: float = Field(
         default=120,

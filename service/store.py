@@ -51,6 +51,7 @@ __all__ = [
     "SqliteStore",
     "StaleGameError",
     "StorageUnavailableError",
+    "TooManyFollowedError",
     "TooManyGamesError",
     "TooManyJobsError",
     "is_database_url",
@@ -115,9 +116,12 @@ SCHEMA: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS followed (
     id         TEXT PRIMARY KEY,
     game       TEXT NOT NULL,
-    updated_at DOUBLE PRECISION NOT NULL
+    updated_at DOUBLE PRECISION NOT NULL,
+    client     TEXT,
+    bytes      INTEGER NOT NULL DEFAULT 0
 )""",
     "CREATE INDEX IF NOT EXISTS followed_by_age ON followed (updated_at)",
+    "CREATE INDEX IF NOT EXISTS followed_by_client ON followed (client)",
     # A stored game's finished reviews, kept with it (and deleted with it): `key` names the seat, the
     # game of the match and the review's budget and seed (service/jobs.py `review_key`).
     """CREATE TABLE IF NOT EXISTS reviews (
@@ -138,10 +142,19 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     3: (),
     # Schema 4 kept no reviews with the games: `SCHEMA` creates their table.
     4: (),
+    # Schema 5's followed games belonged to no client and had no size: they gain both (the table
+    # as schema 4 made it first, for a store coming from schema 3).
+    5: (
+        "CREATE TABLE IF NOT EXISTS followed (id TEXT PRIMARY KEY, game TEXT NOT NULL, "
+        "updated_at DOUBLE PRECISION NOT NULL)",
+        "ALTER TABLE followed ADD COLUMN client TEXT",
+        "ALTER TABLE followed ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0",
+        "UPDATE followed SET bytes = length(game)",
+    ),
 }
 """What brings a store of schema `version` to `version + 1`, before `SCHEMA` runs."""
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 log = logging.getLogger("service")
 
@@ -177,6 +190,17 @@ class TooManyJobsError(Exception):
         super().__init__(client)
         self.held = held
         self.bytes = bytes
+
+
+class TooManyFollowedError(Exception):
+    """Keeping the followed game would take the client past its cap: `kind` is `games` (it keeps
+    `cap` of them already) or `bytes` (they would take `held` bytes, over `cap`)."""
+
+    def __init__(self, kind: str, held: int, cap: int) -> None:
+        super().__init__(f"{kind}: {held} of {cap}")
+        self.kind = kind
+        self.held = held
+        self.cap = cap
 
 
 class LeaseLostError(Exception):
@@ -689,13 +713,36 @@ class GameStore(ABC):
 
     # -- games followed at a table ---------------------------------------------------------------
 
-    def keep_followed(self, followed_id: str, game: dict[str, Any]) -> None:
-        """Store (or replace) the followed game under its secret id."""
+    def keep_followed(
+        self,
+        followed_id: str,
+        game: dict[str, Any],
+        client: str | None = None,
+        max_games: int | None = None,
+        max_bytes: int | None = None,
+    ) -> None:
+        """Store (or replace) the followed game under its secret id, as `client`'s (a hash of its
+        address): with it, `client` may keep at most `max_games` followed games taking at most
+        `max_bytes` bytes of JSON in all, this one counted as it would be stored and the one it
+        replaces not (`TooManyFollowedError` beyond, and nothing is stored)."""
+        text = json.dumps(game)
+        size = len(text.encode())
         with self.transaction() as db:
+            if client is not None:
+                self._serialize(db, f"followed:{client}")
+                count, held = db.execute(
+                    "SELECT count(*), coalesce(sum(bytes), 0) FROM followed WHERE client = ? AND id != ?",
+                    (client, followed_id),
+                ).fetchone()
+                if max_games is not None and int(count) >= max_games:
+                    raise TooManyFollowedError("games", int(count), max_games)
+                if max_bytes is not None and int(held) + size > max_bytes:
+                    raise TooManyFollowedError("bytes", int(held) + size, max_bytes)
             db.execute(
-                "INSERT INTO followed (id, game, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET game = excluded.game, updated_at = excluded.updated_at",
-                (followed_id, json.dumps(game), time.time()),
+                "INSERT INTO followed (id, game, updated_at, client, bytes) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET game = excluded.game, updated_at = excluded.updated_at, "
+                "client = excluded.client, bytes = excluded.bytes",
+                (followed_id, text, time.time(), client, size),
             )
 
     def followed(self, followed_id: str) -> dict[str, Any] | None:
@@ -984,7 +1031,7 @@ class PostgresStore(GameStore):
         with self.transaction(write=False) as db:
             row = db.execute(
                 "SELECT coalesce(sum(pg_total_relation_size(to_regclass(name))), 0) FROM "
-                "(VALUES ('games'), ('moves'), ('probe'), ('jobs'), ('job_steps'), ('leases')) "
+                "(VALUES ('games'), ('moves'), ('probe'), ('jobs'), ('job_steps'), ('leases'), ('followed')) "
                 "AS tables (name)"
             ).fetchone()
         return int(row[0])

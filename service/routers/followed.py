@@ -5,7 +5,8 @@ so it can be opened again on another device or after the browser lost it.
 The game is what `POST /v1/next` takes — a record, or a position and its events — read on
 arrival (a malformed one is refused and nothing is stored) but not replayed: `POST /v1/next`
 judges its events when it is opened. The id is the secret: whoever has it may read and replace it.
-The body is read in a parse thread (service/parsing.py), never on the event loop.
+A client keeps at most so many followed games, of so many bytes in all (service/settings.py); the
+body is read in a parse thread (service/parsing.py), never on the event loop.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
 from service.deps import ServicesDep
 from service.errors import ApiError, ServiceCode, error_responses
 from service.schemas import FollowedResponse, NextRequest
+from service.setup import hash_secret
+from service.store import TooManyFollowedError
 from solver.game.position import Position
 from solver.game.record import Record, RecordError
 
@@ -50,11 +53,43 @@ def _game_of(body: NextRequest) -> dict[str, Any]:
     return {"position": position.to_json(), "events": events}
 
 
-@router.put("/{followed_id}", response_model=FollowedResponse, responses=error_responses(413, 422, 503))
-async def keep_followed(followed_id: FollowedId, body: NextRequest, services: ServicesDep) -> JSONResponse:
-    """Store the followed game under its id (replacing what was there); answered as `GET` would."""
+def _too_much(error: TooManyFollowedError) -> ApiError:
+    """The answer to a followed game past its client's cap: 429 for one game too many, 413 for too
+    many bytes (a smaller game may still fit); nothing was stored."""
+    if error.kind == "games":
+        return ApiError(
+            ServiceCode.TOO_MANY_REQUESTS,
+            f"this client already keeps {error.cap} followed games (TAN_MAX_FOLLOWED_PER_CLIENT): replace "
+            "one of them, or wait until one expires; nothing was stored",
+        )
+    return ApiError(
+        ServiceCode.TOO_LARGE,
+        f"this client's followed games would take {error.held} bytes, over its {error.cap} "
+        "(TAN_MAX_FOLLOWED_BYTES_PER_CLIENT): replace one of them with less, or wait until one expires; "
+        "nothing was stored",
+    )
+
+
+@router.put(
+    "/{followed_id}", response_model=FollowedResponse, responses=error_responses(413, 422, 429, 503)
+)
+async def keep_followed(
+    followed_id: FollowedId, body: NextRequest, request: Request, services: ServicesDep
+) -> JSONResponse:
+    """Store the followed game under its id (replacing what was there); answered as `GET` would. A
+    client (an address) may keep `TAN_MAX_FOLLOWED_PER_CLIENT` followed games (429 beyond) of
+    `TAN_MAX_FOLLOWED_BYTES_PER_CLIENT` bytes in all (413 beyond); replacing one counts it once."""
     game = await services.parsing.run(_game_of, body)
-    await anyio.to_thread.run_sync(services.store.keep_followed, followed_id, game)
+    address = request.client.host if request.client is not None else None
+    client = None if address is None else hash_secret(f"client:{address}")
+    settings = services.settings
+    try:
+        await anyio.to_thread.run_sync(
+            services.store.keep_followed, followed_id, game, client, settings.max_followed_per_client,
+            settings.max_followed_bytes_per_client,
+        )
+    except TooManyFollowedError as error:
+        raise _too_much(error) from None
     return JSONResponse({"id": followed_id, **game})
 
 

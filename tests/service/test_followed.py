@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 
 from service.deps import services_of
-from tests.support.service import error, make_client, make_settings
+from tests.support.service import TestClient, error, make_client, make_settings
 
 ID = "f0llowed-game-id_0123456789"
 RECORD: dict[str, Any] = {
@@ -83,3 +83,44 @@ def test_a_lone_surrogate_is_refused_before_anything_is_stored(database: Path | 
         kept = client.put(f"/v1/followed/{ID}", content=json.dumps(paired), headers=headers)
         assert kept.status_code == 200, kept.text
         assert client.get(f"/v1/followed/{ID}").json()["record"]["seats"][0] == "B\U0001F0A1"
+
+
+def _long_record(events: int) -> dict[str, Any]:
+    """A record of `events` attacks: read on arrival but never replayed, so it may be long."""
+    return {**RECORD, "events": [{"seat": 1, "move": "attack 6h"}] * events}
+
+
+def test_a_client_keeps_at_most_its_cap_of_followed_games(database: Path | str) -> None:
+    """`TAN_MAX_FOLLOWED_PER_CLIENT` games a client: a new one past it is 429 and nothing is kept,
+    replacing one it keeps is taken, and another client has its own count (one address stored 200
+    followed games of 64 KB in 8 s, issue 64)."""
+    settings = make_settings(database, max_followed_per_client=2)
+    first, second, third = (ID.replace("0", digit) for digit in "123")
+    with make_client(settings) as client:
+        for followed_id in (first, second):
+            assert client.put(f"/v1/followed/{followed_id}", json={"record": RECORD}).status_code == 200
+        refused = client.put(f"/v1/followed/{third}", json={"record": RECORD})
+        assert "TAN_MAX_FOLLOWED_PER_CLIENT" in error(refused, 429, "too_many_requests")
+        assert client.get(f"/v1/followed/{third}").status_code == 404  # nothing was kept
+        longer = {**RECORD, "events": [*RECORD["events"], {"seat": 0, "move": "take"}]}
+        assert client.put(f"/v1/followed/{first}", json={"record": longer}).status_code == 200
+        other = TestClient(client.app, client=("198.51.100.7", 50_000))
+        assert other.put(f"/v1/followed/{third}", json={"record": RECORD}).status_code == 200
+        assert len(client.get(f"/v1/followed/{first}").json()["record"]["events"]) == 2
+
+
+def test_a_clients_followed_games_are_capped_in_bytes(database: Path | str) -> None:
+    """`TAN_MAX_FOLLOWED_BYTES_PER_CLIENT` bytes of followed games a client: a game that would take
+    it past them is 413 and nothing is kept, while a smaller one still fits, and a game replaced
+    counts at its new size."""
+    settings = make_settings(database, max_followed_bytes_per_client=65_536)
+    first, second, third = (ID.replace("0", digit) for digit in "123")
+    with make_client(settings) as client:
+        assert client.put(f"/v1/followed/{first}", json={"record": _long_record(600)}).status_code == 200
+        refused = client.put(f"/v1/followed/{second}", json={"record": _long_record(600)})
+        assert "TAN_MAX_FOLLOWED_BYTES_PER_CLIENT" in error(refused, 413, "too_large")
+        assert client.get(f"/v1/followed/{second}").status_code == 404
+        assert client.put(f"/v1/followed/{second}", json={"record": RECORD}).status_code == 200
+        # The first one made small: the long one fits now.
+        assert client.put(f"/v1/followed/{first}", json={"record": RECORD}).status_code == 200
+        assert client.put(f"/v1/followed/{third}", json={"record": _long_record(600)}).status_code == 200

@@ -25,6 +25,7 @@ from service.store import (
     SqliteStore,
     StaleGameError,
     StorageUnavailableError,
+    TooManyFollowedError,
     TooManyGamesError,
 )
 from tests.support.postgres import Cluster
@@ -341,6 +342,10 @@ def test_a_store_of_the_first_schema_gains_the_client_column(database: Path | st
     with pytest.raises(TooManyGamesError):
         store.create("i", {"format": 1}, [], "playing", client="someone", max_playing=1)
     store.create("j", {"format": 1}, [], "playing", client="another", max_playing=1)
+    # Its followed games came with schema 3, their client and size with schema 6 (reviews with schema 5).
+    store.keep_followed("f" * 22, {"record": {}}, client="someone", max_games=1)
+    with pytest.raises(TooManyFollowedError):
+        store.keep_followed("g" * 22, {"record": {}}, client="someone", max_games=1)
     assert _version(store) == SCHEMA_VERSION
     assert _version(store_of(database)) == SCHEMA_VERSION  # opened again: nothing more to do
 
