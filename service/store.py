@@ -793,7 +793,13 @@ class SqliteStore(GameStore):
     does not stop the service: the store is unavailable (`StorageUnavailableError`, so `/readyz`
     answers 503) and opening it is tried again on every use, so it comes up once the disk does.
     A file of a schema this Tấn cannot read is a `RuntimeError` at once. On a read-only disk or
-    file, reads are served from the file as immutable (`transaction(write=False)`)."""
+    file, reads are served from the file as immutable (`transaction(write=False)`).
+
+    Once open, the store keeps one idle connection (`_keeper`) until it is closed. SQLite deletes
+    the write-ahead log and its shared-memory index (`-wal`, `-shm`) when the last connection to
+    the file closes, and the next one must create them again: on a full disk it cannot, and every
+    read failed with the writes ("disk I/O error", issue 64). Kept open, they stay, so a full disk
+    refuses writes only. The keeper holds no transaction, so it stops no checkpoint."""
 
     kind = "sqlite"
 
@@ -802,6 +808,7 @@ class SqliteStore(GameStore):
         self.timeout = timeout
         self._opened = False
         self._opening = threading.Lock()
+        self._keeper: sqlite3.Connection | None = None
         try:
             self._open()
         except StorageUnavailableError as error:
@@ -824,7 +831,19 @@ class SqliteStore(GameStore):
             with self._transaction(True, None) as db:
                 self._migrate(db, self._version(db), str(self.path))
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            try:
+                self._keeper = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                self._keeper.execute("SELECT count(*) FROM probe").fetchone()  # maps the log's index
+            except sqlite3.OperationalError as error:
+                raise StorageUnavailableError(f"{self.path}: {error}") from error
             self._opened = True
+
+    def close(self) -> None:
+        """Close the idle connection: the last one to go folds the log into the file."""
+        with self._opening:
+            keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.close()
 
     def _version(self, db: Db) -> int:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])

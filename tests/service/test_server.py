@@ -248,6 +248,79 @@ def test_on_a_read_only_disk_reads_are_served_and_writes_refused(tmp_path: Path)
         assert http.get(url, params={"seat": 1}, headers=auth[1]).json() == seen[1]
 
 
+@contextlib.contextmanager
+def _small_disk(folder: Path, fill: Path, full: Path) -> Iterator[list[str]]:
+    """A 2 MiB disk for real under `folder`, for the server alone: yields the wrapper it runs under.
+    Once `fill` exists a filler writes the disk to its last byte, then `full` appears (both outside
+    the disk). A private mount namespace mounts it, so only as root with `unshare -m`."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None or subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=64k tmpfs {shlex.quote(str(folder))}"],
+        capture_output=True, check=False,
+    ).returncode != 0:
+        reason = "a disk that fills for real needs root and a mount namespace (unshare -m, mount -t tmpfs)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; make test installs util-linux and mount")
+        pytest.skip(reason)
+    disk, fill_q, full_q = (shlex.quote(str(path)) for path in (folder, fill, full))
+    filler = (  # waits at most 60 s for its cue, so it never outlives the test
+        f"(for _ in $(seq 1200); do [ -e {fill_q} ] && break; sleep 0.05; done; "
+        f"dd if=/dev/zero of={disk}/filler bs=4096 2>/dev/null; touch {full_q}) &"
+    )
+    script = f"mount -t tmpfs -o size=2m tmpfs {disk} || exit 1; {filler} exec \"$@\""
+    try:
+        yield ["unshare", "-m", "sh", "-c", script, "sh"]
+    finally:
+        fill.touch()
+
+
+def test_on_a_full_disk_reads_are_served_and_writes_refused(tmp_path: Path) -> None:
+    """The disk under a SQLite store fills to its last byte (for real: see `_small_disk`) while the
+    server is idle: a stored game's views and a followed game are still read, while a move, a
+    followed game kept and `/readyz` answer 503 storage_unavailable and change nothing. Every read
+    answered 503 too (issue 64): SQLite deletes its log's index when the last connection closes,
+    and a full disk cannot hold a new one."""
+    folder, fill, full = tmp_path / "data", tmp_path / "fill", tmp_path / "full"
+    folder.mkdir()
+    followed = "/v1/followed/a-followed-game-id_0123456789"
+    record = {"rules": "durak", "players": 2, "seat": 0, "hand": ["6s", "7s", "8s", "9s", "Ts", "Js"],
+              "trump": "7c", "first_attacker": 1, "events": [{"seat": 1, "move": "attack 6h"}]}
+    with _small_disk(folder, fill, full) as wrapper, Server(folder / "games.db", wrapper=wrapper) as server, \
+            httpx.Client(base_url=server.url, timeout=30.0) as http:
+        created = http.post("/v1/games", json={"rules": "durak", "seats": ["human", "human"], "seed": 3,
+                                               "first_attacker": 0})
+        assert created.status_code == 201, created.text
+        game = created.json()
+        url, auth = f"/v1/games/{game['id']}", [{"Authorization": f"Bearer {t}"} for t in game["tokens"]]
+        lead = game["game"]["legal_moves"][0]
+        assert http.post(f"{url}/moves", json={"seat": 0, "move": lead}, headers=auth[0]).status_code == 200
+        assert http.put(followed, json={"record": record}).status_code == 200
+        seen = [http.get(url, params={"seat": seat}, headers=auth[seat]).json() for seat in (0, 1)]
+        fill.touch()
+        for _ in range(1200):  # the filler's cue taken; it ends within seconds
+            if full.exists():
+                break
+            threading.Event().wait(0.05)
+        assert full.exists(), "the disk did not fill"
+        for seat in (0, 1):
+            answer = http.get(url, params={"seat": seat}, headers=auth[seat])
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == seen[seat]
+        assert http.get(followed).status_code == 200
+        reply = seen[1]["legal_moves"][0]
+        refused = [
+            http.post(f"{url}/moves", json={"seat": 1, "move": reply}, headers=auth[1]),
+            http.put(followed, json={"record": {**record, "events": []}}),
+            http.get("/readyz"),
+        ]
+        for answer in refused:
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "storage_unavailable"
+        assert http.get("/healthz").status_code == 200
+        assert http.get(url, params={"seat": 1}, headers=auth[1]).json() == seen[1]
+        assert http.get(followed).json()["record"]["events"] == [{"seat": 1, "move": {"action": "attack",
+                                                                                     "card": "6h"}}]
+
+
 def test_a_client_cannot_pick_its_address_unless_a_proxy_is_named(tmp_path: Path) -> None:
     """By default no proxy is trusted: a local process sending X-Forwarded-For is still the address
     it connects from, so it cannot step past the per-client cap (one game being played here). With
