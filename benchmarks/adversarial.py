@@ -34,6 +34,19 @@ per-client cap (default 4) counts it alone. All along, a prober asks
 5. **racing moves**: eight clients send the same move for the seat to move,
    with its `expected_ply`, at once, ten times over: one 200 each time, the
    others 409 `game_moved_on` (or 429 past the per-game cap).
+6. **followed-game flood** (issue 64): one client `PUT`s `--flood-games` followed
+   games of 62 KB (the longest prefix of the long record that fits) under new
+   ids as fast as it can: how many are kept (`TAN_MAX_FOLLOWED_*_PER_CLIENT`
+   refuse the rest, 413 or 429), and in how long.
+7. **parse load** (issue 64): `/healthz` asked every 20 ms for `--parse-s` s
+   alone (from a process of its own), then as long again while eight clients
+   each `PUT` that 62 KB game under their own id over and over (a replacement:
+   no cap refuses it): the probe's median and p99 both ways, and the `PUT`s a
+   second.
+
+`--only` runs some of the phases (`hung_up_hints long_reviews long_record_hints
+stored_game racing_moves followed_flood parse_load`; the tracker loops go with
+the stored game).
 
 6. **a queue-starving job** (issue 64, finding 3): on a server of its own (every
    setting at its default, one job worker), client A queues a review of the long
@@ -80,6 +93,8 @@ from solver.game.record import Play, Record
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 REVIEW_CAP = 400  # TAN_MAX_REVIEW_DECISIONS's default
+PHASES = ("starving_job", "database_blip", "hung_up_hints", "long_reviews", "long_record_hints",
+          "stored_game", "racing_moves", "followed_flood", "parse_load")
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -468,6 +483,81 @@ async def database_blip(record: Record, blip_s: float, violations: list[str]) ->
             "survived": survived, "identical": identical, "error": blipped.get("error"),
             "job_s_after_blip": round(seconds, 1), "unbroken_job_s": round(unbroken_s, 1),
             "storage_retries": retries}
+def followed_body(record: Record, limit: int = 62_000) -> dict[str, Any]:
+    """A `PUT /v1/followed` body of at most `limit` bytes: the longest prefix of `record` that fits."""
+    def body(end: int) -> dict[str, Any]:
+        return {"record": record_json(Record(record.rules, record.players, record.seat, record.hand,
+                                             record.trump, record.first_attacker, record.events[:end]))}
+
+    low, high = 0, len(record.events)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if len(json.dumps(body(middle))) <= limit else (low, middle - 1)
+    return body(low)
+
+
+async def followed_flood(url: str, body: dict[str, Any], games: int, violations: list[str]) -> dict[str, Any]:
+    statuses: dict[str, int] = {}
+    async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(70)) as http:
+        start = time.perf_counter()
+        for index in range(games):
+            answer = await http.put(f"/v1/followed/flood-{index:05d}-0123456789abcdef", json=body)
+            code = "ok" if answer.status_code == 200 else answer.json().get("code")
+            statuses[f"{answer.status_code} {code}"] = statuses.get(f"{answer.status_code} {code}", 0) + 1
+            if answer.status_code not in (200, 413, 429):
+                violations.append(f"followed flood: {answer.status_code} {answer.text[:200]}")
+        seconds = time.perf_counter() - start
+    kept = statuses.get("200 ok", 0)
+    return {"games_sent": games, "body_bytes": len(json.dumps(body)), "statuses": statuses, "kept": kept,
+            "kept_bytes_about": kept * len(json.dumps(body)), "seconds": round(seconds, 1)}
+
+
+_PROBE = """
+import json, sys, time, httpx
+latencies, deadline = [], time.monotonic() + float(sys.argv[2])
+with httpx.Client(base_url=sys.argv[1], timeout=30.0) as http:
+    while time.monotonic() < deadline:
+        start = time.perf_counter()
+        http.get("/healthz")
+        latencies.append((time.perf_counter() - start) * 1000.0)
+        time.sleep(0.02)
+print(json.dumps(latencies))
+"""
+
+
+async def _probe_health(url: str, seconds: float) -> list[float]:
+    """`/healthz` every 20 ms for `seconds`, from a process of its own: in this one, the clients
+    sending 62 KB bodies would delay the probe's own answers (a 1.3 s outlier at each burst's start)."""
+    probe = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _PROBE, url, str(seconds), stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await probe.communicate()
+    return [float(value) for value in json.loads(out)]
+
+
+async def parse_load(url: str, body: dict[str, Any], seconds: float, clients: int,
+                     violations: list[str]) -> dict[str, Any]:
+    alone = await _probe_health(url, seconds)
+    sent: list[int] = []
+    encoded = json.dumps(body).encode()
+    headers = {"content-type": "application/json"}
+
+    async def put_again(index: int) -> None:
+        deadline = time.monotonic() + seconds
+        async with httpx.AsyncClient(base_url=url, timeout=60.0, headers=_client(80 + index)) as http:
+            while time.monotonic() < deadline:
+                where = f"/v1/followed/parse-load-{index:03d}-0123456789abcdef"
+                answer = await http.put(where, content=encoded, headers=headers)
+                sent.append(answer.status_code)
+                if answer.status_code != 200:
+                    violations.append(f"parse load: {answer.status_code} {answer.text[:200]}")
+
+    probe = asyncio.create_task(_probe_health(url, seconds))
+    await asyncio.gather(*(put_again(index) for index in range(clients)))
+    loaded = await probe
+    return {"seconds": seconds, "clients": clients, "body_bytes": len(json.dumps(body)),
+            "puts_per_s": round(len(sent) / seconds, 1), "healthz_ms_alone": _summary(alone),
+            "healthz_ms_under_load": _summary(loaded)}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -483,16 +573,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "game": {"seed": args.seed, "moves": len(game.moves), "record_bytes": len(json.dumps(whole)),
                  "review_prefix_events": len(prefix_record.events)},
     }
-    only = set(args.only.split(",")) if args.only else None
+    followed = followed_body(record)
+    wanted = set(args.only or PHASES)
     phases: dict[str, Any] = {}
     result["phases"] = phases
-    if only is None or "starving_job" in only:
+    if "starving_job" in wanted:
         with tempfile.TemporaryDirectory() as folder, \
                 ServiceProcess(Path(folder) / "games.db", forwarded_allow_ips="127.0.0.1") as alone:
             phases["starving_job"] = await starving_job(alone.url, record, violations)
-    if only is None or "database_blip" in only:
+    if "database_blip" in wanted:
         phases["database_blip"] = await database_blip(record, args.blip_s, violations)
-    if only is not None and not only - {"starving_job", "database_blip"}:
+    if not wanted - {"starving_job", "database_blip"}:
         result["violations"] = violations
         return result
     with tempfile.TemporaryDirectory() as folder:
@@ -502,15 +593,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             prober = Prober(server.url)
             prober.start()
             started = time.perf_counter()
-            phases["hung_up_hints"] = await hung_up_hints(server.url, mid_game_position(), violations)
-            phases["long_reviews"] = await long_reviews(server.url, prefix, whole, args.analysis_budget_ms,
-                                                        args.review_iterations, violations)
-            phases["long_record_hints"] = await long_record_hints(server.url, to_move, violations)
-            game_id, tokens, per_move = await store_long_game(server.url, game, args.stored_moves, violations)
-            phases["stored_game"] = {"moves": args.stored_moves, "ms_per_move": round(per_move, 1)}
-            phases["tracker_loops"] = await tracker_loops(server.url, game_id, tokens, args.tracker_s,
-                                                          violations)
-            phases["racing_moves"] = await racing_moves(server.url, game_id, tokens, 10, violations)
+            if "hung_up_hints" in wanted:
+                phases["hung_up_hints"] = await hung_up_hints(server.url, mid_game_position(), violations)
+            if "long_reviews" in wanted:
+                phases["long_reviews"] = await long_reviews(
+                    server.url, prefix, whole, args.analysis_budget_ms, args.review_iterations, violations
+                )
+            if "long_record_hints" in wanted:
+                phases["long_record_hints"] = await long_record_hints(server.url, to_move, violations)
+            if "stored_game" in wanted or "racing_moves" in wanted:
+                game_id, tokens, per_move = await store_long_game(server.url, game, args.stored_moves,
+                                                                  violations)
+                phases["stored_game"] = {"moves": args.stored_moves, "ms_per_move": round(per_move, 1)}
+            if "stored_game" in wanted:
+                phases["tracker_loops"] = await tracker_loops(server.url, game_id, tokens, args.tracker_s,
+                                                              violations)
+            if "racing_moves" in wanted:
+                phases["racing_moves"] = await racing_moves(server.url, game_id, tokens, 10, violations)
+            if "followed_flood" in wanted:
+                phases["followed_flood"] = await followed_flood(server.url, followed, args.flood_games,
+                                                                violations)
+            if "parse_load" in wanted:
+                phases["parse_load"] = await parse_load(server.url, followed, args.parse_s, 8, violations)
             phases["health_under_load"] = await prober.stop()
             phases["seconds"] = round(time.perf_counter() - started, 1)
     result["violations"] = violations
@@ -526,7 +630,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tracker-s", type=float, default=10.0)
     parser.add_argument("--stored-moves", type=int, default=600)
     parser.add_argument("--blip-s", type=float, default=8.0, help="how long the database blip lasts")
-    parser.add_argument("--only", default="", help="comma-separated phases to run alone")
+    parser.add_argument("--flood-games", type=int, default=200)
+    parser.add_argument("--parse-s", type=float, default=10.0)
+    parser.add_argument("--only", nargs="+", choices=PHASES, help="run only these phases")
     parser.add_argument("--output", type=Path, default=RESULTS / "adversarial.json")
     args = parser.parse_args(argv)
     result = asyncio.run(run(args))
