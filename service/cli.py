@@ -8,6 +8,7 @@ imports the service; every other subcommand is `solver.cli`'s.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -73,6 +74,18 @@ def run_workers(args: argparse.Namespace) -> int:
     return 0
 
 
+def freeze_the_startup() -> None:
+    """Import the app, then leave everything made so far out of the garbage collector's full
+    passes (`gc.freeze`): the modules, the rules' and the solver's tables are never garbage, yet a
+    full pass walked them all (250 ms on a busy 2-core machine), holding the event loop, each time
+    reading long records piled up enough new objects to start one (issue 64, `/healthz` under the
+    parse load, docs/deploy.md)."""
+    import service.main  # noqa: F401 (the app uvicorn then runs: made now, so that it is frozen)
+
+    gc.collect()
+    gc.freeze()
+
+
 def serve_app(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn; `--host`/`--port` win over `TAN_HOST`/`TAN_PORT`."""
     import uvicorn
@@ -80,6 +93,7 @@ def serve_app(args: argparse.Namespace) -> int:
     settings = get_settings()
     host = args.host if args.host is not None else settings.host
     port = args.port if args.port is not None else settings.port
+    freeze_the_startup()
     uvicorn.run(
         "service.main:app",
         host=host,

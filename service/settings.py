@@ -96,11 +96,13 @@ class Settings(BaseSettings):
         "docs/deploy.md says why 4)",
     )
     parse_threads: int = Field(
-        default=2,
+        default=1,
         ge=1,
         le=64,
         description="threads that read request bodies (records, positions, events) off the event loop, so "
-        "that a large one never holds it; beyond, bodies wait their turn",
+        "that a large one never holds it; beyond, bodies wait their turn. Reading is pure Python, which "
+        "holds the interpreter's lock: more threads read no faster and take the lock from the loop more "
+        "often (docs/deploy.md)",
     )
     search_nice: int = Field(
         default=5,

@@ -716,7 +716,7 @@ class GameStore(ABC):
     def keep_followed(
         self,
         followed_id: str,
-        game: dict[str, Any],
+        game: dict[str, Any] | str,
         client: str | None = None,
         max_games: int | None = None,
         max_bytes: int | None = None,
@@ -724,8 +724,9 @@ class GameStore(ABC):
         """Store (or replace) the followed game under its secret id, as `client`'s (a hash of its
         address): with it, `client` may keep at most `max_games` followed games taking at most
         `max_bytes` bytes of JSON in all, this one counted as it would be stored and the one it
-        replaces not (`TooManyFollowedError` beyond, and nothing is stored)."""
-        text = json.dumps(game)
+        replaces not (`TooManyFollowedError` beyond, and nothing is stored). `game` may be given as
+        its JSON text, stored as it is."""
+        text = game if isinstance(game, str) else json.dumps(game)
         size = len(text.encode())
         with self.transaction() as db:
             if client is not None:
@@ -747,9 +748,14 @@ class GameStore(ABC):
 
     def followed(self, followed_id: str) -> dict[str, Any] | None:
         """The followed game stored under the id, or None."""
+        text = self.followed_text(followed_id)
+        return None if text is None else dict(json.loads(text))
+
+    def followed_text(self, followed_id: str) -> str | None:
+        """The followed game stored under the id, as its JSON text, or None."""
         with self.transaction(write=False) as db:
             row = db.execute("SELECT game FROM followed WHERE id = ?", (followed_id,)).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None else str(row[0])
 
     def expire_followed(self, idle_before: float) -> int:
         """Delete the followed games last stored before `idle_before`; how many went."""

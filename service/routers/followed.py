@@ -11,11 +11,12 @@ body is read in a parse thread (service/parsing.py), never on the event loop.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from service.deps import ServicesDep
 from service.errors import ApiError, ServiceCode, error_responses
@@ -53,6 +54,17 @@ def _game_of(body: NextRequest) -> dict[str, Any]:
     return {"position": position.to_json(), "events": events}
 
 
+def _answer(followed_id: str, text: str) -> Response:
+    """The answer `{"id", …the game}` from the game's JSON text, as stored: put together without
+    encoding the game again (a long one takes milliseconds to encode, which the loop must not)."""
+    return Response(f'{{"id": {json.dumps(followed_id)}, {text[1:]}', media_type="application/json")
+
+
+def _read(body: NextRequest) -> str:
+    """The game sent, read and written as the JSON text to store (in a parse thread)."""
+    return json.dumps(_game_of(body))
+
+
 def _too_much(error: TooManyFollowedError) -> ApiError:
     """The answer to a followed game past its client's cap: 429 for one game too many, 413 for too
     many bytes (a smaller game may still fit); nothing was stored."""
@@ -75,28 +87,28 @@ def _too_much(error: TooManyFollowedError) -> ApiError:
 )
 async def keep_followed(
     followed_id: FollowedId, body: NextRequest, request: Request, services: ServicesDep
-) -> JSONResponse:
+) -> Response:
     """Store the followed game under its id (replacing what was there); answered as `GET` would. A
     client (an address) may keep `TAN_MAX_FOLLOWED_PER_CLIENT` followed games (429 beyond) of
     `TAN_MAX_FOLLOWED_BYTES_PER_CLIENT` bytes in all (413 beyond); replacing one counts it once."""
-    game = await services.parsing.run(_game_of, body)
+    text = await services.parsing.run(_read, body)
     address = request.client.host if request.client is not None else None
     client = None if address is None else hash_secret(f"client:{address}")
     settings = services.settings
     try:
         await anyio.to_thread.run_sync(
-            services.store.keep_followed, followed_id, game, client, settings.max_followed_per_client,
+            services.store.keep_followed, followed_id, text, client, settings.max_followed_per_client,
             settings.max_followed_bytes_per_client,
         )
     except TooManyFollowedError as error:
         raise _too_much(error) from None
-    return JSONResponse({"id": followed_id, **game})
+    return _answer(followed_id, text)
 
 
 @router.get("/{followed_id}", response_model=FollowedResponse, responses=error_responses(404, 422, 503))
-async def read_followed(followed_id: FollowedId, services: ServicesDep) -> JSONResponse:
+async def read_followed(followed_id: FollowedId, services: ServicesDep) -> Response:
     """The followed game stored under the id; 404 for none (never stored, or expired)."""
-    game = await anyio.to_thread.run_sync(services.store.followed, followed_id)
-    if game is None:
+    text = await anyio.to_thread.run_sync(services.store.followed_text, followed_id)
+    if text is None:
         raise ApiError(ServiceCode.NOT_FOUND, "no followed game with this id")
-    return JSONResponse({"id": followed_id, **game})
+    return _answer(followed_id, text)
