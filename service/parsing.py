@@ -9,8 +9,8 @@ bodies at once, the rest wait their turn in its queue (a wait on the loop costs
 nothing), and the loop stays free to answer everything else. The threads still
 share the interpreter's lock with the loop, which takes it back within the
 switch interval (5 ms), so a probe waits a few intervals instead of a whole
-parse; and since reading holds that lock, one thread (the default) reads as
-fast as two and leaves the loop more of it (docs/deploy.md gives the figures).
+parse; and since reading holds that lock, each thread more takes it from the
+loop more often: one by default (docs/deploy.md gives the figures).
 
 Search work (a replay, a search) runs in the search slots (`service.capacity`),
 never here: this pool only reads what was sent, before a slot is taken, so a

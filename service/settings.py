@@ -101,8 +101,8 @@ class Settings(BaseSettings):
         le=64,
         description="threads that read request bodies (records, positions, events) off the event loop, so "
         "that a large one never holds it; beyond, bodies wait their turn. Reading is pure Python, which "
-        "holds the interpreter's lock: more threads read no faster and take the lock from the loop more "
-        "often (docs/deploy.md)",
+        "holds the interpreter's lock: each thread more takes it from the loop more often (docs/deploy.md "
+        "gives the figures)",
     )
     search_nice: int = Field(
         default=5,
