@@ -99,10 +99,9 @@ class Settings(BaseSettings):
         default=1,
         ge=1,
         le=64,
-        description="threads that read request bodies (records, positions, events) off the event loop, so "
-        "that a large one never holds it; beyond, bodies wait their turn. Reading is pure Python, which "
-        "holds the interpreter's lock: each thread more takes it from the loop more often (docs/deploy.md "
-        "gives the figures)",
+        description="threads that read request bodies (records, positions) off the event loop; beyond, "
+        "bodies wait their turn. Each one more takes the interpreter's lock from the loop more often "
+        "(docs/deploy.md)",
     )
     search_nice: int = Field(
         default=5,
