@@ -373,6 +373,29 @@ def test_racing_creations_keep_a_clients_cap(database: Path | str) -> None:
     assert store.playing("someone") == 2
 
 
+def test_racing_followed_games_keep_a_clients_cap(database: Path | str) -> None:
+    """Six followed games of one client kept at once with a cap of two: two are stored (the count
+    and the insert are one step, on PostgreSQL too)."""
+    store = store_of(database)
+    start = threading.Barrier(6)
+    outcomes: list[str] = []
+
+    def keep(number: int) -> None:
+        start.wait()
+        try:
+            store.keep_followed(f"followed-game-{number:09d}", {"record": {}}, client="someone", max_games=2)
+            outcomes.append("stored")
+        except TooManyFollowedError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=keep, args=(number,)) for number in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused"] * 4 + ["stored"] * 2
+
+
 def test_a_client_may_have_only_so_many_games_being_played(database: Path | str) -> None:
     with make_client(make_settings(database, max_playing_per_client=2)) as client:
         first = create(client, rules="durak", seats=["human", "greedy"], seed=1)
