@@ -19,6 +19,22 @@ Features (N_FEATURES = 94), in order:
 - 90 whose trump is highest (1 the seat's, 0 the others', 0.5 no trumps in hands),
 - 91 the other active seats beyond the first, 92 the seat's plain cards of the deck's three
   lowest ranks / 6, 93 (the seat's cards − the others') / 12.
+
+`table_features` describes a world of any table (2 to 6 seats) from one seat's side, for the
+value of every seat (`net_scores` of a SET_TABLE net: who is the durak); its readable twin is
+`solver.search.features.table_features`. Features (N_TABLE_FEATURES = 243), in order:
+- 0–25 the seat's hand by slot, 26–51 the attack cards not yet beaten,
+- 52 the seat's cards / 12, 53 it attacks, 54 it defends, 55 it is to move, 56 its trumps / 6,
+  57 its plain cards of the deck's three lowest ranks / 6, 58 whose trump is highest (1 the
+  seat's, 0 another active seat's, 0.5 no trumps in hands),
+- 59 the stock / 24, 60 the stock is empty, 61 the defender takes, 62 the attack cards on the
+  table / 12, 63 the rank of the trump card still in the stock / 12 (0 if drawn),
+- 64 the other seats still in / 5, 65 (the seat's cards − the fewest of another seat in) / 12,
+  66 (the seat's cards − the most of another seat in) / 12, 67 the seat has passed,
+- then for each place p = 1 … 5 after the seat in play order (the seat (seat + p) mod players;
+  zeros where the table has no such place), 35 numbers from 68 + 35 (p − 1): its hand by slot
+  (26), it is in, it has finished, it attacks, it defends, it may throw in (in, neither attacker
+  nor defender), it is to move, its cards / 12, its trumps / 6, it has passed.
 """
 
 from libc.math cimport exp
@@ -92,15 +108,70 @@ cdef void world_features(const State* s, int seat, double* out) noexcept nogil:
     out[93] = (tan_popcount(mine) - tan_popcount(theirs)) / 12.0
 
 
+cdef void table_features(const State* s, int seat, double* out) noexcept nogil:
+    """The N_TABLE_FEATURES features of world `s` seen from `seat`, at a table of any size
+    (docstring of this module)."""
+    cdef uint64_t mine = s.hands[seat], trumps = s.trump_mask, cards
+    cdef int other, place, base, others = 0, fewest = 99, most = -1, size, high, is_in
+    cdef int my_high, their_high = -1, low_rank = RANKS - s.rules.deck // 4
+    memset(out, 0, N_TABLE_FEATURES * sizeof(double))
+    add_cards(s, mine, out)
+    add_cards(s, s.undefended, out + SLOTS)
+    for other in range(s.players):
+        if other != seat and (s.active >> other) & 1:
+            others += 1
+            size = tan_popcount(s.hands[other])
+            fewest = size if size < fewest else fewest
+            most = size if size > most else most
+            if s.hands[other] & trumps:
+                high = tan_highbit(s.hands[other] & trumps)
+                their_high = high if high > their_high else their_high
+    if others == 0:
+        fewest = 0
+        most = 0
+    my_high = tan_highbit(mine & trumps) if mine & trumps else -1
+    out[52] = tan_popcount(mine) / 12.0
+    out[53] = 1.0 if s.attacker == seat else 0.0
+    out[54] = 1.0 if s.defender == seat else 0.0
+    out[55] = 1.0 if s.to_move == seat else 0.0
+    out[56] = tan_popcount(mine & trumps) / 6.0
+    out[57] = tan_popcount(mine & ~trumps & low_cards(low_rank)) / 6.0
+    out[58] = 0.5 if my_high == their_high else (1.0 if my_high > their_high else 0.0)
+    out[59] = s.n_stock / 24.0
+    out[60] = 1.0 if s.n_stock == 0 else 0.0
+    out[61] = 1.0 if s.taking else 0.0
+    out[62] = s.n_table / 12.0
+    out[63] = rank_of(s.stock[0]) / 12.0 if s.n_stock > 0 else 0.0
+    out[64] = others / 5.0
+    out[65] = (tan_popcount(mine) - fewest) / 12.0
+    out[66] = (tan_popcount(mine) - most) / 12.0
+    out[67] = 1.0 if (s.passed >> seat) & 1 else 0.0
+    for place in range(1, s.players if s.players <= PLACES else PLACES + 1):
+        other = (seat + place) % s.players
+        base = TABLE_HEADER + (place - 1) * PLACE
+        cards = s.hands[other]
+        add_cards(s, cards, out + base)
+        is_in = (s.active >> other) & 1
+        out[base + 26] = 1.0 if is_in else 0.0
+        out[base + 27] = 0.0 if is_in else 1.0
+        out[base + 28] = 1.0 if s.attacker == other else 0.0
+        out[base + 29] = 1.0 if s.defender == other else 0.0
+        out[base + 30] = 1.0 if is_in and s.attacker != other and s.defender != other else 0.0
+        out[base + 31] = 1.0 if s.to_move == other else 0.0
+        out[base + 32] = tan_popcount(cards) / 12.0
+        out[base + 33] = tan_popcount(cards & trumps) / 6.0
+        out[base + 34] = 1.0 if (s.passed >> other) & 1 else 0.0
+
+
 cdef double net_logit(const ValueNet* net, const double* x) noexcept nogil:
-    """The net's log-odds that the seat does not lose, from raw features `x`."""
+    """The net's log-odds that the seat does not lose, from raw features `x` (`net.width` long)."""
     cdef double hidden[MAX_HIDDEN]
     cdef double total = net.b2, xi
     cdef const double* column
     cdef int i, j, n = net.hidden
     for j in range(n):
         hidden[j] = net.b1[j]
-    for i in range(N_FEATURES):
+    for i in range(net.width):
         xi = x[i]
         if xi != 0.0:
             total += net.skip[i] * xi
@@ -114,20 +185,54 @@ cdef double net_logit(const ValueNet* net, const double* x) noexcept nogil:
 
 
 cdef double net_value(const ValueNet* net, const State* s, int seat) noexcept nogil:
-    """The expected score of `seat` in world `s`, by the net."""
-    cdef double x[N_FEATURES]
-    world_features(s, seat, x)
+    """The net's own reading of `seat` in world `s`: the chance that it does not lose (for a
+    SET_TABLE net, before the seats' readings are weighed against each other in `net_scores`)."""
+    cdef double x[MAX_FEATURES]
+    if net.feature_set == SET_TABLE:
+        table_features(s, seat, x)
+    else:
+        world_features(s, seat, x)
     return 1.0 / (1.0 + exp(-net_logit(net, x)))
 
 
-cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcept nogil:
-    """Every seat's expected score of a two-way fight in the play (0: not such a state).
+cdef int table_scores(const ValueNet* net, const State* s, double* scores) noexcept nogil:
+    """Every seat's expected score by a SET_TABLE net, in any state of the play with two seats or
+    more still in (0: another state): the chance that each seat in is the durak is a softmax of
+    minus the net's log-odds from its side, and its score 1 − that; the seats out score 1. So the
+    scores add up to the players − 1, as a game's with a loser do (docs/rules.md §1.5)."""
+    cdef double x[MAX_FEATURES]
+    cdef double durak[MAX_SEATS]
+    cdef double top = -1.0e300, total = 0.0
+    cdef int seat, seats_in = 0
+    if s.over or s.phase != PHASE_PLAY:
+        return 0
+    for seat in range(s.players):
+        if (s.active >> seat) & 1:
+            table_features(s, seat, x)
+            durak[seat] = -net_logit(net, x)
+            top = durak[seat] if durak[seat] > top else top
+            seats_in += 1
+    if seats_in < 2:
+        return 0
+    for seat in range(s.players):
+        if (s.active >> seat) & 1:
+            durak[seat] = exp(durak[seat] - top)
+            total += durak[seat]
+    for seat in range(s.players):
+        scores[seat] = 1.0 - durak[seat] / total if (s.active >> seat) & 1 else 1.0
+    return 1
 
-    The seats already out score 1; the two still in share one: the mean of what the net says
+
+cdef int net_scores(const ValueNet* net, const State* s, double* scores) noexcept nogil:
+    """Every seat's expected score by the net (0: a state it does not value). A SET_TABLE net
+    values every state of the play (`table_scores`); a SET_TWO_SEAT net a two-way fight in the play:
+    the seats already out score 1, the two still in share one — the mean of what the net says
     from each side, so the two scores add up to 1 whichever seat is asked first.
     """
     cdef int seat, a = -1, b = -1
     cdef double va, vb
+    if net.feature_set == SET_TABLE:
+        return table_scores(net, s, scores)
     if s.over or s.phase != PHASE_PLAY or not two_seats_in(s, &a, &b):
         return 0
     for seat in range(s.players):
@@ -293,6 +398,9 @@ cdef int policy_sample(const PolicyNet* net, const State* s, Rng* rng) noexcept 
 # -- Python faces ------------------------------------------------------------------------
 
 FEATURES = N_FEATURES
+TABLE_FEATURES = N_TABLE_FEATURES
+FEATURE_SETS = {"two-seat": N_FEATURES, "table": N_TABLE_FEATURES}
+"""A value file's `feature_set` (absent: "two-seat") and the features it reads."""
 HIDDEN_MAX = MAX_HIDDEN
 POLICY_FEATURES = P_FEATURES
 POLICY_ACTIVE = P_ACTIVE
@@ -372,19 +480,35 @@ def features(CoreGame game, int seat) -> np.ndarray:
     return out
 
 
-cdef class ValueModel:
-    """A value net's weights in C, for the search (`net` is read without the GIL)."""
+def table_features_of(CoreGame game, int seat) -> np.ndarray:
+    """The features of `game`'s world from `seat` at a table of any size (float64,
+    TABLE_FEATURES long)."""
+    if not 0 <= seat < game.state.players:
+        raise ValueError(f"no seat {seat} at a {game.state.players}-seat table")
+    out = np.zeros(N_TABLE_FEATURES, dtype=np.float64)
+    cdef double[::1] view = out
+    table_features(&game.state, seat, &view[0])
+    return out
 
-    def __init__(self, mean, scale, w1, b1, w2, skip, double b2):
-        cdef int i, j
+
+cdef class ValueModel:
+    """A value net's weights in C, for the search (`net` is read without the GIL). `feature_set`:
+    which features it reads (`FEATURE_SETS`): "two-seat" values a two-way fight, "table" every
+    seat at a table of any size."""
+
+    def __init__(self, mean, scale, w1, b1, w2, skip, double b2, str feature_set="two-seat"):
+        cdef int i, j, width
+        if feature_set not in FEATURE_SETS:
+            raise ValueError(f"no feature set {feature_set!r}: one of {', '.join(FEATURE_SETS)}")
+        width = FEATURE_SETS[feature_set]
         mean = np.asarray(mean, dtype=np.float64)
         scale = np.asarray(scale, dtype=np.float64)
         skip = np.asarray(skip, dtype=np.float64)
-        w1 = np.asarray(w1, dtype=np.float64).reshape(-1, N_FEATURES) if np.size(w1) else np.zeros((0, N_FEATURES))
+        w1 = np.asarray(w1, dtype=np.float64).reshape(-1, width) if np.size(w1) else np.zeros((0, width))
         b1 = np.asarray(b1, dtype=np.float64).reshape(-1)
         w2 = np.asarray(w2, dtype=np.float64).reshape(-1)
-        if mean.shape != (N_FEATURES,) or scale.shape != (N_FEATURES,) or skip.shape != (N_FEATURES,):
-            raise ValueError(f"a value net needs {N_FEATURES} means, scales and skip weights")
+        if mean.shape != (width,) or scale.shape != (width,) or skip.shape != (width,):
+            raise ValueError(f"a value net needs {width} means, scales and skip weights")
         if w1.shape[0] > MAX_HIDDEN or b1.shape[0] != w1.shape[0] or w2.shape[0] != w1.shape[0]:
             raise ValueError(f"a value net has at most {MAX_HIDDEN} hidden units, each with a bias and a weight")
         if not (np.isfinite(mean).all() and np.isfinite(scale).all() and np.isfinite(skip).all()
@@ -393,30 +517,40 @@ cdef class ValueModel:
         # Fold the standardization z = (x - mean) * scale into the weights: w·z + b = (w·scale)·x
         # + (b - w·(scale·mean)), computed in the same order as the trainer's numpy.
         memset(&self.net, 0, sizeof(ValueNet))
+        self.feature_set = feature_set
+        self.net.feature_set = SET_TABLE if feature_set == "table" else SET_TWO_SEAT
+        self.net.width = width
         self.hidden = w1.shape[0]
         self.net.hidden = self.hidden
         folded = w1 * scale
         b1 = b1 - folded @ mean
         self.net.b2 = b2 - float((skip * scale) @ mean)
-        for i in range(N_FEATURES):
+        for i in range(width):
             self.net.skip[i] = skip[i] * scale[i]
         for j in range(self.hidden):
             self.net.b1[j] = b1[j]
             self.net.w2[j] = w2[j]
-            for i in range(N_FEATURES):
+            for i in range(width):
                 self.net.w1[i * MAX_HIDDEN + j] = folded[j, i]
 
     def value(self, CoreGame game, int seat) -> float:
-        """`seat`'s expected score in `game`'s world, by the net (computed without the GIL)."""
+        """`seat`'s expected score in `game`'s world, by the net (computed without the GIL): for a
+        "table" net its score among every seat's where the net values the state (`scores`), else
+        the net's own reading from its side."""
         cdef double v
+        cdef double out[MAX_SEATS]
         if not 0 <= seat < game.state.players:
             raise ValueError(f"no seat {seat} at a {game.state.players}-seat table")
         with nogil:
-            v = net_value(&self.net, &game.state, seat)
+            if self.net.feature_set == SET_TABLE and table_scores(&self.net, &game.state, out):
+                v = out[seat]
+            else:
+                v = net_value(&self.net, &game.state, seat)
         return v
 
     def scores(self, CoreGame game) -> list[float] | None:
-        """Every seat's expected score of a two-way fight in the play, or None for other states."""
+        """Every seat's expected score where the net values the state (a "two-seat" net: a two-way
+        fight in the play; a "table" net: any state of the play), or None."""
         cdef double out[MAX_SEATS]
         cdef int ok
         with nogil:

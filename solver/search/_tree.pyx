@@ -249,9 +249,9 @@ cdef void leaf_playout(State* st, const SearchParams* p, Rng* rng, double* score
 
 
 cdef void leaf_net(State* st, const SearchParams* p, Rng* rng, double* scores, double* losses) noexcept nogil:
-    """The learned value's scores, and 1 − each as the seat's chance of losing (with two seats in,
-    its score is the chance it does not lose, a draw aside); a world the net cannot value (more than
-    two seats still in, the setup) is played out."""
+    """The learned value's scores, and 1 − each as the seat's chance of losing (its score is the
+    chance it does not lose, a draw aside); a world the net cannot value (the setup; more than two
+    seats still in for a two-seat net) is played out."""
     cdef double learned[MAX_SEATS]
     cdef int seat
     if not st.over and net_scores(p.value, st, learned):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.game.rules import PRESETS, Rules
-from solver.search._model import FEATURES, POLICY_FEATURES, POLICY_VIEW, PolicyModel, ValueModel
+from solver.search._model import FEATURE_SETS, POLICY_FEATURES, POLICY_VIEW, PolicyModel, ValueModel
 
 __all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "chosen_model", "load_model",
            "model_for", "model_from_json", "model_names", "named_model"]
@@ -46,7 +46,7 @@ class ModelFile:
         self.net: ValueModel | PolicyModel
         if self.kind == "value":
             self.net = ValueModel(data["mean"], data["scale"], data["w1"], data["b1"], data["w2"],
-                                  data["skip"], float(data["b2"]))
+                                  data["skip"], float(data["b2"]), data.get("feature_set", "two-seat"))
         else:
             self.net = PolicyModel(data["weights"], float(data.get("temperature", 1.0)), data.get("context"))
 
@@ -59,7 +59,10 @@ def model_from_json(name: str, data: Mapping[str, Any]) -> ModelFile:
     kind = data.get("kind")
     if data.get("format") != FORMAT or kind not in KINDS:
         raise ValueError(f"model {name}: not a format-{FORMAT} value net or policy")
-    features = FEATURES if kind == "value" else POLICY_FEATURES
+    feature_set = data.get("feature_set", "two-seat")  # a value net's: `_model.FEATURE_SETS`
+    if kind == "value" and feature_set not in FEATURE_SETS:
+        raise ValueError(f"model {name}: feature set {feature_set!r} is not one of {', '.join(FEATURE_SETS)}")
+    features = FEATURE_SETS[feature_set] if kind == "value" else POLICY_FEATURES
     if data.get("features") != features:
         raise ValueError(f"model {name}: made for {data.get('features')} features, this build has {features}")
     if kind == "policy" and "context" in data and data.get("view") != POLICY_VIEW:

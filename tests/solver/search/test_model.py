@@ -14,8 +14,8 @@ from solver.game.position import Position
 from solver.game.reference import Game, random_deck
 from solver.game.rules import PRESETS, Rules
 from solver.search import Limits, Solver
-from solver.search._model import FEATURES, ValueModel, features
-from solver.search.features import world_features
+from solver.search._model import FEATURES, TABLE_FEATURES, ValueModel, features, table_features_of
+from solver.search.features import PLACE, TABLE_HEADER, table_features, world_features
 from solver.search.learned import GENERATIONS, MODELS, answering_model, load_model, model_for, model_names
 from solver.tools.arena import build_tasks, play_game
 from solver.tools.train import examples, fit_value, replay
@@ -43,6 +43,36 @@ def test_the_c_features_are_the_readable_ones(preset: str, players: int) -> None
         for seat in range(players):
             readable = world_features(rules, snapshot, seat)
             assert features(game, seat).tolist() == pytest.approx(readable, abs=1e-12)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_c_table_features_are_the_readable_ones_at_every_table(preset: str) -> None:
+    """Issue 62 part 1: the features of any table, in C and in Python, at every seat count the
+    preset allows, from every seat."""
+    rules = PRESETS[preset]
+    for players in range(rules.min_players, rules.max_players + 1):
+        for game in random_states(rules, players, seed=players * 11 + len(preset), count=25):
+            snapshot = game.snapshot()
+            for seat in range(players):
+                readable = table_features(rules, snapshot, seat)
+                assert len(readable) == TABLE_FEATURES
+                assert table_features_of(game, seat).tolist() == pytest.approx(readable, abs=1e-12)
+
+
+def test_table_features_place_each_other_seat_by_its_place_after_the_seat() -> None:
+    """At a 4-seat table the block of place p holds the hand of seat (seat + p) mod 4, and the
+    place a 4-seat table does not have stays zero."""
+    rules = PRESETS["durak"]
+    game = random_states(rules, 4, seed=2, count=1)[0]
+    hands = game.snapshot()["hands"]
+    for seat in range(4):
+        x = table_features_of(game, seat)
+        for place in (1, 2, 3):
+            other = (seat + place) % 4
+            base = TABLE_HEADER + (place - 1) * PLACE
+            assert x[base + 32] == pytest.approx(len(hands[other]) / 12.0)
+            assert x[base + 26] == 1.0
+        assert not x[TABLE_HEADER + 3 * PLACE:].any()
 
 
 def test_features_are_suit_blind() -> None:
@@ -77,6 +107,61 @@ def test_a_net_values_two_way_fights_and_only_those() -> None:
         assert all(scores[seat] == 1.0 for seat in range(3) if seat not in active)
 
 
+def tiny_table_net(hidden: int = 3, seed: int = 0) -> ValueModel:
+    rng = np.random.default_rng(seed)
+    return ValueModel(np.zeros(TABLE_FEATURES), np.ones(TABLE_FEATURES),
+                      rng.normal(0.0, 0.3, size=(hidden, TABLE_FEATURES)), rng.normal(size=hidden),
+                      rng.normal(size=hidden), rng.normal(0.0, 0.3, size=TABLE_FEATURES), 0.1, "table")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_table_net_values_every_seat_and_its_scores_sum_as_a_games_do(preset: str) -> None:
+    """Issue 62 part 2: at every seat count, every state of the play gets a score for every seat;
+    the seats out score 1, the seats in share the losing, so the scores add up to players − 1."""
+    rules = PRESETS[preset]
+    net = tiny_table_net()
+    assert net.feature_set == "table"
+    for players in range(rules.min_players, rules.max_players + 1):
+        valued = 0
+        for game in random_states(rules, players, seed=players, count=30):
+            scores = net.scores(game)
+            snapshot = game.snapshot()
+            if snapshot["over"] or snapshot["phase"] != "play":
+                assert scores is None
+                continue
+            assert scores is not None and len(scores) == players
+            assert sum(scores) == pytest.approx(players - 1.0)
+            assert all(0.0 < score <= 1.0 for score in scores)
+            assert all(scores[seat] == 1.0 for seat in snapshot["finished"])
+            assert [net.value(game, seat) for seat in range(players)] == scores
+            valued += 1
+        assert valued > 10
+
+
+def test_a_table_net_weighs_each_seats_log_odds_in_a_softmax_of_who_loses() -> None:
+    """The score of a seat in is 1 − its chance of being the durak, a softmax over the seats in of
+    minus the net's log-odds from each one's side (the features of `table_features_of`)."""
+    from solver.tools.train import _forward
+
+    rng = np.random.default_rng(5)
+    w = {"w1": rng.normal(0.0, 0.2, (4, TABLE_FEATURES)), "b1": rng.normal(size=4), "w2": rng.normal(size=4),
+         "skip": rng.normal(0.0, 0.2, TABLE_FEATURES), "b2": np.asarray(0.3)}
+    mean, scale = rng.normal(0.0, 0.1, TABLE_FEATURES), rng.uniform(0.5, 2.0, TABLE_FEATURES)
+    net = ValueModel(mean, scale, w["w1"], w["b1"], w["w2"], w["skip"], 0.3, "table")
+    for game in random_states(PRESETS["durak"], 4, seed=12, count=30):
+        snapshot = game.snapshot()
+        if snapshot["over"]:
+            continue
+        seats = [seat for seat in range(4) if seat not in snapshot["finished"]]
+        logits = np.array([_forward(((table_features_of(game, seat) - mean) * scale)[None, :], w)[0][0]
+                           for seat in seats])
+        durak = np.exp(-logits - (-logits).max())
+        durak /= durak.sum()
+        scores = net.scores(game)
+        assert scores is not None
+        assert [scores[seat] for seat in seats] == pytest.approx((1.0 - durak).tolist(), abs=1e-9)
+
+
 def test_a_net_with_wrong_shapes_or_weights_is_refused() -> None:
     with pytest.raises(ValueError, match="means, scales"):
         ValueModel(np.zeros(3), np.ones(3), [], [], [], np.zeros(3), 0.0)
@@ -85,6 +170,10 @@ def test_a_net_with_wrong_shapes_or_weights_is_refused() -> None:
     with pytest.raises(ValueError, match="hidden"):
         ValueModel(np.zeros(FEATURES), np.ones(FEATURES), np.zeros((65, FEATURES)), np.zeros(65),
                    np.zeros(65), np.zeros(FEATURES), 0.0)
+    with pytest.raises(ValueError, match="means, scales"):
+        ValueModel(np.zeros(FEATURES), np.ones(FEATURES), [], [], [], np.zeros(FEATURES), 0.0, "table")
+    with pytest.raises(ValueError, match="feature set"):
+        ValueModel(np.zeros(FEATURES), np.ones(FEATURES), [], [], [], np.zeros(FEATURES), 0.0, "seats")
 
 
 @pytest.fixture(scope="module")
