@@ -15,7 +15,9 @@ from solver.core._core cimport (
 )
 
 from solver.core._core cimport CoreGame
-from solver.search._model cimport N_FEATURES, two_seats_in, world_features
+from solver.search._model cimport (
+    MAX_FEATURES, N_FEATURES, N_TABLE_FEATURES, table_features, two_seats_in, world_features,
+)
 
 import numpy as np
 
@@ -75,6 +77,59 @@ def greedy_examples(CoreGame template, int games, uint64_t seed, int noise=8, do
             yv[row] = scores[sv[row]]
             wv[row] = g
     return x[:n].copy(), y[:n].copy(), which[:n].copy()
+
+
+def greedy_table_examples(CoreGame template, int games, uint64_t seed, int noise=8, double share=0.1):
+    """`greedy_examples` for a value of every seat (solver/tools/train_table.py): a `share` of the
+    states of the play with two seats or more in, each seat in from its side by the table features
+    (float32), with its final score. Returns (features, scores, state, game): each row's state and
+    game, numbered from 0; the same seed gives the same examples."""
+    cdef State st
+    cdef Rng rng
+    cdef int g, seat, row, first, players = template.state.players, k
+    cdef long n = 0, cap = 4096, states = 0
+    cdef double scores[MAX_SEATS]
+    cdef double row_x[MAX_FEATURES]
+    cdef uint64_t threshold = <uint64_t>(share * 18446744073709551615.0) if share < 1.0 else 0
+    x = np.zeros((cap, N_TABLE_FEATURES), dtype=np.float32)
+    y = np.zeros(cap)
+    state_of = np.zeros(cap, dtype=np.int64)
+    which = np.zeros(cap, dtype=np.int64)
+    seat_of = np.zeros(cap, dtype=np.int32)
+    cdef float[:, ::1] xv = x
+    cdef double[::1] yv = y
+    cdef long long[::1] tv = state_of
+    cdef long long[::1] wv = which
+    cdef int[::1] sv = seat_of
+    rng_seed(&rng, seed)
+    for g in range(games):
+        state_shuffle_deal(&st, &template.state.rules, players, &rng)
+        first = n
+        while not st.over:
+            if st.phase == PHASE_PLAY and (threshold == 0 or rng_next(&rng) < threshold):
+                if n + players > cap:
+                    cap *= 2
+                    x = np.resize(x, (cap, N_TABLE_FEATURES))
+                    y = np.resize(y, cap)
+                    state_of = np.resize(state_of, cap)
+                    which = np.resize(which, cap)
+                    seat_of = np.resize(seat_of, cap)
+                    xv, yv, tv, wv, sv = x, y, state_of, which, seat_of
+                for seat in range(players):
+                    if (st.active >> seat) & 1:
+                        table_features(&st, seat, row_x)
+                        for k in range(N_TABLE_FEATURES):
+                            xv[n, k] = <float>row_x[k]
+                        sv[n] = seat
+                        tv[n] = states
+                        n += 1
+                states += 1
+            apply_move(&st, heuristic_move(&st, &rng, noise))
+        state_scores(&st, scores)
+        for row in range(first, n):
+            yv[row] = scores[sv[row]]
+            wv[row] = g
+    return x[:n].copy(), y[:n].copy(), state_of[:n].copy(), which[:n].copy()
 
 
 def greedy_code(CoreGame game) -> int:

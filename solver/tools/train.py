@@ -35,10 +35,12 @@ from solver.game.cards import Card
 from solver.game.rules import PRESETS, Rules
 from solver.search import _greedy
 from solver.search._model import (
+    FEATURE_SETS,
     FEATURES,
     POLICY_ACTIVE,
     POLICY_FEATURES,
     POLICY_VIEW,
+    TABLE_FEATURES,
     features,
     policy_features,
     policy_view,
@@ -429,6 +431,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="a value net (from outcomes) or a policy (from the root visits)")
     parser.add_argument("--rules", default="durak", choices=sorted(PRESETS), help="the preset the net is for")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--feature-set", choices=sorted(FEATURE_SETS),
+                        help="a value's features: two-seat (a two-way fight; the default at 2 seats) or "
+                        "table (every seat at any table, solver/tools/train_table.py; the default at 3+)")
+    parser.add_argument("--positions", type=int, default=0,
+                        help="a table value learns at most this many states of each game, drawn with "
+                        "--seed (0: all)")
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
@@ -455,6 +463,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main_policy(args, records)
     if not 0.0 <= args.root_mix <= 1.0:
         parser.error("--root-mix must lie between 0 and 1")
+    if (args.feature_set or ("two-seat" if args.players == 2 else "table")) == "table":
+        if args.root_mix:
+            parser.error("a table value learns outcomes alone: no --root-mix")
+        return _main_table(args, records)
     data = examples(records, args.root_mix)
     if args.greedy_games:
         data = concatenate(data, greedy(rules, args.players, args.greedy_games, args.seed, args.greedy_noise))
@@ -462,6 +474,26 @@ def main(argv: Sequence[str] | None = None) -> int:
           file=sys.stderr)
     fit = fit_value(data, hidden=args.hidden, epochs=args.epochs, seed=args.seed)
     _write(args, "value", FEATURES, fit, records)
+    return 0
+
+
+def _main_table(args: argparse.Namespace, records: list[dict[str, Any]]) -> int:
+    from solver.tools.train_table import (  # it imports this module
+        concatenate_tables,
+        fit_table_value,
+        greedy_table,
+        table_examples,
+    )
+
+    data = table_examples(records, positions=args.positions, seed=args.seed)
+    if args.greedy_games:
+        greedy_games = greedy_table(PRESETS[args.rules], args.players, args.greedy_games, args.seed,
+                                    args.greedy_noise)
+        data = concatenate_tables(data, greedy_games)
+    print(f"{len(records)} recorded games, {args.greedy_games} greedy games, {data.states} states, "
+          f"{len(data.score)} rows", file=sys.stderr)
+    fit = fit_table_value(data, hidden=args.hidden, epochs=args.epochs, seed=args.seed)
+    _write(args, "value", TABLE_FEATURES, fit, records)
     return 0
 
 

@@ -617,3 +617,82 @@ def test_a_search_may_name_an_earlier_generation() -> None:
             Solver(policy_model=wrong)  # type: ignore[arg-type]
     with pytest.raises(TanError):
         Solver(value_model="policy-durak-2")
+
+
+# -- a value of every seat at 3 to 6 seats (issue 62) ------------------------------------------
+
+from solver.tools.train_table import fit_table_value, table_examples  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def three_seat_games() -> list[dict]:
+    """A few greedy games of durak at 3 seats, played as an arena plays them."""
+    return [play_game(task) for task in build_tasks(["greedy"], 4, rules="durak", players=3, seed=9)]
+
+
+def test_table_examples_are_each_states_seats_in_with_their_share_of_the_losing(
+        three_seat_games: list[dict]) -> None:
+    data = table_examples(three_seat_games)
+    assert data.x.shape == (len(data.score), TABLE_FEATURES) and data.states > 100
+    counts = np.diff(data.start)
+    assert set(counts.tolist()) <= {2, 3} and 3 in counts.tolist()
+    per_state = np.add.reduceat(data.share, data.start[:-1])
+    assert per_state == pytest.approx(np.ones(data.states))
+    assert set(np.unique(data.score)) <= {0.0, 0.5, 1.0}
+    sampled = table_examples(three_seat_games, positions=10, seed=1)
+    assert sampled.states <= 10 * len(three_seat_games)
+    again = table_examples(three_seat_games, positions=10, seed=1)
+    assert np.array_equal(sampled.x, again.x)
+
+
+def test_a_seeded_table_value_training_run_gives_the_same_weights_twice(three_seat_games: list[dict]) -> None:
+    data = table_examples(three_seat_games)
+    first = fit_table_value(data, hidden=4, epochs=2, seed=3, batch=32)
+    second = fit_table_value(data, hidden=4, epochs=2, seed=3, batch=32)
+    other = fit_table_value(data, hidden=4, epochs=2, seed=4, batch=32)
+    assert json.dumps(first.weights) == json.dumps(second.weights)
+    assert json.dumps(first.weights) != json.dumps(other.weights)
+    assert first.figures["held_out"]["states"] > 0
+    learned = fit_table_value(data, hidden=8, epochs=20, seed=1, batch=32, holdout=0).figures["train"]
+    assert learned["cross_entropy"] < learned["uniform_cross_entropy"]
+
+
+def test_the_trainer_writes_a_table_value_that_loads_and_says_how_it_was_made(
+        three_seat_games: list[dict], tmp_path) -> None:
+    from solver.search.learned import load_model
+    from solver.tools.train import main
+
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps(record) + "\n" for record in three_seat_games), encoding="utf-8")
+    out = tmp_path / "value-durak-3-test.json"
+    assert main(["--kind", "value", "--rules", "durak", "--players", "3", "--hidden", "4", "--epochs", "1",
+                 "--seed", "2", "--out", str(out), str(games)]) == 0
+    model = load_model(out)
+    assert (model.kind, model.players, model.data["feature_set"], model.data["features"]) == (
+        "value", 3, "table", TABLE_FEATURES)
+    made = model.data["made_by"]
+    assert made["games"] == len(three_seat_games) and made["seed"] == 2 and len(made["data_sha256"]) == 64
+    assert made["held_out"]["states"] > 0 and "--players 3" in made["command"]
+    game = random_states(PRESETS["durak"], 3, seed=1, count=1)[0]
+    scores = model.net.scores(game)
+    assert scores is not None and sum(scores) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="features"):
+        model_from_json("wrong", {**model.data, "features": FEATURES})
+
+
+def test_greedy_games_give_table_examples_beside_the_recorded_ones(three_seat_games: list[dict]) -> None:
+    from solver.tools.train import GREEDY_DEALS
+    from solver.tools.train_table import concatenate_tables, greedy_table
+
+    greedy = greedy_table(PRESETS["durak"], 3, 30, seed=5)
+    assert greedy.states > 50 and greedy.x.dtype == np.float32 and greedy.x.shape[1] == TABLE_FEATURES
+    assert np.add.reduceat(greedy.share, greedy.start[:-1]) == pytest.approx(np.ones(greedy.states))
+    assert (greedy.deal >= GREEDY_DEALS).all()
+    assert np.array_equal(greedy_table(PRESETS["durak"], 3, 30, seed=5).x, greedy.x)
+    recorded = table_examples(three_seat_games)
+    both = concatenate_tables(recorded, greedy)
+    assert both.states == recorded.states + greedy.states
+    rows, _ = both.rows_of(np.array([recorded.states]))
+    assert np.array_equal(both.x[rows], greedy.x[greedy.start[0]:greedy.start[1]])
+    fit = fit_table_value(both, hidden=2, epochs=1, seed=1, batch=64, holdout=2)
+    assert fit.figures["held_out_recorded"]["states"] < fit.figures["held_out"]["states"]
