@@ -57,6 +57,10 @@ class TableExamples:
         return rows, group
 
 
+WEIGHT_DECIMALS = 7
+"""The decimals a table value's file keeps of each weight, mean and scale."""
+
+
 def table_examples(records: Iterable[Mapping[str, Any]], positions: int = 0, seed: int = 1) -> TableExamples:
     """The examples of every state of the play with two seats or more in (`positions` > 0: at most
     that many of each game's states, drawn with `seed` and the game's place in `records`)."""
@@ -180,6 +184,10 @@ def fit_table_value(
             for name, grad in grads.items():
                 w[name] = w[name] - _adam_step(*moments[name], grad, step, rate)
     seconds = time.perf_counter() - start
+    # The file keeps 7 decimals (a weight of a feature never seen decays to a denormal): the figures
+    # are those of the weights as written.
+    w = {name: np.round(value, WEIGHT_DECIMALS) for name, value in w.items()}
+    mean, scale = np.round(mean, WEIGHT_DECIMALS), np.round(scale, WEIGHT_DECIMALS)
 
     def figures(states: np.ndarray) -> dict[str, Any]:
         if not len(states):

@@ -696,3 +696,74 @@ def test_greedy_games_give_table_examples_beside_the_recorded_ones(three_seat_ga
     assert np.array_equal(both.x[rows], greedy.x[greedy.start[0]:greedy.start[1]])
     fit = fit_table_value(both, hidden=2, epochs=1, seed=1, batch=64, holdout=2)
     assert fit.figures["held_out_recorded"]["states"] < fit.figures["held_out"]["states"]
+
+
+# -- a value of every seat in the search (issue 62, part 4) ------------------------------------
+
+THREE_SEAT_VALUE = "value-durak-3-g0"  # a kept generation of the durak value at 3 seats
+
+
+def three_seat_position(seed: int) -> dict:
+    rules = PRESETS["durak"]
+    game = Game.deal(rules, 3, deck=random_deck(rules, seed))
+    return Position.from_game(game, game.to_move).to_json()
+
+
+def test_a_value_of_every_seat_values_the_leaves_at_three_seats_and_says_so() -> None:
+    """A table value named for its rules and seats answers at the leaves (`stats.model` names it,
+    the search changes, the same seed answers the same); at a table it was not made for, or by
+    default where none ships, the greedy model answers and says `playouts`."""
+    position = three_seat_position(8)
+    limits = Limits(iterations=600, time_ms=None)
+    named = Solver(value_model=THREE_SEAT_VALUE).hint(position, limits, seed=1)
+    stats = named.stats
+    assert (stats.model, stats.value_mix, stats.opponent_policy) == (THREE_SEAT_VALUE, 1.0, 0.0)
+    again = Solver(value_model=THREE_SEAT_VALUE).hint(position, limits, seed=1)
+    assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in named.moves]
+    fallback = Solver().hint(position, limits, seed=1)
+    assert fallback.stats.model == answering_model(PRESETS["durak"], 3) == "playouts"
+    assert [(m.move, m.visits) for m in fallback.moves] != [(m.move, m.visits) for m in named.moves]
+    rules = PRESETS["durak"]
+    game = Game.deal(rules, 4, deck=random_deck(rules, 8))
+    four = Position.from_game(game, game.to_move).to_json()
+    assert Solver(value_model=THREE_SEAT_VALUE).hint(four, limits, seed=1).stats.model == "playouts"
+
+
+GIL_SCRIPT = """
+import json, threading
+import numpy as np
+from solver.search import SearchConfig, StopFlag, _tree, prepare
+from solver.search._model import TABLE_FEATURES, ValueModel
+from tests.solver.search.test_pinned import position
+rng = np.random.default_rng(1)
+net = ValueModel(np.zeros(TABLE_FEATURES), np.ones(TABLE_FEATURES), rng.normal(0.0, 0.3, (4, TABLE_FEATURES)),
+                 rng.normal(size=4), rng.normal(size=4), rng.normal(0.0, 0.3, TABLE_FEATURES), 0.1, "table")
+out = []
+for players in range(2, 7):
+    stop = StopFlag()
+    threading.Timer(0.05, stop.set).start()
+    result = _tree.run_search(prepare(position("durak", players, 5)).sampler, SearchConfig(),
+                              iterations=10**12, time_ms=0.0, seed=1, value=net, stop=stop.buffer)
+    out.append([players, result.iterations, sum(result.seat_sum)])
+print(json.dumps(out))
+"""
+
+
+def test_a_table_value_searches_without_the_gil_at_every_seat_count_and_backs_up_scores_that_sum() -> None:
+    """At 2 to 6 seats a search valued by a table net runs without the GIL — a flag set from
+    another thread stops it (in a subprocess, so a search that held the GIL fails the test
+    instead of hanging it) — and the scores it backs up add up to the players − 1 an iteration."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    try:
+        # A hang guard, not a speed test: unstopped, each search would run for hours.
+        run = subprocess.run([sys.executable, "-c", GIL_SCRIPT], cwd=root, timeout=60, check=True,
+                             capture_output=True, text=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a search valued by a table net did not stop when its flag was set")
+    for players, iterations, summed in json.loads(run.stdout):
+        assert iterations > 0
+        assert summed / iterations == pytest.approx(players - 1.0, abs=0.02)
