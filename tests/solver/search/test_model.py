@@ -729,6 +729,20 @@ def test_a_value_of_every_seat_values_the_leaves_at_three_seats_and_says_so() ->
     assert Solver(value_model=THREE_SEAT_VALUE).hint(four, limits, seed=1).stats.model == "playouts"
 
 
+def test_a_value_and_a_policy_of_more_seats_answer_together_where_they_were_made() -> None:
+    """The kept 3-seat policy is the tree's prior beside the 3-seat value; the 4-seat `tan` value
+    answers at 4 seats of `tan`."""
+    limits = Limits(iterations=400, time_ms=None)
+    both = Solver(value_model=THREE_SEAT_VALUE, policy_model="policy-durak-3-g0").hint(
+        three_seat_position(9), limits, seed=1)
+    assert both.stats.model == f"{THREE_SEAT_VALUE}+policy-durak-3-g0"
+    rules = PRESETS["tan"]
+    game = Game.deal(rules, 4, deck=random_deck(rules, 9))
+    four = Position.from_game(game, game.to_move).to_json()
+    hint = Solver(value_model="value-tan-4-g0").hint(four, limits, seed=1)
+    assert hint.stats.model == "value-tan-4-g0" and hint.best in {m.move for m in hint.moves}
+
+
 GIL_SCRIPT = """
 import json, threading
 import numpy as np
