@@ -20,6 +20,7 @@ from solver.game.record import Play, Record, RecordError
 from solver.search import Evaluation, Hint, Limits, Solver, StopFlag, Tracker
 from solver.search.beliefs import History
 from solver.search.calibration import ScoreMap, calibrated_review
+from solver.search.puzzles import Puzzle, candidates, find_puzzles
 from solver.search.review import Decision, Review, decisions, review_decisions
 
 __all__ = ["Searcher"]
@@ -153,6 +154,16 @@ class Searcher:
 
         return review_decisions(record.seat, found, limits, seed, self._solver("ismcts", stop), searched,
                                 budget_ms=self.settings.analysis_budget_ms, begun=begun, same_seed=same_seed)
+
+    def puzzles(
+        self, record: Record, limits: Limits, seed: int, stop: StopFlag | None = None
+    ) -> tuple[list[Puzzle], int]:
+        """The puzzles among the record seat's decisions, and how many decisions were searched
+        (runs in one search slot): at most `max_puzzle_checks` of them (`candidates`), each within
+        `limits`, all stopped by `stop`."""
+        found, checks = decisions(record, stop), self.settings.max_puzzle_checks
+        puzzles = find_puzzles(found, self._solver("ismcts", stop), limits, seed, checks)
+        return puzzles, len(candidates(found, seed, checks))
 
     def job_limits(self, requested: dict[str, Any] | None, searched: int = 1) -> Limits:
         """Each decision's limits in a review job of `searched` searched decisions: a fixed iteration

@@ -30,7 +30,7 @@ from service.deps import Services, json_body, services_of, takes_body
 from service.errors import error_responses, install_error_handlers
 from service.metrics import Metrics, MetricsMiddleware
 from service.middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
-from service.routers import followed, games, jobs, positions, reviews, rules
+from service.routers import followed, games, jobs, positions, puzzles, reviews, rules
 from service.routers import service as service_router
 from service.settings import Settings, get_settings
 from service.version import VERSION
@@ -58,7 +58,7 @@ player can see (a *position*, docs/api.md §2.2), and plays stored games against
 
 ROUTERS = (
     service_router.router, rules.router, positions.router, followed.router, games.router, reviews.router,
-    jobs.router,
+    jobs.router, puzzles.router,
 )
 """The API's routers, included as they are (their routes carry their full paths)."""
 
@@ -67,6 +67,7 @@ TAGS = [
     {"name": "games", "description": "games stored on the server, against engines or people"},
     {"name": "reviews", "description": "post-game reviews, queued as jobs"},
     {"name": "jobs", "description": "a queued review's progress and answer"},
+    {"name": "puzzles", "description": "positions where one move is clearly best, from games"},
     {"name": "rules", "description": "presets and options"},
     {"name": "service", "description": "health and metrics"},
 ]

@@ -894,6 +894,89 @@ class AnalysisResponse(BaseModel):
     stats: ReviewStatsOut
 
 
+# -- puzzles -----------------------------------------------------------------------------------
+
+
+class PuzzlesRequest(_Strict):
+    """A game record (docs/api.md §2.3) to take puzzles from: some of its seat's decisions, each
+    searched within `limits` (capped by the server, as a hint's) and kept where one move is clearly
+    best."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"record": EXAMPLE_RECORD, "limits": {"iterations": 4000}, "seed": 1}]
+        }
+    )
+
+    record: RecordIn = Field(description=RECORD_MEANING)
+    limits: Limits = None
+    seed: SeedField = 0
+
+
+class PuzzleAnswerOut(BaseModel):
+    """The one clearly best move, and why it is clear."""
+
+    move: MoveOut
+    notation: str
+    proven: bool = Field(
+        description="proven by the exact solver (nothing hidden); else clear by the search's margin"
+    )
+    outcome: Literal["win", "draw", "loss"] | None = Field(
+        description="what the move proves for the seat (proven only; null when searched)"
+    )
+    score: float = Field(description="its expected score (docs/rules.md §1.5)")
+    ci95: list[float] = Field(description="its 95% interval: above every other move's (searched)")
+    margin: float = Field(description="its score minus the runner-up's")
+    runner_up: str = Field(description="the second-best move's notation")
+
+
+class PuzzleMoveOut(BaseModel):
+    """One legal move of the puzzle as the search ranked it, best first."""
+
+    move: MoveOut
+    notation: str
+    score: float
+    ci95: list[float]
+    exact: bool
+
+
+class PuzzleSourceOut(BaseModel):
+    """Where the puzzle comes from: its game's event, and the search that found it (`POST /v1/hint`
+    of the position with this seed and these limits repeats it)."""
+
+    index: int = Field(description="the decision's event index in its record")
+    seed: int
+    limits: dict[str, Any]
+
+
+class PuzzleOut(BaseModel):
+    """A position from one seat's view where one move is clearly best (docs/api.md §3, "Puzzles")."""
+
+    id: str = Field(description="names the puzzle by its position and answer")
+    position: PositionOut = Field(description="what the seat to move sees (the position /v1/hint takes)")
+    seat: int = Field(description="the seat to move, whose view the position is")
+    chance: ChanceName = Field(description=_CHANCE)
+    answer: PuzzleAnswerOut
+    line: LineOut | None = Field(description="the line expected after the answer (the hint's `pv`)")
+    moves: list[PuzzleMoveOut] = Field(description="every legal move, ranked: why a wrong one is wrong")
+    played: MoveOut | None = Field(description="the move played in the game (null when not known)")
+    missed: bool = Field(description="the game's move was not the answer: a mistake to learn from")
+    source: PuzzleSourceOut
+
+
+class PuzzlesResponse(BaseModel):
+    """Puzzles, and how the set was made."""
+
+    puzzles: list[PuzzleOut]
+    made_by: dict[str, Any] | None = Field(
+        None, description="the shipped set's command, seed and commit; null for puzzles of a posted record"
+    )
+    checked: int | None = Field(
+        None,
+        description="a posted record: its decisions searched for puzzles (TAN_MAX_PUZZLE_CHECKS at most)",
+    )
+
+
 class JobProgressOut(BaseModel):
     done: int = Field(description="decisions reviewed so far")
     total: int = Field(description="decisions the review has (the record seat's play-phase moves)")

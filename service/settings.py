@@ -165,6 +165,13 @@ class Settings(BaseSettings):
         "beyond, the review is refused (422 invalid_record), so each decision keeps a useful share of "
         "analysis_budget_ms",
     )
+    max_puzzle_checks: int = Field(
+        default=8,
+        ge=1,
+        le=64,
+        description="most decisions of a posted record POST /v1/puzzles searches for puzzles (each within "
+        "the search caps); the rest are not tried",
+    )
     max_game_moves: int = Field(
         default=1_000,
         ge=1,

@@ -1,5 +1,5 @@
 /* Wiring: the page's modes — play against the engines (the new-game form and the table), the table
- * assistant (#assistant) and the analysis board (#board). The address's hash names the mode, so
+ * assistant (#assistant), the analysis board (#board) and puzzles (#puzzles). The address's hash names the mode, so
  * a reload stays in it and Back goes to the last one; the play mode's own screens are left as
  * they were (the play modules show and hide them).
  */
@@ -9,11 +9,12 @@ import { openBoard, openOnBoard, redrawBoard, reviewStepOnBoard } from "./board.
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { storedGameRecord } from "./records.js";
+import { openPuzzles, redrawPuzzles } from "./puzzles.js";
 import { reviewed } from "./selectors.js";
 import { resume, savedGame } from "./session.js";
 import { state } from "./store.js";
 
-export const MODES = ["play", "assistant", "board"];
+export const MODES = ["play", "assistant", "board", "puzzles"];
 // `#assistant/{id}`: the assistant with the game the server keeps under that id.
 export const modeOf = (hash) => {
   const name = String(hash || "").replace(/^#/, "").split("/")[0];
@@ -36,6 +37,7 @@ export function showMode(mode) {
   document.body.dataset.mode = mode; // the play mode's own tools (the engines' pace) hide in the others
   $("assistant").hidden = mode !== "assistant";
   $("board").hidden = mode !== "board";
+  $("puzzles").hidden = mode !== "puzzles";
   if (mode !== "play") {
     if (leaving === "play") playScreens = { setup: !$("setup").hidden, game: !$("game").hidden, top: !$("new-game-top").hidden };
     $("setup").hidden = true;
@@ -44,6 +46,7 @@ export function showMode(mode) {
   }
   if (mode === "assistant") openAssistant(assistantActions, idOf(location.hash));
   else if (mode === "board") openBoard();
+  else if (mode === "puzzles") openPuzzles();
   else if (leaving !== "play") {
     const shown = playScreens || { setup: true, game: false, top: false };
     $("setup").hidden = !shown.setup;
@@ -96,7 +99,7 @@ function addReviewButton() {
 export function initModes() {
   addReviewButton();
   window.addEventListener("hashchange", () => showMode(modeOf(location.hash)));
-  $("lang").addEventListener("change", () => { if (current === "assistant") redrawAssistant(); else if (current === "board") redrawBoard(); });
+  $("lang").addEventListener("change", () => { if (current === "assistant") redrawAssistant(); else if (current === "board") redrawBoard(); else if (current === "puzzles") redrawPuzzles(); });
   const mode = modeOf(location.hash);
   if (mode !== "play") showMode(mode);
   return mode === "play";

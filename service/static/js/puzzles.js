@@ -1,0 +1,175 @@
+/* Mode: puzzles (#puzzles; its own state, actions and view in one closure) — positions from games
+ * where one move is clearly best (docs/api.md §3 "Puzzles"), the set GET /v1/puzzles answers: the
+ * position from the seat to move's view, the moves to choose from, then right or wrong, why (proven,
+ * or the search's margin with its intervals), every move's value and the answer's line, and the next
+ * puzzle. Which puzzles were solved is kept in the browser, so a returning player starts on a new one.
+ */
+
+import { api } from "./api.js";
+import { chanceWord, moveText, pct, sortHand, valueText } from "./cards.js";
+import { cardFace, el, provenBadge } from "./faces.js";
+import { t } from "./i18n.js";
+import { clearMessage, showError } from "./messages.js";
+import { answerReason, judged, nextIndex, offeredMoves, puzzleOrder, readSolved } from "./puzzle.js";
+import { storage } from "./storage.js";
+
+export const SOLVED_KEY = "tan.puzzles.solved";
+
+const section = () => document.getElementById("puzzles");
+
+const mode = { puzzles: null, at: 0, picked: null, loading: null, error: null };
+
+const solvedIds = () => readSolved(storage.get("localStorage", SOLVED_KEY));
+
+function markSolved(id) {
+  const ids = solvedIds();
+  if (!ids.includes(id)) storage.set("localStorage", SOLVED_KEY, JSON.stringify([...ids, id]));
+}
+
+// Open the mode: the puzzles asked of the server once, then the first one not solved yet.
+export async function openPuzzles() {
+  if (!mode.puzzles && !mode.loading) {
+    mode.loading = api("GET", "/v1/puzzles", undefined, { retry: ["busy", "network"] })
+      .then((answer) => {
+        clearMessage();
+        Object.assign(mode, { puzzles: puzzleOrder(answer.puzzles, solvedIds()), at: 0, picked: null, error: null });
+      })
+      .catch((error) => { mode.error = error; showError(error); })
+      .finally(() => { mode.loading = null; render(); });
+  }
+  render();
+  return mode.loading;
+}
+
+export const redrawPuzzles = () => render();
+
+function pick(move) {
+  const puzzle = mode.puzzles[mode.at];
+  mode.picked = move;
+  if (judged(puzzle, move).right) markSolved(puzzle.id);
+  render();
+  const verdict = section().querySelector("[data-role=puzzle-verdict]");
+  if (verdict) verdict.focus();
+}
+
+function next() {
+  mode.at = nextIndex(mode.at, mode.puzzles.length);
+  mode.picked = null;
+  render();
+  const first = section().querySelector("[data-role=puzzle-move]");
+  if (first) first.focus();
+}
+
+// -- the view -----------------------------------------------------------------------------------
+
+const seatWord = (puzzle) => (seat) => (seat === puzzle.seat ? t("you") : t("tableSeat", { n: seat + 1 }));
+
+function render() {
+  const root = section();
+  if (!root) return;
+  root.replaceChildren();
+  const head = el("h2", "", t("modePuzzles"));
+  root.append(head);
+  if (!mode.puzzles) {
+    root.append(el("p", "puzzle-note", mode.error ? t("puzzlesUnavailable") : t("puzzlesLoading")));
+    return;
+  }
+  if (!mode.puzzles.length) {
+    root.append(el("p", "puzzle-note", t("puzzlesNone")));
+    return;
+  }
+  const puzzle = mode.puzzles[mode.at];
+  const solved = new Set(solvedIds());
+  const count = el("p", "puzzle-count", t("puzzleCount", { n: mode.at + 1, total: mode.puzzles.length, solved: solved.size }));
+  root.append(count, positionView(puzzle), movesView(puzzle));
+  if (mode.picked) root.append(answerView(puzzle));
+}
+
+function positionView(puzzle) {
+  const pos = puzzle.position;
+  const name = seatWord(puzzle);
+  const box = el("div", "puzzle-position");
+  box.dataset.role = "puzzle-position";
+  const facts = el("p", "puzzle-facts");
+  const others = pos.hand_counts.map((n, seat) => [seat, n]).filter(([seat]) => seat !== pos.seat)
+    .map(([seat, n]) => t("puzzleHandCount", { name: name(seat), n })).join(" · ");
+  facts.append(
+    el("span", "", t("puzzleStock", { n: pos.stock })), " · ", el("span", "", t("puzzleDiscard", { n: (pos.discard || []).length })),
+    " · ", el("span", "", others),
+  );
+  const trump = el("div", "puzzle-trump");
+  trump.append(el("span", "puzzle-label", t("puzzleTrump")), cardFace(pos.trump));
+  const table = el("div", "puzzle-table");
+  table.append(el("span", "puzzle-label", t("puzzleTable")));
+  if (!pos.table.length) table.append(el("span", "puzzle-empty", t("puzzleTableEmpty")));
+  for (const pair of pos.table) {
+    const stack = el("span", "puzzle-pair");
+    stack.append(cardFace(pair.attack));
+    if (pair.defense) stack.append(cardFace(pair.defense));
+    table.append(stack);
+  }
+  const role = pos.defender === pos.seat ? "puzzleYouDefend" : "puzzleYouAttack";
+  const task = el("p", "puzzle-task", `${t(role, { name: name(pos.attacker) })} ${t("puzzleFind")}`);
+  const hand = el("div", "hand puzzle-hand");
+  hand.setAttribute("aria-label", t("puzzleHand"));
+  for (const card of sortHand(pos.hand, pos.trump[1])) hand.append(cardFace(card));
+  box.append(task, facts, trump, table, hand);
+  return box;
+}
+
+function movesView(puzzle) {
+  const list = el("div", "puzzle-moves");
+  list.setAttribute("role", "group");
+  list.setAttribute("aria-label", t("puzzleChoose"));
+  for (const { move, notation } of offeredMoves(puzzle)) {
+    const b = el("button", "secondary", moveText(move));
+    b.type = "button";
+    b.dataset.role = "puzzle-move";
+    b.dataset.notation = notation;
+    if (mode.picked) {
+      b.disabled = true;
+      const verdict = judged(puzzle, move);
+      if (verdict.right) b.classList.add("right");
+      else if (judged(puzzle, mode.picked).picked === verdict.picked) b.classList.add("wrong");
+    }
+    b.addEventListener("click", () => pick(move));
+    list.append(b);
+  }
+  return list;
+}
+
+function answerView(puzzle) {
+  const verdict = judged(puzzle, mode.picked);
+  const box = el("div", "puzzle-answer");
+  const said = el("p", verdict.right ? "puzzle-verdict right" : "puzzle-verdict wrong",
+    verdict.right ? t("puzzleRight") : t("puzzleWrong", { move: moveText(puzzle.answer.move) }));
+  said.dataset.role = "puzzle-verdict";
+  said.tabIndex = -1;
+  said.setAttribute("aria-live", "polite");
+  const reason = answerReason(puzzle.answer);
+  const why = el("p", "puzzle-why", t(reason.key, { ...reason.vars, chance: chanceWord(puzzle.chance) }));
+  if (puzzle.answer.proven) why.prepend(provenBadge(), " ");
+  box.append(said, why);
+  if (puzzle.missed && puzzle.played) box.append(el("p", "puzzle-played", t("puzzlePlayed", { move: moveText(puzzle.played) })));
+  const line = puzzle.line && puzzle.line.moves.length > 1
+    ? puzzle.line.moves.map((ply) => `${seatWord(puzzle)(ply.seat)}: ${moveText(ply.move)}`).join(" → ")
+    : "";
+  if (line) {
+    const p = el("p", "puzzle-line", `${t("puzzleLine")} ${line}`);
+    p.dataset.role = "puzzle-line";
+    box.append(p);
+  }
+  const rows = el("ol", "puzzle-rows");
+  for (const entry of puzzle.moves) {
+    const interval = entry.exact ? "" : ` (${pct(entry.ci95[0])}–${pct(entry.ci95[1])})`;
+    const row = el("li", "", `${moveText(entry.move)}: ${valueText(entry)}${interval}`);
+    if (verdict.picked === entry && !verdict.right) row.classList.add("wrong");
+    rows.append(row);
+  }
+  const nextButton = el("button", "", t("puzzleNext"));
+  nextButton.type = "button";
+  nextButton.dataset.role = "puzzle-next";
+  nextButton.addEventListener("click", next);
+  box.append(rows, nextButton);
+  return box;
+}
