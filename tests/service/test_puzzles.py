@@ -12,10 +12,15 @@ from solver.game.moves import Move
 from solver.game.position import Position
 from solver.search import Limits, Solver
 from solver.search.puzzles import clear_best
+from solver.search.review import Decision, decisions
 from tests.support.records import BLUNDER, GOOD, endgame_record
 from tests.support.service import TestClient, error, make_client, make_settings
 
 LIMITS = {"iterations": 300}
+
+
+def unforced(record: Any) -> list[Decision]:
+    return [decision for decision in decisions(record) if not decision.forced]
 
 
 def post(client: TestClient, record: Any, **extra: Any) -> Any:
@@ -57,23 +62,24 @@ def test_a_shipped_puzzle_is_what_the_hint_answers(client: TestClient) -> None:
         assert clear_best(hint) is proven
 
 
-def test_a_posted_record_gives_its_mistakes_as_puzzles(client: TestClient) -> None:
-    answer = post(client, endgame_record(BLUNDER).to_json(), seed=5)
+def test_a_posted_record_gives_its_mistakes_as_puzzles(tmp_path: Path) -> None:
+    with make_client(make_settings(tmp_path / "games.db", max_puzzle_checks=64)) as client:
+        answer = post(client, endgame_record(BLUNDER).to_json(), seed=5)
+        again = post(client, endgame_record(BLUNDER).to_json(), seed=5).json()
     assert answer.status_code == 200, answer.text
     data = answer.json()
-    assert data["made_by"] is None and data["checked"] >= 1
-    first = data["puzzles"][0]
-    assert first["missed"] is True and first["answer"]["notation"] == GOOD
-    assert first["answer"]["proven"] is True and first["answer"]["outcome"] == "win"
-    assert first["played"] == Move.parse(BLUNDER).to_json()
-    again = post(client, endgame_record(BLUNDER).to_json(), seed=5).json()
+    assert data["made_by"] is None and data["checked"] == len(unforced(endgame_record(BLUNDER)))
+    assert data["puzzles"] and data["puzzles"][0]["missed"] is True  # the game's mistakes first
+    last = next(p for p in data["puzzles"] if p["played"] == Move.parse(BLUNDER).to_json())
+    assert last["missed"] is True and last["answer"]["notation"] == GOOD
+    assert last["answer"]["proven"] is True and last["answer"]["outcome"] == "win"
     assert again == data  # the same record, seed and iterations: the same puzzles
 
 
 def test_a_posted_record_checks_at_most_the_setting(tmp_path: Path) -> None:
     with make_client(make_settings(tmp_path / "games.db", max_puzzle_checks=1)) as client:
         data = post(client, endgame_record(BLUNDER).to_json(), seed=5).json()
-    assert data["checked"] == 1 and len(data["puzzles"]) <= 1
+    assert data["checked"] == 1 and len(data["puzzles"]) <= 1 < len(unforced(endgame_record(BLUNDER)))
 
 
 def test_bad_requests_are_refused_in_the_apis_shape(client: TestClient) -> None:

@@ -134,7 +134,7 @@ def test_search_endpoints_are_the_marked_routes() -> None:
     assert marked == {
         ("/v1/hint", "POST"), ("/v1/evaluate", "POST"), ("/v1/next", "POST"), ("/v1/records/convert", "POST"),
         ("/v1/games/{game_id}/hint", "GET"), ("/v1/games/{game_id}/analysis", "GET"),
-        ("/v1/games/{game_id}/tracker", "GET"),
+        ("/v1/games/{game_id}/tracker", "GET"), ("/v1/puzzles", "POST"),
     }
     openapi = create_app().openapi()
     assert openapi["paths"]["/v1/hint"]["post"]["x-search-slot"] is True
