@@ -215,6 +215,7 @@ export const WORDS = {
     puzzleProven_draw: "Chắc chắn: nước này giữ được hòa; mọi nước khác đều thua.",
     puzzleMargin: "Rõ ràng hay nhất: {chance} của nó trong khoảng {lo}–{hi}%, cao hơn hẳn mọi nước khác, hơn nước thứ hai {margin} điểm.",
     puzzlePlayed: "Trong ván, đã đánh: {move}.", puzzleLine: "Diễn biến dự kiến:", puzzleNext: "Câu tiếp",
+    puzzleKnown: "{name} đang giữ:", puzzleTaking: "{name} đang ôm bài.",
     modePuzzles: "Câu đố", modePuzzlesShort: "Câu đố",
   },
   en: {
@@ -429,6 +430,7 @@ export const WORDS = {
     puzzleProven_draw: "Proven: this move saves a draw; every other move loses.",
     puzzleMargin: "Clearly best: its {chance} is {lo}–{hi}%, above every other move's range, {margin} points ahead of the next.",
     puzzlePlayed: "In the game, the move played was: {move}.", puzzleLine: "The expected line:", puzzleNext: "Next puzzle",
+    puzzleKnown: "{name} holds:", puzzleTaking: "{name} is taking.",
     modePuzzles: "Puzzles", modePuzzlesShort: "Puzzles",
   },
 };

@@ -7,7 +7,7 @@
 
 import { api } from "./api.js";
 import { chanceWord, moveText, pct, sortHand, valueText } from "./cards.js";
-import { cardFace, el, provenBadge } from "./faces.js";
+import { cardFace, el, miniCard, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError } from "./messages.js";
 import { answerReason, judged, nextIndex, offeredMoves, puzzleOrder, readSolved } from "./puzzle.js";
@@ -108,12 +108,21 @@ function positionView(puzzle) {
     if (pair.defense) stack.append(cardFace(pair.defense));
     table.append(stack);
   }
+  const known = el("div", "puzzle-known");
+  for (const [seat, cards] of Object.entries(pos.known || {})) {
+    if (!cards.length || Number(seat) === pos.seat) continue;
+    const line = el("p", "");
+    line.append(t("puzzleKnown", { name: name(Number(seat)) }), " ");
+    for (const card of cards) line.append(miniCard(card), " ");
+    known.append(line);
+  }
+  if (pos.taking) known.append(el("p", "", t("puzzleTaking", { name: name(pos.defender) })));
   const role = pos.defender === pos.seat ? "puzzleYouDefend" : "puzzleYouAttack";
   const task = el("p", "puzzle-task", `${t(role, { name: name(pos.attacker) })} ${t("puzzleFind")}`);
   const hand = el("div", "hand puzzle-hand");
   hand.setAttribute("aria-label", t("puzzleHand"));
   for (const card of sortHand(pos.hand, pos.trump[1])) hand.append(cardFace(card));
-  box.append(task, facts, trump, table, hand);
+  box.append(task, facts, trump, table, known, hand);
   return box;
 }
 
