@@ -216,6 +216,9 @@ export const WORDS = {
     puzzleMargin: "Rõ ràng hay nhất: {chance} của nó trong khoảng {lo}–{hi}%, cao hơn hẳn mọi nước khác, hơn nước thứ hai {margin} điểm.",
     puzzlePlayed: "Trong ván, đã đánh: {move}.", puzzleLine: "Diễn biến dự kiến:", puzzleNext: "Câu tiếp",
     puzzleKnown: "{name} đang giữ:", puzzleTaking: "{name} đang ôm bài.",
+    puzzlesMine: "Câu đố từ ván vừa chơi", puzzlesMineAsking: "Đang tìm câu đố trong ván của bạn…",
+    puzzlesMineFound: "{n} câu đố từ ván của bạn (đã xét {m} nước).",
+    puzzlesMineNone: "Trong {m} nước đã xét của ván, không có nước nào hay nhất rõ ràng.",
     modePuzzles: "Câu đố", modePuzzlesShort: "Câu đố",
   },
   en: {
@@ -431,6 +434,9 @@ export const WORDS = {
     puzzleMargin: "Clearly best: its {chance} is {lo}–{hi}%, above every other move's range, {margin} points ahead of the next.",
     puzzlePlayed: "In the game, the move played was: {move}.", puzzleLine: "The expected line:", puzzleNext: "Next puzzle",
     puzzleKnown: "{name} holds:", puzzleTaking: "{name} is taking.",
+    puzzlesMine: "Puzzles from your last game", puzzlesMineAsking: "Looking for puzzles in your game…",
+    puzzlesMineFound: "{n} {n:puzzle|puzzles} from your game ({m} {m:move|moves} checked).",
+    puzzlesMineNone: "No move stood out clearly in the {m} {m:move|moves} of your game checked.",
     modePuzzles: "Puzzles", modePuzzlesShort: "Puzzles",
   },
 };

@@ -49,13 +49,18 @@ def engine_records(rules: Rules, players: int, seat_spec: Any, seed: int, games:
     return records
 
 
-def build(records: Sequence[Record], limits: Limits, seed: int, checks: int, most: int) -> list[Puzzle]:
-    """At most `most` puzzles from each record (`checks` of its decisions searched), all of them
-    told apart by id (the same position twice is one puzzle)."""
+def build(
+    records: Sequence[Record], limits: Limits, seed: int, checks: int, most: int, min_moves: int = 2
+) -> list[Puzzle]:
+    """At most `most` puzzles from each record (`checks` of its decisions searched, only those of at
+    least `min_moves` legal moves: two make a coin flip), all of them told apart by id (the same
+    position twice is one puzzle)."""
     solver = Solver("ismcts")
     found: dict[str, Puzzle] = {}
     for number, record in enumerate(records):
-        for puzzle in find_puzzles(decisions(record), solver, limits, seed + number, checks, most):
+        choices = [decision for decision in decisions(record)
+                   if (decision.choices or len(decision.position.legal_moves())) >= min_moves]
+        for puzzle in find_puzzles(choices, solver, limits, seed + number, checks, most):
             found.setdefault(puzzle.id, puzzle)
     return list(found.values())
 
@@ -79,13 +84,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=4000, help="iterations of each puzzle's search")
     parser.add_argument("--checks", type=int, default=8, help="decisions searched in each seat's record")
     parser.add_argument("--most", type=int, default=2, help="puzzles kept from each seat's record")
+    parser.add_argument("--min-moves", type=int, default=2, help="fewest legal moves a puzzle offers")
     parser.add_argument("--out", type=Path, help="where to write the puzzles (default: standard output)")
     args = parser.parse_args(argv)
     rules = Rules.preset_named(args.rules)
     spec = {"engine": "ismcts", "limits": {"iterations": args.play_iterations}}
     records = engine_records(rules, args.players, spec, args.seed, args.games)
     limits = Limits(iterations=args.iterations)
-    puzzles = build(records, limits, args.seed, args.checks, args.most)
+    puzzles = build(records, limits, args.seed, args.checks, args.most, args.min_moves)
     command = "python -m solver.tools.puzzles " + " ".join(argv if argv is not None else sys.argv[1:])
     out = {
         "made_by": {
@@ -97,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "players": args.players,
             "engine": spec,
             "limits": limits.to_json(),
+            "min_moves": args.min_moves,
         },
         "puzzles": [puzzle.to_json() for puzzle in puzzles],
     }

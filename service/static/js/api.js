@@ -11,12 +11,13 @@ export const RETRY_CODES = ["busy", "conflict", "too_many_requests", "network"];
 export const RETRY_MAX = 40; // about five minutes at the longest pause
 export const RETRY_PAUSE = [500, 8000]; // ms: the first pause, and the longest
 
-// `retry`: true for every code above, or a list of the codes to retry.
-export async function api(method, path, body, { retry = false } = {}) {
+// `retry`: true for every code above, or a list of the codes to retry; `token`: the seat's token
+// to send (by default the play mode's game's, `state.token`).
+export async function api(method, path, body, { retry = false, token = undefined } = {}) {
   let pause = RETRY_PAUSE[0];
   for (let attempt = 0; ; attempt++) {
     try {
-      const answer = await request(method, path, body);
+      const answer = await request(method, path, body, token);
       if (state.retrying) retrying(false);
       return answer;
     } catch (error) {
@@ -39,9 +40,9 @@ function retrying(now) {
   changed({ retrying: true });
 }
 
-export async function request(method, path, body) {
+export async function request(method, path, body, token = state.token) {
   const headers = { Accept: "application/json" };
-  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {

@@ -11,13 +11,16 @@ import { cardFace, el, miniCard, provenBadge } from "./faces.js";
 import { t } from "./i18n.js";
 import { clearMessage, showError } from "./messages.js";
 import { answerReason, judged, nextIndex, offeredMoves, puzzleOrder, readSolved } from "./puzzle.js";
+import { SEARCH_ITERATIONS } from "./constants.js";
+import { savedGame } from "./session.js";
 import { storage } from "./storage.js";
 
 export const SOLVED_KEY = "tan.puzzles.solved";
 
 const section = () => document.getElementById("puzzles");
 
-const mode = { puzzles: null, at: 0, picked: null, loading: null, error: null };
+// `mine`: the last ask for puzzles of your own game — null, "asking", or {found, checked}.
+const mode = { puzzles: null, at: 0, picked: null, loading: null, error: null, mine: null };
 
 const solvedIds = () => readSolved(storage.get("localStorage", SOLVED_KEY));
 
@@ -42,6 +45,29 @@ export async function openPuzzles() {
 }
 
 export const redrawPuzzles = () => render();
+
+// Puzzles from your own last game (the play mode's, kept in this browser): its record as your seat
+// saw it, sent to POST /v1/puzzles, whose puzzles (your mistakes first) go before the shipped ones.
+async function fromMyGame() {
+  const saved = savedGame();
+  if (!saved || mode.mine === "asking") return;
+  mode.mine = "asking";
+  render();
+  try {
+    const record = await api("GET", `/v1/games/${encodeURIComponent(saved.id)}/record?seat=0`, undefined,
+      { retry: ["busy", "network"], token: saved.token });
+    const answer = await api("POST", "/v1/puzzles", { record, limits: { iterations: SEARCH_ITERATIONS }, seed: 0 }, { retry: true });
+    clearMessage();
+    const found = new Set(answer.puzzles.map((p) => p.id));
+    const rest = (mode.puzzles || []).filter((p) => !found.has(p.id));
+    Object.assign(mode, { puzzles: [...answer.puzzles, ...rest], at: 0, picked: null,
+      mine: { found: answer.puzzles.length, checked: answer.checked } });
+  } catch (error) {
+    mode.mine = null;
+    showError(error);
+  }
+  render();
+}
 
 function pick(move) {
   const puzzle = mode.puzzles[mode.at];
@@ -78,11 +104,35 @@ function render() {
     root.append(el("p", "puzzle-note", t("puzzlesNone")));
     return;
   }
+  root.append(mineView());
   const puzzle = mode.puzzles[mode.at];
   const solved = new Set(solvedIds());
   const count = el("p", "puzzle-count", t("puzzleCount", { n: mode.at + 1, total: mode.puzzles.length, solved: solved.size }));
   root.append(count, positionView(puzzle), movesView(puzzle));
   if (mode.picked) root.append(answerView(puzzle));
+}
+
+// The ask for puzzles of your own last game, and what it found.
+function mineView() {
+  const box = el("div", "puzzle-mine");
+  if (savedGame()) {
+    const b = el("button", "secondary", t("puzzlesMine"));
+    b.type = "button";
+    b.dataset.role = "puzzles-mine";
+    b.disabled = mode.mine === "asking";
+    b.addEventListener("click", fromMyGame);
+    box.append(b);
+  }
+  if (mode.mine) {
+    const said = mode.mine === "asking" ? t("puzzlesMineAsking")
+      : mode.mine.found ? t("puzzlesMineFound", { n: mode.mine.found, m: mode.mine.checked })
+        : t("puzzlesMineNone", { m: mode.mine.checked });
+    const note = el("p", "puzzle-note", said);
+    note.dataset.role = "puzzles-mine-note";
+    note.setAttribute("aria-live", "polite");
+    box.append(note);
+  }
+  return box;
 }
 
 function positionView(puzzle) {
