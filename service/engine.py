@@ -160,8 +160,11 @@ class Searcher:
     ) -> tuple[list[Puzzle], int]:
         """The puzzles among the record seat's decisions, and how many decisions were searched
         (runs in one search slot): at most `max_puzzle_checks` of them (`candidates`), each within
-        `limits`, all stopped by `stop`."""
+        `limits` and its share of `analysis_budget_ms` (so the answer ends, as a review does), all
+        stopped by `stop`."""
         found, checks = decisions(record, stop), self.settings.max_puzzle_checks
+        share = self.settings.analysis_budget_ms / checks
+        limits = Limits(iterations=limits.iterations, time_ms=min(limits.time_ms or share, share))
         puzzles = find_puzzles(found, self._solver("ismcts", stop), limits, seed, checks)
         return puzzles, len(candidates(found, seed, checks))
 
