@@ -208,7 +208,7 @@ export const WORDS = {
 
     puzzlesLoading: "Đang tải câu đố…", puzzlesUnavailable: "Không tải được câu đố.", puzzlesNone: "Chưa có câu đố nào.",
     puzzleCount: "Câu {n}/{total} · đã giải {solved}", puzzleHandCount: "{name}: {n} lá", puzzleStock: "Nọc: {n} lá",
-    puzzleDiscard: "Rác: {n} lá", puzzleTrump: "Chủ", puzzleTable: "Bàn:", puzzleTableEmpty: "trống", puzzleHand: "Bài của bạn",
+    puzzleDiscard: "Rác: {n} lá", puzzleTrump: "Chủ", puzzleTable: "Bàn:", puzzleTableEmpty: "trống", puzzleHand: "Bài bạn:",
     puzzleYouDefend: "{name} tấn bạn: bạn đỡ.", puzzleYouAttack: "Bạn đang tấn.", puzzleFind: "Tìm nước đi hay nhất.",
     puzzleChoose: "Chọn nước đi", puzzleRight: "Đúng! Đây là nước hay nhất.", puzzleWrong: "Chưa đúng. Nước hay nhất: {move}.",
     puzzleProven_win: "Chắc chắn: nước này thắng dù đối thủ đánh thế nào; mọi nước khác thì không.",
@@ -426,7 +426,7 @@ export const WORDS = {
     puzzlesLoading: "Loading puzzles…", puzzlesUnavailable: "The puzzles could not be loaded.", puzzlesNone: "No puzzles yet.",
     puzzleCount: "Puzzle {n} of {total} · solved {solved}", puzzleHandCount: "{name}: {n} {n:card|cards}",
     puzzleStock: "Stock: {n} {n:card|cards}", puzzleDiscard: "Discard: {n} {n:card|cards}", puzzleTrump: "Trump",
-    puzzleTable: "Table:", puzzleTableEmpty: "empty", puzzleHand: "Your hand",
+    puzzleTable: "Table:", puzzleTableEmpty: "empty", puzzleHand: "Your hand:",
     puzzleYouDefend: "{name} attacks you: you defend.", puzzleYouAttack: "You are attacking.", puzzleFind: "Find the best move.",
     puzzleChoose: "Choose a move", puzzleRight: "Right! That is the best move.", puzzleWrong: "Not this one. The best move: {move}.",
     puzzleProven_win: "Proven: this move wins whatever the other side does; every other move does not.",

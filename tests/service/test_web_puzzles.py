@@ -82,5 +82,7 @@ def test_solve_a_puzzle_and_miss_one_on_a_phone(browser: Browser, server: Server
     shown = page.locator("[data-role=puzzle-move]")
     notations = shown.evaluate_all("els => els.map(b => b.dataset.notation)")
     assert sorted(notations) == sorted(row["notation"] for row in mine["puzzles"][0]["moves"])
+    page.locator("[data-role=puzzle-move]").first.click()
+    page.screenshot(path=str(shots / "web-puzzle-mine-phone.png"), full_page=True)
     assert errors == []
     page.close()

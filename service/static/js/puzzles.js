@@ -169,8 +169,8 @@ function positionView(puzzle) {
   if (pos.taking) known.append(el("p", "", t("puzzleTaking", { name: name(pos.defender) })));
   const role = pos.defender === pos.seat ? "puzzleYouDefend" : "puzzleYouAttack";
   const task = el("p", "puzzle-task", `${t(role, { name: name(pos.attacker) })} ${t("puzzleFind")}`);
-  const hand = el("div", "hand puzzle-hand");
-  hand.setAttribute("aria-label", t("puzzleHand"));
+  const hand = el("div", "puzzle-table puzzle-hand");
+  hand.append(el("span", "puzzle-label", t("puzzleHand")));
   for (const card of sortHand(pos.hand, pos.trump[1])) hand.append(cardFace(card));
   box.append(task, facts, trump, table, known, hand);
   return box;
