@@ -1089,7 +1089,8 @@ class OptionOut(BaseModel):
     choices: list[str] | None = None
     default: Any = Field(None, description="the value in the `tan` preset")
     toggle: Any = Field(
-        None, description="a side rule switched on with one tick: the value the tick gives it (else null)"
+        None, description="a side rule switched on with one tick: the value the tick gives it; a house rule "
+        "picked from a list (a choice): the choices offered (else null)"
     )
     requires: dict[str, Any] = Field(
         default_factory=dict, description="options the side rule needs to mean anything (`deck`: 52)"

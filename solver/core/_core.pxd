@@ -88,6 +88,11 @@ cdef enum RefillOrderC:
     REFILL_ATTACKER_DEFENDER_OTHERS = 0
     REFILL_ATTACKER_OTHERS_DEFENDER = 1
 
+cdef enum ThrowersC:
+    THROWERS_ALL = 0
+    THROWERS_NEIGHBOURS = 1
+    THROWERS_ATTACKER = 2
+
 ctypedef struct Rng:
     uint64_t s0
     uint64_t s1
@@ -98,6 +103,7 @@ ctypedef struct RulesC:
     int max_attack              # 0: no cap
     int first_bout_max_attack   # 0: none
     int throw_in_after_take
+    int throwers                # ThrowersC
     int transfer
     int refill_order
     int defender_refill         # defender_empty == refill

@@ -24,7 +24,7 @@ from time import perf_counter
 from solver.game.cards import Card
 from solver.game.moves import Action, Move
 from solver.game import phases
-from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules
+from solver.game.rules import DefenderEmpty, FirstAttacker, RefillOrder, Rules, Throwers
 
 # The four cards of one rank: bits r, r+13, r+26, r+39.
 cdef uint64_t RANK_BITS = (<uint64_t>1) | (<uint64_t>1 << 13) | (<uint64_t>1 << 26) | (<uint64_t>1 << 39)
@@ -122,10 +122,22 @@ cdef int next_active(const State* s, int seat) noexcept nogil:
     return seat
 
 
+cdef inline uint32_t thrower_bits(const State* s) noexcept nogil:
+    """Who may throw in, a bit per seat, as `throwers` says (docs/rules.md §1.4, "Throwing in"):
+    every active seat but the defender, its two neighbours — the main attacker and the next active
+    seat after the defender — or the main attacker alone."""
+    cdef uint32_t bits = <uint32_t>1 << s.attacker
+    if s.rules.throwers == THROWERS_ALL:
+        bits = s.active
+    elif s.rules.throwers == THROWERS_NEIGHBOURS:
+        bits |= <uint32_t>1 << next_active(s, s.defender)
+    return bits & ~(<uint32_t>1 << s.defender)
+
+
 cdef inline int first_thrower(const State* s) noexcept nogil:
-    """The first thrower in order who has not passed, or -1 (docs/rules.md §1.4)."""
+    """The first thrower in order from the main attacker who has not passed, or -1 (docs/rules.md §1.4)."""
     cdef int i, seat = s.attacker
-    cdef uint32_t waiting = s.active & ~s.passed & ~(<uint32_t>1 << s.defender)
+    cdef uint32_t waiting = thrower_bits(s) & ~s.passed
     if not waiting:
         return -1
     for i in range(s.players):
@@ -807,6 +819,7 @@ cdef RulesC rules_to_c(rules: Rules):
     r.max_attack = rules.max_attack or 0
     r.first_bout_max_attack = rules.first_bout_max_attack or 0
     r.throw_in_after_take = rules.throw_in_after_take
+    r.throwers = _THROWERS[rules.throwers]
     r.transfer = rules.transfer
     r.refill_order = (REFILL_ATTACKER_OTHERS_DEFENDER
                       if rules.refill_order is RefillOrder.ATTACKER_OTHERS_DEFENDER
@@ -823,6 +836,10 @@ cdef RulesC rules_to_c(rules: Rules):
     r.twos_last = rules.twos_last
     r.has_setup = rules.has_setup
     return r
+
+
+_THROWERS = {Throwers.ALL: THROWERS_ALL, Throwers.NEIGHBOURS: THROWERS_NEIGHBOURS,
+             Throwers.ATTACKER: THROWERS_ATTACKER}
 
 
 # MoveKind order (_core.pxd).

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from solver.game.cards import Card, Rank, Suit, deck
 from solver.game.errors import ErrorCode, PositionError
-from solver.game.rules import Rules
+from solver.game.rules import Rules, Throwers
 
 __all__ = [
     "Pair",
+    "around",
     "attack_limit",
     "check_reachable",
     "check_turn",
@@ -49,11 +50,30 @@ def next_active(players: int, finished: Collection[int], seat: int) -> int:
     return seat
 
 
-def throwers(players: int, finished: Collection[int], attacker: int, defender: int) -> list[int]:
-    """Who may throw in, in order: the main attacker, then the other active seats
-    except the defender, in play order after the main attacker (docs/rules.md §1.4)."""
+def around(players: int, finished: Collection[int], attacker: int, defender: int) -> list[int]:
+    """The active seats but the defender, in play order from the main attacker: every seat that
+    may throw in under `throwers = all`, and the order the others refill in (docs/rules.md §1.4)."""
     order = [(attacker + step) % players for step in range(players)]
     return [seat for seat in order if seat != defender and seat not in finished]
+
+
+def throwers(
+    rules: Rules, players: int, finished: Collection[int], attacker: int, defender: int
+) -> list[int]:
+    """Who may throw in, in the order they do (docs/rules.md §1.4, "Throwing in"): the main
+    attacker first, then, as `rules.throwers` allows, the seat after the defender (`neighbours`)
+    or every other active seat but the defender in play order (`all`).
+
+    The defender is the next active seat after the main attacker, so its two neighbours, finished
+    seats skipped, are the main attacker and the next active seat after it — one seat when only
+    two are active, every thrower when three are."""
+    if rules.throwers is Throwers.ATTACKER:
+        return [attacker]
+    order = around(players, finished, attacker, defender)
+    if rules.throwers is Throwers.NEIGHBOURS:
+        after = next_active(players, finished, defender)
+        return [seat for seat in order if seat in (attacker, after)]
+    return order
 
 
 def attack_limit(rules: Rules, defended_once: bool, defender_cards: int, defended_pairs: int) -> int | None:
@@ -91,7 +111,7 @@ def seat_to_move(
         return attacker
     if not taking and any(pair.defense is None for pair in table):
         return defender
-    for seat in throwers(players, finished, attacker, defender):
+    for seat in throwers(rules, players, finished, attacker, defender):
         if seat not in passed:
             return seat
     if rules.take_when_beaten and not taking:
@@ -107,7 +127,7 @@ def last_word(
     beaten, nobody is taking, and every thrower has passed."""
     if not rules.take_when_beaten or taking or not table or any(pair.defense is None for pair in table):
         return False
-    return all(seat in passed for seat in throwers(players, finished, attacker, defender))
+    return all(seat in passed for seat in throwers(rules, players, finished, attacker, defender))
 
 
 def check_reachable(
@@ -283,7 +303,7 @@ def check_turn(
             f"table: {len(table)} attack cards exceed the attack limit of {limit}",
             ErrorCode.INCONSISTENT_TURN,
         )
-    order = throwers(players, finished, attacker, defender)
+    order = throwers(rules, players, finished, attacker, defender)
     expected = seat_to_move(rules, players, finished, table, attacker, defender, taking, passed)
     in_throw_in = bool(table) and (taking or undefended == 0)
     if passed:

@@ -27,6 +27,7 @@ from typing import Any
 from solver.game.bounds import HISTORY_CAP
 from solver.game.bout import (
     Pair,
+    around,
     attack_limit,
     check_turn,
     next_active,
@@ -663,7 +664,7 @@ class Game:
         return next_active(self.players, self.finished, seat)
 
     def _throwers(self) -> list[int]:
-        return throwers(self.players, self.finished, self.attacker, self.defender)
+        return throwers(self.rules, self.players, self.finished, self.attacker, self.defender)
 
     def _phase(self) -> str:
         """`lead`, `defend`, `throw_in` (docs/rules.md §1.4, "Whose turn") or the defender's
@@ -1013,7 +1014,8 @@ class Game:
 
     def _refill_order(self) -> list[int]:
         """docs/rules.md §1.4 refill order, from the bout's main attacker; finished seats draw nothing."""
-        others = [seat for seat in self._throwers() if seat != self.attacker]
+        order = around(self.players, self.finished, self.attacker, self.defender)
+        others = [seat for seat in order if seat != self.attacker]
         if self.rules.refill_order is RefillOrder.ATTACKER_DEFENDER_OTHERS:
             return [self.attacker, self.defender, *others]
         return [self.attacker, *others, self.defender]

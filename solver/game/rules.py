@@ -32,6 +32,7 @@ __all__ = [
     "RefillOrder",
     "RuleOption",
     "Rules",
+    "Throwers",
     "option",
 ]
 
@@ -57,13 +58,22 @@ class FirstAttacker(enum.StrEnum):
     LOWEST_TRUMP = "lowest_trump"
 
 
+class Throwers(enum.StrEnum):
+    """Who may throw in (docs/rules.md §1.4, "Throwing in"); finished seats never do."""
+
+    ALL = "all"
+    NEIGHBOURS = "neighbours"
+    ATTACKER = "attacker"
+
+
 def option(
     default: Any, meaning: str, *, toggle: Any = None, requires: Mapping[str, Any] | None = None
 ) -> Any:
     """Declare a `Rules` option once: its default (the `tan` preset's), what it means, and, for a
     side rule a player switches on with one tick (the web page's form), `toggle`: the value the
-    tick gives it; `requires`: the options it needs to mean anything (`twos_last`: a 52-card deck).
-    Its type is the field's. `RULE_OPTIONS`, `GET /v1/rules`, the CLI and the page read it."""
+    tick gives it — for a house rule a player picks from a list (a choice), the tuple of choices
+    the form offers; `requires`: the options it needs to mean anything (`twos_last`: a 52-card
+    deck). Its type is the field's. `RULE_OPTIONS`, `GET /v1/rules`, the CLI and the page read it."""
     return dataclasses.field(
         default=default, metadata={"meaning": meaning, "toggle": toggle, "requires": dict(requires or {})}
     )
@@ -86,6 +96,12 @@ class Rules:
     )
     throw_in_after_take: bool = option(
         False, "after the defender takes, the attackers may still throw in cards"
+    )
+    throwers: Throwers = option(
+        Throwers.ALL,
+        "who may throw in: all (every seat but the defender), neighbours (the defender's two) or "
+        "attacker (the main attacker alone)",
+        toggle=tuple(Throwers),
     )
     refill_order: RefillOrder = option(
         RefillOrder.ATTACKER_DEFENDER_OTHERS,
@@ -245,8 +261,8 @@ class Rules:
 class RuleOption:
     """One option of docs/rules.md §1.6 as every face lists it: its JSON `type` (integer, integer
     or null, boolean, boolean or null, or choice with its `choices`), its `default` as JSON (the
-    `tan` preset's), its meaning, and for a one-tick side rule the `toggle` value and what it
-    `requires` (see `option`)."""
+    `tan` preset's), its meaning, and for a side rule the form offers the `toggle` value (a
+    list of choices for a house rule picked from a list) and what it `requires` (see `option`)."""
 
     name: str
     type: str
@@ -269,6 +285,11 @@ class RuleOption:
         }
 
 
+def _json(value: Any) -> Any:
+    """An option's value as JSON: an enum's member by its value."""
+    return value.value if isinstance(value, enum.Enum) else value
+
+
 def _declared(rules_field: dataclasses.Field[Any], hint: Any) -> RuleOption:
     """The `RuleOption` a field of `Rules` declares, its type read from the field's annotation."""
     args = typing.get_args(hint) if isinstance(hint, types.UnionType) else ()
@@ -284,13 +305,14 @@ def _declared(rules_field: dataclasses.Field[Any], hint: Any) -> RuleOption:
     else:
         kind = "integer"
     default = rules_field.default
+    toggle = rules_field.metadata["toggle"]
     return RuleOption(
         name=rules_field.name,
         type=kind,
-        default=default.value if isinstance(default, enum.Enum) else default,
+        default=_json(default),
         meaning=rules_field.metadata["meaning"],
         choices=choices,
-        toggle=rules_field.metadata["toggle"],
+        toggle=[_json(value) for value in toggle] if isinstance(toggle, tuple) else toggle,
         requires=rules_field.metadata["requires"],
     )
 

@@ -23,6 +23,11 @@ VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("tan", {"defender_empty": "refill", "first_bout_max_attack": 3}),
     ("perevodnoy", {"max_attack": 1}),  # transfers may pass a cap below 4
     ("perevodnoy", {"first_bout_max_attack": 2, "defender_empty": "refill"}),
+    # Who may throw in (docs/rules.md §1.4): the defender's neighbours, or the main attacker alone.
+    ("durak", {"throwers": "neighbours"}),
+    ("durak", {"throwers": "attacker"}),
+    ("perevodnoy", {"throwers": "neighbours", "take_when_beaten": True, "defender_empty": "refill"}),
+    ("tan", {"throwers": "attacker", "take_when_beaten": True}),
     # The seeds' side rules (docs/rules.md §1.7-§1.8), each alone, then mixed.
     ("tan", {"redeal_without_trump": True}),
     ("tan", {"tribute": True}),

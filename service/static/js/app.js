@@ -15,7 +15,9 @@ import { busyWith } from "./busy.js";
 import { GAME_KEY, LANG_KEY, LEVELS, MOVED_KEY, SETUP_KEY } from "./constants.js";
 import { $ } from "./dom.js";
 import { focusAfter, keepFocus } from "./focus.js";
-import { buildForm, fillPlayers, labelPresets, readForm, showTimeNote, syncEngineFields, syncRuleFields } from "./form.js";
+import {
+  buildForm, fillPlayers, labelPresets, presetValue, readForm, showTimeNote, syncEngineFields, syncRuleFields,
+} from "./form.js";
 import { foldHint, showThinking } from "./hint-panel.js";
 import { askHint, canAskHint, dismissHint } from "./hint.js";
 import { t, TEXT } from "./i18n.js";
@@ -162,6 +164,9 @@ export function restoreLists() {
     }
     const options = saved.options || {};
     for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) box.checked = !!options[box.name];
+    for (const pick of $("side-rules").querySelectorAll("select")) {
+      pick.value = options[pick.name] ?? presetValue(state.presets[$("preset").value], pick);
+    }
   }
   syncEngineFields(state);
   syncRuleFields(state);

@@ -36,6 +36,9 @@ export function readForm(state) {
   for (const box of $("side-rules").querySelectorAll("input[type=checkbox]")) {
     if (box.checked && !box.disabled) options[box.name] = JSON.parse(box.dataset.toggle);
   }
+  for (const pick of $("side-rules").querySelectorAll("select")) {
+    if (pick.value !== presetValue(state.presets[preset], pick)) options[pick.name] = pick.value;
+  }
   return { preset, players, level: expert ? null : level, engine, timeMs, seed, games, options };
 }
 
@@ -70,6 +73,8 @@ export function buildForm(rules, state) {
 // A tick box for each side rule of GET /v1/rules (an option with a `toggle`), its name and note in
 // the page's language: the new-game form's and the table assistant's. The box's `data-toggle` is
 // the option's value when ticked, `data-requires` the preset values it needs (syncRuleFields).
+// A house rule picked from a list (a choice, its `toggle` the choices offered: who may throw in)
+// is a list instead, set to the preset's value (presetValue) until a player picks another.
 export function sideRuleBoxes(rules, idPrefix) {
   const boxes = [];
   for (const option of rules.options || []) {
@@ -77,10 +82,22 @@ export function sideRuleBoxes(rules, idPrefix) {
     const label = document.createElement("label");
     label.className = "check";
     label.id = `${idPrefix}-${option.name}`;
-    const input = document.createElement("input");
-    input.type = "checkbox";
+    const input = document.createElement(Array.isArray(option.toggle) ? "select" : "input");
+    if (Array.isArray(option.toggle)) {
+      for (const value of option.toggle) {
+        const choice = document.createElement("option");
+        choice.value = value;
+        choice.dataset.i18n = `option_${option.name}_${value}`;
+        choice.dataset.i18nFallback = value;
+        choice.textContent = t(choice.dataset.i18n, null, value);
+        input.append(choice);
+      }
+      input.dataset.default = option.default;
+    } else {
+      input.type = "checkbox";
+      input.dataset.toggle = JSON.stringify(option.toggle);
+    }
     input.name = option.name;
-    input.dataset.toggle = JSON.stringify(option.toggle);
     input.dataset.requires = JSON.stringify(option.requires || {});
     const name = document.createElement("b");
     name.dataset.i18n = `option_${option.name}`;
@@ -97,6 +114,9 @@ export function sideRuleBoxes(rules, idPrefix) {
   }
   return boxes;
 }
+
+// A picked house rule's value in a preset (GET /v1/rules' `presets`), else the option's default.
+export const presetValue = (preset, pick) => (preset && pick.name in preset ? preset[pick.name] : pick.dataset.default);
 
 // Whether a side rule's box is off for a preset: it needs option values the preset does not have.
 export const ruleUnavailable = (box, preset) =>
@@ -119,6 +139,13 @@ export function sideRulesFieldset(rules, preset, options, idPrefix, onChange) {
     tick.closest("label").classList.toggle("disabled", tick.disabled);
     tick.addEventListener("change", () => {
       if (tick.checked) options[tick.name] = JSON.parse(tick.dataset.toggle); else delete options[tick.name];
+      onChange();
+    });
+  }
+  for (const pick of box.querySelectorAll("select")) {
+    pick.value = options[pick.name] ?? presetValue(preset, pick);
+    pick.addEventListener("change", () => {
+      if (pick.value === presetValue(preset, pick)) delete options[pick.name]; else options[pick.name] = pick.value;
       onChange();
     });
   }

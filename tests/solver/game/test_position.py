@@ -283,6 +283,33 @@ def test_passed_must_be_the_throwers_before_the_seat_to_move() -> None:
     assert error.value.code == "inconsistent_turn"
 
 
+def test_a_seat_that_may_not_throw_in_never_passed() -> None:
+    """docs/rules.md §1.4 `throwers`: at four seats the defender's neighbours throw in, so the
+    seat across from the defender never passed; under `attacker`, once the main attacker has
+    passed the bout is over."""
+    rules = Rules.preset_named("durak", throwers="neighbours")
+    for seed in range(11, 60):  # the first deal whose lead can be beaten
+        game = Game.deal(rules, 4, seed=seed)
+        game.play(game.legal_moves()[0])
+        defence = [move for move in game.legal_moves() if move.action.value == "defend"]
+        if defence:
+            break
+    assert defence, "no deal among 49 had a defence"
+    game.play(defence[0])
+    game.play("pass")
+    data = Position.from_game(game, 0).to_json()
+    assert data["rules"]["throwers"] == "neighbours" and data["to_move"] == (data["defender"] + 1) % 4
+    Position.from_json(data)
+    alone = dict(data, rules={**data["rules"], "throwers": "attacker"})
+    with pytest.raises(PositionError, match="every thrower has passed") as error:
+        Position.from_json(alone)
+    assert error.value.code == "inconsistent_turn"
+    stranger = dict(data, passed=[data["attacker"], (data["defender"] + 2) % 4])
+    with pytest.raises(PositionError, match=r"seat \d is not a thrower") as error:
+        Position.from_json(stranger)
+    assert error.value.code == "inconsistent_turn"
+
+
 # -- redeals ---------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from solver.game import reference
+from solver.game.bout import throwers
 from solver.game.cards import Card, deck, parse_cards
 from solver.game.errors import (
     GameOverError,
@@ -363,6 +364,43 @@ def test_finished_seats_do_not_throw_in() -> None:
         assert game.to_move == seat
         game.play("pass")
     assert game.over is False and game.table == []
+
+
+@pytest.mark.parametrize(
+    ("throwers", "finished", "expected"),
+    [
+        ("all", [], [4, 0, 1, 2, 3]),
+        ("neighbours", [], [4, 0]),
+        ("neighbours", [0], [4, 1]),  # a finished neighbour is skipped: the next active seat throws
+        ("attacker", [], [4]),
+    ],
+)
+def test_who_may_throw_in_at_six_seats(throwers: str, finished: list[int], expected: list[int]) -> None:
+    """docs/rules.md §1.4 `throwers`: the throwers in order, each passing in turn; once they have
+    all passed the bout ends, though others hold a card that could be thrown in (seat 1's 7d)."""
+    hands = ["" if 0 in finished else "Ks", "7d Qs", "Js", "Ts", "8s", "9d Ad Ah"]
+    rules = rules_of("durak", throwers=throwers)
+    game = build(rules, hands, "6h", table=[("7c", "9c")], attacker=4, finished=finished)
+    assert game.defender == 5
+    for turn, seat in enumerate(expected, 1):
+        assert game.to_move == seat
+        if seat == 1:
+            assert Move.parse("attack 7d") in game.legal_moves()
+        assert game.play("pass").bout_ended == (turn == len(expected))
+    assert game.table == [] and (game.attacker, game.defender) == (5, 1 if 0 in finished else 0)
+
+
+@pytest.mark.parametrize(
+    ("players", "all_of_them", "neighbours"),
+    [(2, [0], [0]), (3, [0, 2], [0, 2]), (4, [0, 2, 3], [0, 2]), (5, [0, 2, 3, 4], [0, 2])],
+)
+def test_neighbours_are_the_attacker_and_the_seat_after_the_defender(
+    players: int, all_of_them: list[int], neighbours: list[int]
+) -> None:
+    """At two seats every rule gives the attacker alone, at three `neighbours` is everyone."""
+    durak = PRESETS["durak"]
+    for value, expected in (("all", all_of_them), ("neighbours", neighbours), ("attacker", [0])):
+        assert throwers(durak.with_options(throwers=value), players, [], 0, 1) == expected
 
 
 # -- docs/rules.md §1.4 defender_empty --------------------------------------------------------------------

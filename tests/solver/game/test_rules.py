@@ -31,6 +31,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "max_attack": None,
         "first_bout_max_attack": None,
         "throw_in_after_take": False,
+        "throwers": "all",
         "refill_order": "attacker_defender_others",
         "transfer": False,
         "defender_empty": "end_bout",
@@ -54,6 +55,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "max_attack": 6,
         "first_bout_max_attack": None,
         "throw_in_after_take": True,
+        "throwers": "all",
         "refill_order": "attacker_others_defender",
         "transfer": False,
         "defender_empty": "end_bout",
@@ -77,6 +79,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "max_attack": 6,
         "first_bout_max_attack": None,
         "throw_in_after_take": True,
+        "throwers": "all",
         "refill_order": "attacker_others_defender",
         "transfer": True,
         "defender_empty": "end_bout",
@@ -138,8 +141,11 @@ def test_the_option_registry_is_read_from_the_fields() -> None:
         if declared.type == "choice":
             assert declared.choices and declared.default in declared.choices
         if declared.toggle is not None:
-            changed = Rules.preset_named("tan", **{name: declared.toggle, **declared.requires})
-            assert getattr(changed, name) == declared.toggle
+            offered = declared.toggle if declared.type == "choice" else [declared.toggle]
+            assert declared.type != "choice" or set(offered) <= set(declared.choices or ())
+            for value in offered:
+                changed = Rules.preset_named("tan", **{name: value, **declared.requires})
+                assert getattr(changed, name) == value
     assert {name for name, declared in RULE_OPTIONS.items() if declared.type == "boolean"} == {
         name for name, value in tan.items() if isinstance(value, bool)
     }
@@ -295,6 +301,7 @@ def test_players_is_not_a_rules_option() -> None:
         ("defender_empty", "draw", "defender_empty must be one of"),
         ("first_attacker", "random", "first_attacker must be one of"),
         ("first_attacker", None, "first_attacker must be one of"),
+        ("throwers", "left", "throwers must be one of"),
         ("min_players", 1, "players"),
         ("max_players", 7, "players"),
     ],
