@@ -5,23 +5,26 @@ or a policy (solver/search/_model.pyx; a contextual policy's `context` weights w
 its `view`) and how it was made: the command, the seed, the
 games it learned from and its held-out figures, so anyone can remake it
 (`python -m solver.tools.train`). A model answers only for the rules and table
-size it was trained on; for anything else the search plays its leaves out
+size it was trained on, or rules that differ from them only in options that leave
+the game as it was (`KEEPS_MODEL`); for anything else the search plays its leaves out
 with the greedy policy as before, and a hint's `stats.model` says which.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.game.rules import PRESETS, Rules
+from solver.game.rules import PRESETS, Rules, Throwers
 from solver.search._model import FEATURE_SETS, POLICY_FEATURES, POLICY_VIEW, PolicyModel, ValueModel
 
-__all__ = ["GENERATIONS", "MODELS", "ModelFile", "answering_model", "chosen_model", "load_model",
-           "model_for", "model_from_json", "model_names", "named_model"]
+__all__ = ["GENERATIONS", "KEEPS_MODEL", "MODELS", "KeptOption", "ModelFile", "answering_model",
+           "chosen_model", "fits", "load_model", "model_for", "model_from_json", "model_names", "named_model"]
 
 MODELS = Path(__file__).resolve().parent / "models"
 GENERATIONS = MODELS / "generations"
@@ -88,10 +91,53 @@ def _shipped() -> dict[tuple[str, str, int], ModelFile]:
     return models
 
 
+@dataclass(frozen=True)
+class KeptOption:
+    """A rules option under which a model keeps answering (`when` it holds at that table), and why:
+    a model learned the value of a game's positions under its preset, and the option leaves that
+    game as it was."""
+
+    name: str
+    why: str
+    when: Callable[[Rules, int], bool] = lambda rules, players: True
+
+
+KEEPS_MODEL: tuple[KeptOption, ...] = (
+    KeptOption("first_attacker", "it picks who leads the first bout, before any position is searched"),
+    KeptOption("first_bout_max_attack", "it limits only the bouts before the first defence: the "
+               "search plays the legal cards, the value may misjudge those few opening bouts"),
+    KeptOption("min_players", "it says which seat counts the rules allow, not how a game is played"),
+    KeptOption("max_players", "it says which seat counts the rules allow, not how a game is played"),
+    KeptOption("throwers", "every rule gives the same throwers at 2 seats (the main attacker alone) "
+               "and `neighbours` the same at 3 (both others)",
+               lambda rules, players: players <= (3 if rules.throwers is Throwers.NEIGHBOURS else 2)),
+    KeptOption("trump_repeat_limit", "at 2 seats it ends a game at the deal or never",
+               lambda rules, players: players == 2),
+    KeptOption("trump_swap_cedes_lead", "it means something only with `trump_swap`, which keeps no model"),
+    KeptOption("tribute_inspect", "it means something only with `tribute`, which keeps no model"),
+)
+"""The one list of the options that keep a shipped model (docs/learning.md): a model answers under
+rules that differ from its preset only in these. Every other option changes the game whose positions
+the model valued — throw-ins after a take change every take, the refill order who draws the last
+cards, a side rule what a hand is worth — though the features read none of them but the deck."""
+
+
+def fits(rules: Rules, players: int, preset: str) -> bool:
+    """Whether a model trained on `preset` answers for `rules` at `players` seats: the rules are the
+    preset's but for the options of `KEEPS_MODEL` that keep it there (the preset's name aside:
+    `{"preset": "durak", "transfer": true}` is `perevodnoy`)."""
+    trained = PRESETS[preset]
+    kept = {
+        option.name: getattr(trained, option.name) for option in KEEPS_MODEL if option.when(rules, players)
+    }
+    return dataclasses.replace(rules, preset=preset, **kept) == trained
+
+
 def model_for(rules: Rules, players: int, kind: str = "value") -> ModelFile | None:
-    """The shipped model of `kind` for exactly these rules and seats, or None."""
+    """The shipped model of `kind` for these rules and seats (its preset's, but for `KEEPS_MODEL`),
+    or None."""
     for (of_kind, preset, seats), model in _shipped().items():
-        if of_kind == kind and seats == players and PRESETS[preset] == rules:
+        if of_kind == kind and seats == players and fits(rules, players, preset):
             return model
     return None
 
@@ -102,7 +148,7 @@ def chosen_model(rules: Rules, players: int, name: str, kind: str) -> ModelFile 
     if not name:
         return model_for(rules, players, kind)
     model = named_model(name)
-    return model if model.players == players and PRESETS[model.rules] == rules else None
+    return model if model.players == players and fits(rules, players, model.rules) else None
 
 
 def answering_model(rules: Rules, players: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,11 +13,20 @@ from solver.core import CoreGame
 from solver.game.errors import TanError
 from solver.game.position import Position
 from solver.game.reference import Game, random_deck
-from solver.game.rules import PRESETS, Rules
+from solver.game.rules import PRESETS, RULE_OPTIONS, Rules
 from solver.search import Limits, Solver
 from solver.search._model import FEATURES, TABLE_FEATURES, ValueModel, features, table_features_of
 from solver.search.features import PLACE, TABLE_HEADER, table_features, world_features
-from solver.search.learned import GENERATIONS, MODELS, answering_model, load_model, model_for, model_names
+from solver.search.learned import (
+    GENERATIONS,
+    KEEPS_MODEL,
+    MODELS,
+    answering_model,
+    fits,
+    load_model,
+    model_for,
+    model_names,
+)
 from solver.tools.arena import build_tasks, play_game
 from solver.tools.train import examples, fit_value, replay
 
@@ -259,6 +269,51 @@ def test_every_preset_has_a_learned_value_and_policy_for_two_seats_and_none_else
             hint = Solver().hint(position, Limits(iterations=50, time_ms=None), seed=1)
             assert hint.stats.model == answering_model(rules, players)
     assert answering_model(PRESETS["tan"].with_options(tribute=True), 2) == "playouts"
+
+
+@pytest.mark.parametrize(
+    ("rules", "model"),
+    [
+        ({"preset": "durak", "first_attacker": "seat0"}, "value-durak-2+policy-durak-2"),
+        ({"preset": "durak", "first_bout_max_attack": 5, "max_players": 4}, "value-durak-2+policy-durak-2"),
+        ({"preset": "tan", "throwers": "attacker", "trump_repeat_limit": 3}, "value-tan-2+policy-tan-2"),
+        ({"preset": "tan", "trump_swap_cedes_lead": False, "tribute_inspect": True},
+         "value-tan-2+policy-tan-2"),
+        ({"preset": "durak", "transfer": True}, "value-perevodnoy-2+policy-perevodnoy-2"),
+        ({"preset": "durak", "throw_in_after_take": False}, "playouts"),
+        ({"preset": "durak", "refill_order": "attacker_defender_others"}, "playouts"),
+        ({"preset": "tan", "take_when_beaten": True}, "playouts"),
+        ({"preset": "tan", "trump_swap": True, "trump_swap_cedes_lead": False}, "playouts"),
+    ],
+)
+def test_a_model_answers_wherever_its_game_is_unchanged(rules: dict, model: str) -> None:
+    """Issue 62 part 0: an option of `KEEPS_MODEL` (who leads first, the first bout's cap, the seats
+    allowed, who throws in at 2 seats, …) keeps the shipped model, and the hint says so; an option
+    that changes the game the model learned (throw-ins after a take, the refill order, a side rule)
+    answers with the playouts."""
+    parsed = Rules.from_json(rules)
+    assert answering_model(parsed, 2) == model
+    game = Game.deal(parsed, 2, deck=random_deck(parsed, 3))
+    hint = Solver().hint(Position.from_game(game, game.to_move), Limits(iterations=40, time_ms=None), seed=1)
+    assert hint.stats.model == model
+
+
+def test_who_throws_in_keeps_a_model_only_where_it_names_the_same_seats() -> None:
+    """At 2 seats every `throwers` is the main attacker alone, at 3 `neighbours` is both others;
+    elsewhere a non-default value changes the game (docs/rules.md §1.4)."""
+    durak = PRESETS["durak"]
+    for value in ("all", "neighbours", "attacker"):
+        assert fits(durak.with_options(throwers=value), 2, "durak")
+    assert fits(durak.with_options(throwers="neighbours"), 3, "durak")
+    assert not fits(durak.with_options(throwers="attacker"), 3, "durak")
+    assert not fits(durak.with_options(throwers="neighbours"), 4, "durak")
+    assert fits(durak, 6, "durak") and not fits(durak, 2, "tan")
+
+
+def test_the_options_that_keep_a_model_are_rule_options_named_in_the_docs() -> None:
+    learning = (Path(__file__).parents[3] / "docs" / "learning.md").read_text(encoding="utf-8")
+    for option in KEEPS_MODEL:
+        assert option.name in RULE_OPTIONS and f"`{option.name}`" in learning, option.name
 
 
 DEFAULT_MODEL = "value-durak-2+policy-durak-2"  # the default search's models for durak, 2 seats
