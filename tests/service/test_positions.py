@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,10 @@ import pytest
 from service.deps import services_of
 from service.errors import CATALOGUE, ServiceCode
 from service.main import VERSION
+from solver.game.moves import Move
 from solver.game.position import Position
-from solver.game.rules import OPTION_DOCS, PRESETS
+from solver.game.reference import Game
+from solver.game.rules import OPTION_DOCS, PRESETS, Rules, Throwers
 from solver.search import Limits
 from solver.search.labels import LABELS
 from solver.search.lines import PV
@@ -100,6 +103,57 @@ def test_rules_lists_presets_and_every_option(client: TestClient) -> None:
     assert [(bound["label"], bound["below"]) for bound in bounds] == [
         (label.value, below) for label, below in LABELS
     ]
+
+
+def test_who_may_throw_in_is_a_rule_option_picked_from_a_list(client: TestClient) -> None:
+    """Issue 62: `throwers` reaches GET /v1/rules as a choice the page offers as a list."""
+    options = {option["name"]: option for option in client.get("/v1/rules").json()["options"]}
+    throwers = options["throwers"]
+    assert throwers["type"] == "choice" and throwers["default"] == "all"
+    assert throwers["choices"] == throwers["toggle"] == ["all", "neighbours", "attacker"]
+
+
+def throw_in_game(rules: dict[str, Any], players: int) -> Game:
+    """A seeded random game played until the main attacker may pass a throw-in."""
+    game = Game.deal(Rules.from_json(rules), players, seed=7)
+    rng = random.Random(7)
+    while not (game.table and game.to_move == game.attacker and Move.parse("pass") in game.legal_moves()):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_a_hint_follows_who_may_throw_in(client: TestClient) -> None:
+    """Issue 62: at 4 seats, once the main attacker has passed a throw-in, the seat after the
+    defender is to move when everyone throws in; with the main attacker alone the bout is over,
+    so that position is refused (`inconsistent_turn`), and the hint answers under each rule."""
+    game = throw_in_game({"preset": "durak"}, 4)
+    game.play("pass")
+    passed = Position.from_game(game, game.to_move).to_json()
+    assert passed["to_move"] == (passed["defender"] + 1) % 4 and passed["passed"] == [passed["attacker"]]
+    answer = client.post("/v1/hint", json={"position": passed, "limits": {"iterations": 100}, "seed": 1})
+    assert answer.status_code == 200, answer.text
+    alone = {**passed, "rules": {"preset": "durak", "throwers": "attacker"}}
+    refused = client.post("/v1/hint", json={"position": alone, "limits": {"iterations": 100}})
+    error(refused, 422, "inconsistent_turn")
+    game = throw_in_game({"preset": "durak", "throwers": "attacker"}, 4)
+    position = Position.from_game(game, game.to_move).to_json()
+    assert Position.from_json(position).rules.throwers is Throwers.ATTACKER
+    answer = client.post("/v1/hint", json={"position": position, "limits": {"iterations": 100}, "seed": 1})
+    assert answer.status_code == 200, answer.text
+    assert {"action": "pass"} in [move["move"] for move in answer.json()["moves"]]
+
+
+def test_a_rule_option_that_keeps_the_game_keeps_the_shipped_model(client: TestClient) -> None:
+    """Issue 62 part 0: who leads first changes no position the model valued; a side rule does."""
+    for rules, model in (
+        ({"preset": "durak", "first_attacker": "seat0"}, "value-durak-2+policy-durak-2"),
+        ({"preset": "durak", "take_when_beaten": True}, "playouts"),
+    ):
+        game = Game.deal(Rules.from_json(rules), 2, seed=5)
+        position = Position.from_game(game, game.to_move).to_json()
+        answer = client.post("/v1/hint", json={"position": position, "limits": {"iterations": 60}, "seed": 1})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["stats"]["model"] == model, rules
 
 
 def test_unknown_path_and_method(client: TestClient) -> None:
@@ -401,7 +455,6 @@ def test_body_too_large(client: TestClient, settings: Any) -> None:
 def test_a_record_instead_of_a_position(client: TestClient) -> None:
     """A record is searched at the position it replays to, its history weighing the worlds; a
     record with an impossible event names it."""
-    from solver.game.moves import Move
     from solver.game.record import Record
     from solver.game.reference import Game, random_deck
     from solver.game.rules import Rules
