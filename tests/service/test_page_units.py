@@ -16,6 +16,7 @@ import pytest
 
 from solver.game.errors import Refusal
 from solver.game.phases import Chance, LeadReason
+from solver.game.rules import RULE_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "tests" / "web"
@@ -42,8 +43,9 @@ def test_the_page_modules_pass_their_node_unit_tests() -> None:
 def test_every_name_the_api_gives_for_the_page_to_word_has_words_in_both_languages() -> None:
     """Each `Refusal` the API may give in a view's `unplayable` (docs/api.md §3) has its `why_` word
     in words.js, each `LeadReason` of a view's `lead` its `lead_` word, each `Chance` of a hint,
-    an evaluation or a review its `chance_` and `hintNote_` words, in Vietnamese and English: a new
-    name reaches the page's words."""
+    an evaluation or a review its `chance_` and `hintNote_` words, each side rule the forms offer
+    (`RULE_OPTIONS` with a `toggle`) its name, its note and a word for each choice of a list, in
+    Vietnamese and English: a new name reaches the page's words."""
     script = (
         'import("./service/static/words.js").then(({ WORDS }) => '
         "console.log(JSON.stringify({ vi: Object.keys(WORDS.vi), en: Object.keys(WORDS.en) })))"
@@ -54,6 +56,11 @@ def test_every_name_the_api_gives_for_the_page_to_word_has_words_in_both_languag
     keys = json.loads(done.stdout)
     wanted = [f"why_{reason.value}" for reason in Refusal] + [f"lead_{reason.value}" for reason in LeadReason]
     wanted += [f"{kind}_{chance.value}" for chance in Chance for kind in ("chance", "hintNote")]
+    for option in RULE_OPTIONS.values():  # the side rules the page's forms offer, and each choice of a list
+        if option.toggle is not None:
+            wanted += [f"option_{option.name}", f"option_{option.name}_note"]
+            choices = option.toggle if isinstance(option.toggle, list) else []
+            wanted += [f"option_{option.name}_{value}" for value in choices]
     for lang in ("vi", "en"):
         missing = [key for key in wanted if key not in keys[lang]]
         assert missing == [], (lang, missing)

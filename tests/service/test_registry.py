@@ -193,3 +193,32 @@ def test_the_new_entries_reach_the_pages_form(
     assert request["rules"][DUMMY_OPTION] is True
     assert [error for error in errors if "422" not in error] == []
     page.close()
+
+
+@pytest.mark.browser
+def test_a_rule_picked_from_a_list_reaches_the_pages_form(browser: Browser, server: Server) -> None:
+    """Who may throw in (issue 62), a choice whose `toggle` lists what the form offers, is a list in
+    the page's words, set to the preset's value and sent only when another is picked."""
+    errors: list[str] = []
+    page = open_page(browser, server, DESKTOP, errors)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "en")
+    page.click("#advanced > summary")
+    pick = "#side-rules select[name=throwers]"
+    page.wait_for_selector(pick, state="attached")
+    assert page.eval_on_selector_all(f"{pick} option", "options => options.map(o => o.textContent)") == [
+        "everyone but the defender", "the defender's two neighbours", "the main attacker alone"]
+    assert page.input_value(pick) == "all" and "Who may throw in" in page.inner_text("#option-throwers")
+    page.route("**/v1/games", lambda route: route.fulfill(
+        status=422, content_type="application/json",
+        body=json.dumps({"detail": "refused by the test", "code": "unknown_rules"})))
+    page.select_option("#preset", "durak")
+    with page.expect_request("**/v1/games") as created:
+        page.click("#start")
+    assert json.loads(created.value.post_data or "{}")["rules"] == "durak"
+    page.select_option(pick, "attacker")
+    with page.expect_request("**/v1/games") as created:
+        page.click("#start")
+    assert json.loads(created.value.post_data or "{}")["rules"] == {"preset": "durak", "throwers": "attacker"}
+    assert [error for error in errors if "422" not in error] == []
+    page.close()
