@@ -127,6 +127,26 @@ def _assistant_form(
     return page
 
 
+def test_the_assistant_follows_a_table_where_the_attacker_alone_throws_in(
+    browser: Browser, server: Server
+) -> None:
+    """Who may throw in (issue 62) is picked from a list in the assistant's set-up, like the
+    new-game form's, and the game it follows is played under it."""
+    errors: list[str] = []
+    page = _assistant_form(browser, server, errors, "durak", 0, 0)
+    page.select_option("#assistant-players", "4")
+    page.select_option("#assistant-option-throwers select", "attacker")
+    page.fill("#assistant-picker .picker-input", "6s 7s 8s 9s Ts Js Kh")
+    page.press("#assistant-picker .picker-input", "Enter")
+    with page.expect_request("**/v1/next") as asked:
+        page.click("#assistant-start")
+    _settled(page, "assistant", 0)
+    record = json.loads(asked.value.post_data or "{}")["record"]
+    assert record["rules"] == {"preset": "durak", "throwers": "attacker"} and record["players"] == 4
+    assert errors == []
+    page.close()
+
+
 def _play_out(
     page: Page, server: Server, game: Game, seat: int, entries: int, rng: random.Random,
     shot: Path | None = None,
