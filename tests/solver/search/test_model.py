@@ -280,17 +280,19 @@ def test_every_preset_has_a_learned_value_and_policy_for_two_seats_and_none_else
         ({"preset": "tan", "trump_swap_cedes_lead": False, "tribute_inspect": True},
          "value-tan-2+policy-tan-2"),
         ({"preset": "durak", "transfer": True}, "value-perevodnoy-2+policy-perevodnoy-2"),
-        ({"preset": "durak", "throw_in_after_take": False}, "playouts"),
-        ({"preset": "durak", "refill_order": "attacker_defender_others"}, "playouts"),
+        ({"preset": "durak", "throw_in_after_take": False}, "value-durak-2+policy-durak-2"),
+        ({"preset": "tan", "refill_order": "attacker_others_defender"}, "value-tan-2+policy-tan-2"),
+        ({"preset": "durak", "max_attack": None}, "playouts"),
+        ({"preset": "tan", "hand_size": 6}, "playouts"),
         ({"preset": "tan", "take_when_beaten": True}, "playouts"),
         ({"preset": "tan", "trump_swap": True, "trump_swap_cedes_lead": False}, "playouts"),
     ],
 )
 def test_a_model_answers_wherever_its_game_is_unchanged(rules: dict, model: str) -> None:
     """Issue 62 part 0: an option of `KEEPS_MODEL` (who leads first, the first bout's cap, the seats
-    allowed, who throws in at 2 seats, …) keeps the shipped model, and the hint says so; an option
-    that changes the game the model learned (throw-ins after a take, the refill order, a side rule)
-    answers with the playouts."""
+    allowed, throw-ins after a take, the refill order, who throws in at 2 seats, …) keeps the
+    shipped model, and the hint says so; an option that changes the game more (the attack cap, the
+    hand size, a side rule) answers with the playouts."""
     parsed = Rules.from_json(rules)
     assert answering_model(parsed, 2) == model
     game = Game.deal(parsed, 2, deck=random_deck(parsed, 3))
