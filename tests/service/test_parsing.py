@@ -79,3 +79,22 @@ def test_a_malformed_body_is_refused_from_the_parse_thread_with_its_code(tmp_pat
     with make_client(make_settings(tmp_path / "games.db")) as client:
         answer = client.post("/v1/hint", json={"record": {**RECORD, "seat": 5}})
         assert answer.status_code == 422 and answer.json()["code"] == "invalid_seat", answer.text
+
+
+def test_a_review_worker_reads_its_job_off_the_event_loop(
+    tmp_path: Path, reads: list[tuple[str, bool, str]]
+) -> None:
+    """The job worker runs on the app's loop: the record it reads back from the job is read in a
+    thread as well (~50 ms for a long record)."""
+    with make_client(make_settings(tmp_path / "games.db")) as client:
+        answer = client.post("/v1/analyze", json={"record": RECORD, "limits": {"iterations": 50}})
+        assert answer.status_code == 202, answer.text
+        where = answer.headers["location"]
+        for _ in range(600):  # a hang guard: until the worker has done the job
+            job = client.get(where).json()
+            if job["status"] != "queued" and job["status"] != "running":
+                break
+            threading.Event().wait(0.05)
+        assert job["status"] == "done", job
+    assert len(reads) >= 2, reads  # the body's, and the worker's
+    assert not [read for read in reads if read[1]], reads
