@@ -23,7 +23,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from solver.core import CoreGame, decode_move
-from solver.game.cards import Card
 from solver.game.rules import PRESETS, Rules
 from solver.search import _greedy
 from solver.search._model import (
@@ -47,21 +46,9 @@ from solver.search._model import (
 )
 from solver.search.learned import FORMAT
 from solver.tools.arena import read_results
+from solver.tools.fitting import GREEDY_DEALS, Fit, adam_step, forward, replay
 
 __all__ = ["Examples", "Fit", "examples", "fit_value", "main", "replay"]
-
-
-def replay(record: Mapping[str, Any]) -> Iterator[CoreGame]:
-    """The states of a recorded game, before each move (the same object, moved on in place)."""
-    rules = Rules.from_json(record["rules"])
-    deck = [Card.parse(text).index for text in record["deck"]]
-    game = CoreGame.deal(rules, int(record["players"]), deck, int(record["first_attacker"]),
-                         chance_seed=int(record["deal_seed"]))
-    for _, notation in record["moves"]:
-        yield game
-        game.play(notation)
-    if game.scores() != [float(score) for score in record["scores"]]:
-        raise ValueError(f"deal {record['deal']}: the replay does not end as the record says")
 
 
 @dataclass
@@ -116,8 +103,6 @@ def examples(records: Iterable[Mapping[str, Any]], root_mix: float = 0.0) -> Exa
                     np.asarray(targets) if root_mix else None)
 
 
-GREEDY_DEALS = 1_000_000
-"""Greedy games are numbered from here, after any recorded deal."""
 
 
 def greedy(rules: Rules, players: int, games: int, seed: int, noise: int = 8) -> Examples:
@@ -138,33 +123,9 @@ def concatenate(first: Examples, second: Examples) -> Examples:
                     np.concatenate([first.deal, second.deal]), target)
 
 
-@dataclass
-class Fit:
-    """A fitted net's weights and its figures."""
-
-    weights: dict[str, Any]
-    figures: dict[str, Any]
-
-
 def _loss(p: np.ndarray, y: np.ndarray) -> float:
     p = np.clip(p, 1e-7, 1 - 1e-7)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
-def _forward(z: np.ndarray, w: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    hidden = np.maximum(z @ w["w1"].T + w["b1"], 0.0)
-    logit = z @ w["skip"] + hidden @ w["w2"] + w["b2"]
-    return logit, hidden
-
-
-def _adam_step(m: np.ndarray, v: np.ndarray, grad: np.ndarray, step: int, rate: float) -> np.ndarray:
-    """Adam's step for one array of weights (to subtract from them), its moments `m` and `v`
-    updated in place: the one update every fit here uses."""
-    m *= 0.9
-    m += 0.1 * grad
-    v *= 0.999
-    v += 0.001 * grad * grad
-    return rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
 
 
 def fit_value(
@@ -196,7 +157,7 @@ def fit_value(
         for begin in range(0, len(order), batch):
             rows = order[begin:begin + batch]
             zb, yb = z[rows], learned[rows]
-            logit, h = _forward(zb, w)
+            logit, h = forward(zb, w)
             p = 1.0 / (1.0 + np.exp(-logit))
             g = (p - yb) / len(rows)  # d loss / d logit
             gh = np.outer(g, w["w2"]) * (h > 0)
@@ -209,13 +170,13 @@ def fit_value(
             }
             step += 1
             for name, grad in grads.items():
-                w[name] = w[name] - _adam_step(*moments[name], grad, step, rate)
+                w[name] = w[name] - adam_step(*moments[name], grad, step, rate)
     seconds = time.perf_counter() - start
 
     def figures(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
         if not len(y):
             return {"examples": 0}
-        p = 1.0 / (1.0 + np.exp(-_forward((x - mean) * scale, w)[0]))
+        p = 1.0 / (1.0 + np.exp(-forward((x - mean) * scale, w)[0]))
         base = float(np.clip(train_y.mean(), 1e-7, 1 - 1e-7))
         return {
             "examples": len(y),
@@ -357,7 +318,7 @@ def fit_policy(data: Decisions, steps: int = 400, rate: float = 0.05, l2: float 
         grad = np.zeros(POLICY_FEATURES + 1)
         np.add.at(grad, flat, np.repeat(g.reshape(-1), POLICY_ACTIVE))
         grad = grad[:-1] + 2 * l2 * theta
-        theta = theta - _adam_step(m, v, grad, step, rate)
+        theta = theta - adam_step(m, v, grad, step, rate)
     seconds = time.perf_counter() - start
     return Fit({"weights": theta.tolist(), "temperature": 1.0},
                {"train": _policy_figures(theta, None, train), "held_out": _policy_figures(theta, None, test),
@@ -388,8 +349,8 @@ def _fit_contextual(train: Decisions, test: Decisions, rate: float, l2: float, e
             by_feature = np.bincount(flat, weights=g.reshape(-1), minlength=len(rows) * width)
             grad_context = by_feature.reshape(len(rows), width)[:, :-1].T @ part.view
             step += 1
-            theta -= _adam_step(moments[0], moments[1], grad_theta + 2 * l2 * theta, step, rate)
-            context -= _adam_step(moments[2], moments[3], grad_context + 2 * l2 * context, step, rate)
+            theta -= adam_step(moments[0], moments[1], grad_theta + 2 * l2 * theta, step, rate)
+            context -= adam_step(moments[2], moments[3], grad_context + 2 * l2 * context, step, rate)
     seconds = time.perf_counter() - start
     fitted = {"weights": theta.tolist(), "temperature": 1.0, "view": POLICY_VIEW, "context": context.tolist()}
     return Fit(fitted, {"train": _policy_figures(theta, context, train),
@@ -478,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main_table(args: argparse.Namespace, records: list[dict[str, Any]]) -> int:
-    from solver.tools.train_table import (  # it imports this module
+    from solver.tools.train_table import (
         concatenate_tables,
         fit_table_value,
         greedy_table,

@@ -28,7 +28,7 @@ from solver.core import CoreGame
 from solver.game.rules import Rules
 from solver.search import _greedy
 from solver.search._model import TABLE_FEATURES, table_features_of
-from solver.tools.train import GREEDY_DEALS, Fit, _adam_step, _forward, replay
+from solver.tools.fitting import GREEDY_DEALS, Fit, adam_step, forward, replay
 
 __all__ = ["TableExamples", "concatenate_tables", "fit_table_value", "greedy_table", "table_examples"]
 
@@ -169,7 +169,7 @@ def fit_table_value(
             states = order[begin:begin + batch]
             rows, group = data.rows_of(states)
             zb = (data.x[rows].astype(np.float64) - mean) * scale
-            logit, h = _forward(zb, w)
+            logit, h = forward(zb, w)
             p = _durak_chances(logit, group, len(states))
             g = (data.share[rows] - p) / len(states)  # d loss / d logit: the softmax is over −logit
             gh = np.outer(g, w["w2"]) * (h > 0)
@@ -182,7 +182,7 @@ def fit_table_value(
             }
             step += 1
             for name, grad in grads.items():
-                w[name] = w[name] - _adam_step(*moments[name], grad, step, rate)
+                w[name] = w[name] - adam_step(*moments[name], grad, step, rate)
     seconds = time.perf_counter() - start
     # The file keeps 7 decimals (a weight of a feature never seen decays to a denormal): the figures
     # are those of the weights as written.
@@ -196,7 +196,7 @@ def fit_table_value(
         p = np.empty(len(rows))
         for first in range(0, len(rows), 65536):  # in parts: a held-out fifth may be large
             part = slice(first, first + 65536)
-            p[part] = _forward((data.x[rows[part]].astype(np.float64) - mean) * scale, w)[0]
+            p[part] = forward((data.x[rows[part]].astype(np.float64) - mean) * scale, w)[0]
         p = _durak_chances(p, group, len(states))
         seats = np.bincount(group, minlength=len(states))
         share = data.share[rows]

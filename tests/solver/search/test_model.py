@@ -151,7 +151,7 @@ def test_a_table_net_values_every_seat_and_its_scores_sum_as_a_games_do(preset: 
 def test_a_table_net_weighs_each_seats_log_odds_in_a_softmax_of_who_loses() -> None:
     """The score of a seat in is 1 − its chance of being the durak, a softmax over the seats in of
     minus the net's log-odds from each one's side (the features of `table_features_of`)."""
-    from solver.tools.train import _forward
+    from solver.tools.fitting import forward as _forward
 
     rng = np.random.default_rng(5)
     w = {"w1": rng.normal(0.0, 0.2, (4, TABLE_FEATURES)), "b1": rng.normal(size=4), "w2": rng.normal(size=4),
@@ -456,7 +456,7 @@ def test_bad_value_options_are_refused(bad: dict) -> None:
 
 def test_the_net_in_c_answers_what_the_trainer_computes(games: list[dict]) -> None:
     """The weights folded into C give the trainer's own forward pass, state by state."""
-    from solver.tools.train import _forward
+    from solver.tools.fitting import forward as _forward
 
     data = examples(games)
     fit = fit_value(data, hidden=5, epochs=1, seed=2)
