@@ -281,7 +281,7 @@ def test_a_match_game_lost_on_your_own_move_shows_its_result_before_your_decisio
     game_id, token = created.json()["id"], created.json()["tokens"][0]
     auth = {"Authorization": f"Bearer {token}"}
     answer = created.json()["game"]
-    for _ in range(42):  # up to the take that ends game 1, played through the API
+    for _ in range(43):  # up to the take that ends game 1, played through the API (its setup keep included)
         takes = [move for move in answer["legal_moves"] if move["action"] == "take"]
         played = takes[0] if takes else answer["legal_moves"][0]
         reply = httpx.post(f"{server.url}/v1/games/{game_id}/moves", json={"seat": 0, "move": played},

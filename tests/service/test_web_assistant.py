@@ -407,6 +407,7 @@ def test_a_match_games_redeal_tribute_and_swap_entered_at_the_table(browser: Bro
     _move_button(page, "assistant", Move.pick(0)).click()
     _settled(page, "assistant", 2)
     game.play(Move.pick(0), 1)
+    game.play(Move.keep(), 0)  # seat 0 is asked too, with nothing to decide (docs/rules.md §1.7)
     assert game.tributed == (0, 1, Card.parse("Kh"))
 
     # The tribute: its card picked among the trumps seat 0 might give, then the hand inspected.
@@ -419,9 +420,13 @@ def test_a_match_games_redeal_tribute_and_swap_entered_at_the_table(browser: Bro
     _settled(page, "assistant", 3)
     assert "Tribute K♥ · hand seen:" in page.inner_text("#assistant .follow-history")
 
-    # Seat 0 holds 2h, as the seat saw: it swaps, and the seat leads and asks a hint.
-    page.click(f"#assistant .follow-mover[data-seat='0'] .follow-move[data-move='{_json(Move.swap())}']")
+    # The swap round asks the leader first: the seat keeps (it has nothing to decide). Seat 0 holds
+    # 2h, as the seat saw: it swaps, and the seat leads and asks a hint.
+    page.click(f"#assistant .follow-mover[data-seat='1'] .follow-move[data-move='{_json(Move.keep())}']")
     _settled(page, "assistant", 4)
+    game.play(Move.keep(), 1)
+    page.click(f"#assistant .follow-mover[data-seat='0'] .follow-move[data-move='{_json(Move.swap())}']")
+    _settled(page, "assistant", 5)
     game.play(Move.swap(), 0)
     assert game.to_move == seat
     page.click("#assistant [data-role='hint']")
