@@ -14,7 +14,7 @@ from solver.core import CoreGame
 from solver.game.cards import Card
 from solver.game.rules import Rules
 
-__all__ = ["GREEDY_DEALS", "Fit", "adam_step", "forward", "replay"]
+__all__ = ["GREEDY_DEALS", "Fit", "adam_step", "forward", "gradients", "replay", "update"]
 
 GREEDY_DEALS = 1_000_000
 """Greedy games are numbered from here, after any recorded deal."""
@@ -55,3 +55,24 @@ def adam_step(m: np.ndarray, v: np.ndarray, grad: np.ndarray, step: int, rate: f
     v *= 0.999
     v += 0.001 * grad * grad
     return rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+
+
+def gradients(z: np.ndarray, hidden: np.ndarray, g: np.ndarray, w: Mapping[str, np.ndarray],
+              l2: float) -> dict[str, np.ndarray]:
+    """The gradients of a batch's loss by each weight, from `g`, its gradient by each row's logit
+    (`forward`'s `z` and `hidden`), with an L2 penalty `l2` on the weights."""
+    gh = np.outer(g, w["w2"]) * (hidden > 0)
+    return {
+        "w1": gh.T @ z + 2 * l2 * w["w1"],
+        "b1": gh.sum(axis=0),
+        "w2": hidden.T @ g + 2 * l2 * w["w2"],
+        "skip": z.T @ g + 2 * l2 * w["skip"],
+        "b2": np.asarray(g.sum()),
+    }
+
+
+def update(w: dict[str, np.ndarray], moments: Mapping[str, tuple[np.ndarray, np.ndarray]],
+           grads: Mapping[str, np.ndarray], step: int, rate: float) -> None:
+    """Adam's step `step` on every weight of `w`, in place."""
+    for name, grad in grads.items():
+        w[name] = w[name] - adam_step(*moments[name], grad, step, rate)

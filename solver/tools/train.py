@@ -46,7 +46,7 @@ from solver.search._model import (
 )
 from solver.search.learned import FORMAT
 from solver.tools.arena import read_results
-from solver.tools.fitting import GREEDY_DEALS, Fit, adam_step, forward, replay
+from solver.tools.fitting import GREEDY_DEALS, Fit, adam_step, forward, gradients, replay, update
 
 __all__ = ["Examples", "Fit", "examples", "fit_value", "main", "replay"]
 
@@ -160,17 +160,8 @@ def fit_value(
             logit, h = forward(zb, w)
             p = 1.0 / (1.0 + np.exp(-logit))
             g = (p - yb) / len(rows)  # d loss / d logit
-            gh = np.outer(g, w["w2"]) * (h > 0)
-            grads = {
-                "w1": gh.T @ zb + 2 * l2 * w["w1"],
-                "b1": gh.sum(axis=0),
-                "w2": h.T @ g + 2 * l2 * w["w2"],
-                "skip": zb.T @ g + 2 * l2 * w["skip"],
-                "b2": np.asarray(g.sum()),
-            }
             step += 1
-            for name, grad in grads.items():
-                w[name] = w[name] - adam_step(*moments[name], grad, step, rate)
+            update(w, moments, gradients(zb, h, g, w, l2), step, rate)
     seconds = time.perf_counter() - start
 
     def figures(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:

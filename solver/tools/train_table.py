@@ -28,7 +28,7 @@ from solver.core import CoreGame
 from solver.game.rules import Rules
 from solver.search import _greedy
 from solver.search._model import TABLE_FEATURES, table_features_of
-from solver.tools.fitting import GREEDY_DEALS, Fit, adam_step, forward, replay
+from solver.tools.fitting import GREEDY_DEALS, Fit, forward, gradients, replay, update
 
 __all__ = ["TableExamples", "concatenate_tables", "fit_table_value", "greedy_table", "table_examples"]
 
@@ -172,17 +172,8 @@ def fit_table_value(
             logit, h = forward(zb, w)
             p = _durak_chances(logit, group, len(states))
             g = (data.share[rows] - p) / len(states)  # d loss / d logit: the softmax is over −logit
-            gh = np.outer(g, w["w2"]) * (h > 0)
-            grads = {
-                "w1": gh.T @ zb + 2 * l2 * w["w1"],
-                "b1": gh.sum(axis=0),
-                "w2": h.T @ g + 2 * l2 * w["w2"],
-                "skip": zb.T @ g + 2 * l2 * w["skip"],
-                "b2": np.asarray(g.sum()),
-            }
             step += 1
-            for name, grad in grads.items():
-                w[name] = w[name] - adam_step(*moments[name], grad, step, rate)
+            update(w, moments, gradients(zb, h, g, w, l2), step, rate)
     seconds = time.perf_counter() - start
     # The file keeps 7 decimals (a weight of a feature never seen decays to a denormal): the figures
     # are those of the weights as written.
