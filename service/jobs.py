@@ -398,7 +398,7 @@ class Worker:
         await self._stored(self.store.finish_job, job.id, self.name, result)
         self.metrics.jobs_finished.labels("done").inc()
         if job.kind == "review" and request.get("number") is not None:  # kept with its game, for a reload
-            key = review_key(record.seat, int(request["number"]), limits, seed)
+            key = request.get("review_key") or review_key(record.seat, int(request["number"]), limits, seed)
             await self._stored(self.store.keep_review, str(request["game"]), key, result)
         self.replays.pop(job.id, None)
         return None

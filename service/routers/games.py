@@ -261,7 +261,10 @@ async def queue_game_analysis(
     address = request.client.host if request.client is not None else None
     # Searched with the hint's seed and calibrated as the game's hints are: one scale for both; kept
     # with the game once done (`number`: GET /v1/games/{id}/review reads it).
-    extra = {"game": game_id, "seat": seat, "number": number, "same_seed": True,
+    # The name it is kept under is that of the budget asked (what GET .../review is asked with), not
+    # the one the job runs with once TAN_MAX_JOB_ITERATIONS has shared the job's work out.
+    key = review_key(seat, number, services.searcher.job_limits(requested), seed)
+    extra = {"game": game_id, "seat": seat, "number": number, "same_seed": True, "review_key": key,
              "score_map": None if mapped is None else mapped.to_json()}
     job = await services.jobs.submit(
         "review", record, requested, seed, client=address, extra=extra, request=request

@@ -373,3 +373,19 @@ def test_one_moment_one_number_and_the_review_kept_with_the_game(client: TestCli
         assert rows[str(reviewed["move"])]["score"] == reviewed["played_score"]
         assert rows[str(reviewed["best"])]["score"] == reviewed["best_score"]
         assert rows[str(reviewed["move"])]["label"] == reviewed["label"]
+
+
+def test_a_review_whose_budget_the_job_cap_lowered_is_kept_under_the_budget_asked(tmp_path: Path) -> None:
+    """TAN_MAX_JOB_ITERATIONS shares a long job's work out (fewer iterations a decision than asked):
+    its review is still read back with the iterations the page asked for (at least 5 searched
+    decisions: 200 each at most, against 300 asked)."""
+    asked = {"iterations": 300}
+    with make_client(make_settings(tmp_path / "games.db", max_job_iterations=1_000)) as client:
+        game = create(client, rules="durak", players=2, seats=["human", "greedy"], seed=23)
+        token = bearer(game["tokens"][0])
+        assert play_out(client, game)["status"] == "over"
+        job = finished_job(client, client.post(f"/v1/games/{game['id']}/analysis",
+                                               params={"seat": 0, **asked}, headers=token))
+        assert job["result"]["stats"]["limits"]["iterations"] < asked["iterations"]  # the cap lowered it
+        kept = client.get(f"/v1/games/{game['id']}/review", params={"seat": 0, **asked}, headers=token)
+        assert kept.status_code == 200 and kept.json() == job["result"], kept.text
